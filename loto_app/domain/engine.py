@@ -1,0 +1,812 @@
+"""The evening's state machine: sales, games, draws, marks, claims, ties, awards, démarquage.
+
+Every move is a method that checks the rules, raises a `LotoError` when the move is illegal
+(leaving the state untouched), and otherwise returns the events it applied. `Evening.replay`
+rebuilds the exact state from those events: storage persists them and restores evenings that
+way. The engine knows nothing of the network, the database or the clock, and uses no randomness
+but the `random.Random` it is handed.
+
+Who may call what (the animateur for the draw, a player for their own cartons) is the caller's
+job; the engine checks that a player acts on their own cartons.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from loto_app.domain import errors as err
+from loto_app.domain import events as ev
+from loto_app.domain.cartons import (
+    Carton,
+    default_rng,
+    generate_maxi,
+    generate_strip,
+    validate_classic,
+    validate_maxi,
+)
+from loto_app.domain.program import DrawSource, GameSpec, Kind, Program, Stage, TieMethod
+from loto_app.domain.serial import verify_check_code
+from loto_app.domain.verdicts import Verdict, judge
+
+MAX_NAME = 30
+MAX_PER_SALE = 36  # cartons (or vitrine units) in one sale
+BALLS = range(1, 91)
+TOKEN_BAG = 90  # tokens numbered 1..90 in the tie-break bag
+
+
+class GameStatus(StrEnum):
+    """Where a game stands."""
+
+    RUNNING = "running"  # numbers are drawn, a stage is in play
+    AWAITING_UNMARK = "awaiting_unmark"  # every lot awarded; waiting for "vous pouvez démarquer"
+    FINISHED = "finished"  # démarquage allowed: the game is over
+
+
+@dataclass(frozen=True, slots=True)
+class IssuedCarton:
+    """A carton of the série: its number, kind, unit (vitrine: 3 cartons share one) and grid."""
+
+    no: int
+    kind: Kind
+    unit: int
+    carton: Carton
+
+
+@dataclass(frozen=True, slots=True)
+class Purchase:
+    """Cartons handed to a player, and the first game they play."""
+
+    no: int
+    player_id: str
+    kind: Kind
+    carton_nos: tuple[int, ...]
+    first_game: int
+    reason: str
+
+
+@dataclass(slots=True)
+class Tie:
+    """The settling of an ex aequo on the stage in play."""
+
+    share_offered_to: tuple[str, ...] = ()
+    answers: dict[str, bool] = field(default_factory=dict)
+    broken: ev.TieBroken | None = None
+
+    @property
+    def closed(self) -> bool:
+        """Claims are closed once the animateur started settling the tie."""
+        return bool(self.share_offered_to) or self.broken is not None
+
+    @property
+    def share_refused(self) -> bool:
+        """One of the two players said no."""
+        return any(a is False for a in self.answers.values())
+
+
+@dataclass(slots=True)
+class Game:
+    """One game being played (or played)."""
+
+    index: int
+    spec: GameSpec
+    status: GameStatus = GameStatus.RUNNING
+    stage: int = 0  # index of the stage in play (== len(stages) once all are awarded)
+    drawn: list[int] = field(default_factory=list)
+    marks: dict[int, set[int]] = field(default_factory=dict)  # carton no -> marked numbers
+    annulled: set[int] = field(default_factory=set)  # unit nos annulled after a false claim
+    claims: list[ev.ClaimMade] = field(default_factory=list)
+    awards: list[ev.StageAwarded] = field(default_factory=list)
+    tie_breaks: list[ev.TieBroken] = field(default_factory=list)
+    corrections: list[ev.DrawCorrected] = field(default_factory=list)
+    tie: Tie = field(default_factory=Tie)
+
+    @property
+    def stage_spec(self) -> Stage | None:
+        """The stage in play, or None once every lot is awarded."""
+        return self.spec.stages[self.stage] if self.stage < len(self.spec.stages) else None
+
+    @property
+    def last(self) -> int | None:
+        """The last number drawn."""
+        return self.drawn[-1] if self.drawn else None
+
+    def stage_claims(self, stage: int | None = None) -> list[ev.ClaimMade]:
+        """The claims made on a stage (default: the one in play)."""
+        s = self.stage if stage is None else stage
+        return [c for c in self.claims if c.stage == s]
+
+    def entries(self) -> tuple[str, ...]:
+        """The players with a valid claim on the stage in play, once each, in claim order."""
+        seen: dict[str, None] = {}
+        for c in self.stage_claims():
+            if c.verdict == Verdict.VALID and c.player_id is not None:
+                seen.setdefault(c.player_id, None)
+        return tuple(seen)
+
+
+class Evening:
+    """One loto evening: the program, the série of cartons, the players and the games.
+
+    Args:
+        program: the announced program and settings.
+        key: the evening's secret key for check codes (never stored in events).
+    """
+
+    def __init__(self, program: Program, key: bytes = b"") -> None:
+        self.program = program
+        self.key = key
+        self.players: dict[str, str] = {}
+        self.cartons: dict[int, IssuedCarton] = {}
+        self.units: dict[int, tuple[int, ...]] = {}
+        self.purchases: list[Purchase] = []
+        self.purchase_of: dict[int, Purchase] = {}  # carton no -> its purchase
+        self.stock: dict[Kind, list[int]] = {k: [] for k in Kind}  # unsold units, in order
+        self.games: list[Game] = []
+        self.history: list[ev.Event] = []
+        self._by_number: dict[int, list[int]] = {n: [] for n in BALLS}  # sold cartons per number
+        self._next_claim = 1
+        self._next_ticket = 1
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def game(self) -> Game | None:
+        """The current (or last played) game."""
+        return self.games[-1] if self.games else None
+
+    @property
+    def is_over(self) -> bool:
+        """Every announced game has been played."""
+        return len(self.games) == len(self.program.games) and (
+            self.games[-1].status is GameStatus.FINISHED
+        )
+
+    def owner(self, carton_no: int) -> str | None:
+        """Who holds a carton (None when unsold)."""
+        p = self.purchase_of.get(carton_no)
+        return p.player_id if p else None
+
+    def player_cartons(self, player_id: str) -> list[IssuedCarton]:
+        """A player's cartons, in number order."""
+        return [
+            self.cartons[n]
+            for p in self.purchases
+            if p.player_id == player_id
+            for n in p.carton_nos
+        ]
+
+    def plays(self, carton_no: int, game: Game | None = None) -> bool:
+        """Does this carton play this game (default: the current one)?"""
+        g = game or self.game
+        p = self.purchase_of.get(carton_no)
+        return bool(g and p and p.first_game <= g.index and p.kind is g.spec.kind)
+
+    def next_game_index(self) -> int:
+        """The index of the game a carton bought now plays first (art. 7, choice)."""
+        g = self.game
+        if g is None:
+            return 0
+        if g.status is GameStatus.RUNNING and not g.drawn:
+            return g.index
+        return g.index + 1
+
+    def can_draw(self) -> bool:
+        """True when the animateur may draw the next number."""
+        g = self.game
+        return bool(
+            g and g.status is GameStatus.RUNNING and not g.entries() and len(g.drawn) < len(BALLS)
+        )
+
+    # ------------------------------------------------------------------ moves: players and sales
+
+    def join(self, player_id: str, name: str) -> list[ev.Event]:
+        """Register a player under a server-issued id and a pseudonym."""
+        if not isinstance(player_id, str) or not (1 <= len(player_id) <= 64):
+            raise err.InvalidArgument(f"player id {player_id!r} is not a 1-64 character string")
+        if player_id in self.players:
+            raise err.DuplicatePlayer(f"player {player_id} is already registered")
+        return self._emit(ev.PlayerJoined(player_id, _clean_name(name)))
+
+    def sell(
+        self,
+        player_id: str,
+        kind: Kind | str,
+        quantity: int = 1,
+        *,
+        planche: bool = False,
+        rng: random.Random | None = None,
+        reason: str = "sale",
+    ) -> list[ev.Event]:
+        """Hand cartons to a player.
+
+        Args:
+            player_id: the buyer.
+            kind: classique, special, vitrine (quantity counts units of 3) or maxiquine.
+            quantity: cartons (or vitrine units) to sell, 1 to 36.
+            planche: sell a whole fresh planche of 6 (classique or spécial; quantity ignored).
+            rng: the source for printing new cartons (default: the system CSPRNG).
+            reason: "sale" or "consolation" (free carton after a tie draw).
+
+        Raises:
+            InvalidSale: bad quantity, a kind not played tonight, or the evening is over.
+        """
+        self._need_player(player_id)
+        kind = _kind(kind)
+        if kind not in self.program.kinds():
+            raise err.InvalidSale(
+                f"no {kind} game tonight", "Aucune partie de ce type n'est au programme."
+            )
+        if self.is_over:
+            raise err.InvalidSale("the evening is over", "La soirée est terminée.")
+        if planche and kind not in (Kind.CLASSIQUE, Kind.SPECIAL):
+            raise err.InvalidSale(
+                f"no planche of {kind} cartons", "Planche : classique ou spéciale."
+            )
+        if not planche and not (_is_int(quantity) and 1 <= quantity <= MAX_PER_SALE):
+            raise err.InvalidSale(
+                f"quantity {quantity!r} not in 1..{MAX_PER_SALE}",
+                f"Choisissez de 1 à {MAX_PER_SALE} cartons.",
+            )
+        if reason not in ("sale", "consolation"):
+            raise err.InvalidArgument(f"sale reason {reason!r}")
+        rng = rng or default_rng()
+        events: list[ev.Event] = []
+        if planche:
+            printed = self._print(kind, rng)
+            self._apply(printed)
+            events.append(printed)
+            units = [no for no, _, _ in printed.cartons]
+        else:
+            while len(self.stock[kind]) < quantity:
+                printed = self._print(kind, rng, quantity - len(self.stock[kind]))
+                self._apply(printed)
+                events.append(printed)
+            units = self.stock[kind][:quantity]
+        nos = tuple(n for u in units for n in self.units[u])
+        sold = ev.CartonsSold(
+            purchase_no=len(self.purchases) + 1,
+            player_id=player_id,
+            kind=kind.value,
+            carton_nos=nos,
+            first_game=self.next_game_index(),
+            reason="planche" if planche else reason,
+        )
+        self._apply(sold)
+        events.append(sold)
+        return events
+
+    def _print(self, kind: Kind, rng: random.Random, wanted: int = 1) -> ev.CartonsPrinted:
+        """Number new cartons of the série (not applied)."""
+        first = len(self.cartons) + 1
+        if kind is Kind.MAXIQUINE:
+            grids = [generate_maxi(rng) for _ in range(wanted)]
+            return ev.CartonsPrinted(
+                kind.value,
+                tuple((first + i, first + i, _rows(c)) for i, c in enumerate(grids)),
+            )
+        strip = generate_strip(rng)
+        per_unit = 3 if kind is Kind.VITRINE else 1
+        return ev.CartonsPrinted(
+            kind.value,
+            tuple((first + i, first + i - i % per_unit, _rows(c)) for i, c in enumerate(strip)),
+        )
+
+    # ------------------------------------------------------------------ moves: the animateur
+
+    def start_game(self) -> list[ev.Event]:
+        """Announce and open the next game of the program."""
+        g = self.game
+        if g is not None and g.status is not GameStatus.FINISHED:
+            raise err.GameNotFinished(f"game {g.index} is still {g.status}")
+        if len(self.games) >= len(self.program.games):
+            raise err.EveningOver("every game of the program has been played")
+        return self._emit(ev.GameStarted(len(self.games)))
+
+    def draw(self, rng: random.Random | None = None) -> list[ev.Event]:
+        """Draw the next number with the electronic boulier."""
+        g = self._drawable(DrawSource.ELECTRONIC)
+        out = set(g.drawn)
+        left = [n for n in BALLS if n not in out]
+        number = (rng or default_rng()).choice(left)
+        return self._emit(ev.NumberDrawn(g.index, len(g.drawn) + 1, number, "electronic"))
+
+    def enter_ball(self, number: int) -> list[ev.Event]:
+        """Record the number read on a physical ball."""
+        number = _ball(number)
+        g = self._drawable(DrawSource.PHYSICAL)
+        if number in g.drawn:
+            raise err.AlreadyDrawn(
+                f"{number} already drawn in game {g.index}", f"Le {number} est déjà sorti."
+            )
+        return self._emit(ev.NumberDrawn(g.index, len(g.drawn) + 1, number, "physical"))
+
+    def correct_last(self, number: int) -> list[ev.Event]:
+        """Replace a mistyped physical ball, while no claim refers to it (logged)."""
+        number = _ball(number)
+        g = self._running()
+        if self.program.settings.draw_source is not DrawSource.PHYSICAL:
+            raise err.CorrectionRefused(
+                "electronic draws are never corrected", "Un tirage électronique ne se corrige pas."
+            )
+        if not g.drawn:
+            raise err.CorrectionRefused("no number drawn yet", "Aucun numéro à corriger.")
+        old = g.drawn[-1]
+        if any(c.number == old for c in g.claims):
+            raise err.CorrectionRefused(
+                f"a claim refers to {old}", f"Un joueur a déjà annoncé sur le {old}."
+            )
+        if number == old or number in g.drawn:
+            raise err.AlreadyDrawn(f"{number} already drawn", f"Le {number} est déjà sorti.")
+        return self._emit(ev.DrawCorrected(g.index, len(g.drawn), old, number))
+
+    def offer_share(self) -> list[ev.Event]:
+        """Ask the two tied players whether they share the divisible lot (art. 4)."""
+        g = self._running()
+        entries = g.entries()
+        stage = g.stage_spec
+        assert stage is not None
+        if self.program.settings.tie_method is not TieMethod.SHARE_OR_DRAW:
+            raise err.ShareNotAllowed(
+                "the evening settles ties by draw only",
+                "Ce soir, les ex aequo se départagent par tirage au sort.",
+            )
+        if len(entries) != 2:
+            raise err.ShareNotAllowed(
+                f"{len(entries)} players tied, sharing needs exactly 2",
+                "Le partage n'est possible qu'entre deux ex aequo.",
+            )
+        if not stage.lot.divisible:
+            raise err.ShareNotAllowed("the lot is not divisible", "Ce lot n'est pas divisible.")
+        if g.tie.closed:
+            raise err.ShareNotAllowed(
+                "the tie is already being settled", "Le partage a déjà été proposé."
+            )
+        return self._emit(ev.ShareOffered(g.index, g.stage, entries))
+
+    def answer_share(self, player_id: str, accept: bool) -> list[ev.Event]:
+        """A tied player accepts or refuses to share; two yes settle the tie."""
+        g = self._running()
+        if not isinstance(accept, bool):
+            raise err.InvalidArgument(f"accept must be a bool, got {accept!r}")
+        if not g.tie.share_offered_to or g.tie.broken is not None:
+            raise err.NoTie("no share offer is pending", "Aucun partage n'est proposé.")
+        if player_id not in g.tie.share_offered_to:
+            raise err.NotInTie(f"{player_id} is not part of the share offer")
+        if player_id in g.tie.answers:
+            raise err.InvalidArgument(f"{player_id} already answered", "Vous avez déjà répondu.")
+        events = self._emit(ev.ShareAnswered(g.index, g.stage, player_id, accept))
+        if all(g.tie.answers.get(p) for p in g.tie.share_offered_to):
+            events += self._emit(
+                ev.TieBroken(g.index, g.stage, "share", (), tuple(g.tie.share_offered_to))
+            )
+        return events
+
+    def break_tie_by_draw(self, rng: random.Random | None = None) -> list[ev.Event]:
+        """Each tied player draws a numbered token; the highest wins, the others get a free
+        carton at once (art. 4, 5)."""
+        g = self._running()
+        entries = g.entries()
+        if len(entries) < 2 or g.tie.broken is not None:
+            raise err.NoTie(f"{len(entries)} valid entries, tie broken: {g.tie.broken is not None}")
+        rng = rng or default_rng()
+        tokens = rng.sample(range(1, max(TOKEN_BAG, len(entries)) + 1), len(entries))
+        winner = entries[max(range(len(entries)), key=tokens.__getitem__)]
+        events = self._emit(
+            ev.TieBroken(
+                g.index, g.stage, "draw", tuple(zip(entries, tokens, strict=True)), (winner,)
+            )
+        )
+        kinds = self.program.kinds()
+        kind = Kind.CLASSIQUE if Kind.CLASSIQUE in kinds else g.spec.kind
+        for p in entries:
+            if p != winner:
+                events += self.sell(p, kind, 1, rng=rng, reason="consolation")
+        return events
+
+    def award(self) -> list[ev.Event]:
+        """Give the stage's lot to its winner(s): one lot ticket each."""
+        g = self._running()
+        entries = g.entries()
+        if not entries:
+            raise err.NoValidClaim(f"no valid claim on stage {g.stage} of game {g.index}")
+        if len(entries) == 1:
+            tickets: tuple[tuple[int, str, str], ...] = ((self._next_ticket, entries[0], "1"),)
+        elif g.tie.broken is None:
+            raise err.TieUnresolved(f"{len(entries)} players tied: {entries}")
+        else:
+            share = "1" if g.tie.broken.method == "draw" else "1/2"
+            tickets = tuple(
+                (self._next_ticket + i, p, share) for i, p in enumerate(g.tie.broken.winners)
+            )
+        return self._emit(ev.StageAwarded(g.index, g.stage, tickets))
+
+    def allow_unmark(self) -> list[ev.Event]:
+        """ "Vous pouvez démarquer": ends the game; annulled cartons come back."""
+        g = self.game
+        if g is None or g.status is GameStatus.FINISHED:
+            raise err.NoGameInProgress("no game to end")
+        if g.status is GameStatus.RUNNING:
+            raise err.DemarquageTooEarly(
+                f"stage {g.stage + 1} of {len(g.spec.stages)} not awarded yet"
+            )
+        return self._emit(ev.UnmarkAllowed(g.index))
+
+    # ------------------------------------------------------------------ moves: a player
+
+    def toggle_mark(self, player_id: str, carton_no: int, number: int) -> list[ev.Event]:
+        """Touch a cell: put a pion on a drawn number, or take it off."""
+        number = _ball(number)
+        g, c = self._own_playing(player_id, carton_no)
+        if g.status is GameStatus.FINISHED:
+            raise err.NoGameInProgress("the game is over", "La partie est terminée.")
+        if number not in c.carton.numbers:
+            raise err.NumberNotOnCarton(f"{number} not on carton {carton_no}")
+        if number in g.marks.get(carton_no, ()):
+            return self._emit(ev.CellUnmarked(g.index, player_id, carton_no, number))
+        if c.unit in g.annulled:
+            raise err.CartonAnnulled(f"carton {carton_no} annulled in game {g.index}")
+        if number not in g.drawn:
+            raise err.NumberNotDrawn(
+                f"{number} not drawn in game {g.index}", f"Le {number} n'est pas encore sorti."
+            )
+        return self._emit(ev.CellMarked(g.index, player_id, carton_no, number))
+
+    def unmark_all(self, player_id: str) -> list[ev.Event]:
+        """Clear all my cartons: locked until the animateur allows it (art. 9)."""
+        self._need_player(player_id)
+        g = self.game
+        if g is None:
+            return []
+        if g.status is not GameStatus.FINISHED:
+            raise err.DemarquageLocked(f"game {g.index} is {g.status}")
+        mine = {c.no for c in self.player_cartons(player_id)}
+        if not any(g.marks.get(n) for n in mine):
+            return []
+        return self._emit(ev.CartonsCleared(g.index, player_id))
+
+    def claim(self, player_id: str, carton_no: int) -> list[ev.Event]:
+        """A player's "QUINE !" on one of their cartons, judged on the last number drawn."""
+        self._need_player(player_id)
+        c = self._carton(carton_no)
+        if self.owner(carton_no) != player_id:
+            raise err.NotYourCarton(f"carton {carton_no} is not {player_id}'s")
+        return self._claim(c, player_id, "app")
+
+    def desk_claim(self, series: str, carton_no: int, code: str) -> list[ev.Event]:
+        """A paper carton checked at the control desk: same verdicts as in the app, plus the
+        série check (art. 10)."""
+        g = self._claimable()
+        if not isinstance(series, str) or not isinstance(code, str):
+            raise err.InvalidArgument("series and code must be strings")
+        if not _is_int(carton_no) or carton_no < 1:
+            raise err.InvalidArgument(f"carton number {carton_no!r}", "Numéro de carton invalide.")
+        genuine = (
+            series.strip().upper() == self.program.series.strip().upper()
+            and carton_no in self.cartons
+            and verify_check_code(self.key, self.program.series, carton_no, code)
+        )
+        if not genuine:
+            return self._emit(
+                self._claim_event(
+                    g, None, carton_no, (carton_no,), Verdict.WRONG_SERIES, (), "desk"
+                )
+            )
+        return self._claim(self.cartons[carton_no], self.owner(carton_no), "desk")
+
+    def _claim(self, c: IssuedCarton, player_id: str | None, via: str) -> list[ev.Event]:
+        g = self._claimable()
+        unit = self.units[c.unit]
+        if player_id is None or not self.plays(c.no, g):
+            return self._emit(
+                self._claim_event(g, player_id, c.no, unit, Verdict.NOT_IN_GAME, (), via)
+            )
+        judged = (Verdict.VALID, Verdict.LATE, Verdict.FALSE, Verdict.ANNULLED)
+        if any(
+            cl.number == g.last and cl.unit_nos == unit and cl.verdict in judged
+            for cl in g.stage_claims()
+        ):
+            raise err.AlreadyClaimed(f"unit {c.unit} already claimed on {g.last}")
+        if c.unit in g.annulled:
+            return self._emit(
+                self._claim_event(g, player_id, c.no, unit, Verdict.ANNULLED, (), via)
+            )
+        stage = g.stage_spec
+        assert stage is not None
+        j = judge(stage.pattern, [self.cartons[n].carton for n in unit], g.drawn)
+        return self._emit(
+            self._claim_event(g, player_id, c.no, unit, j.verdict, tuple(sorted(j.winning)), via)
+        )
+
+    def _claim_event(
+        self,
+        g: Game,
+        player_id: str | None,
+        carton_no: int,
+        unit: Sequence[int],
+        verdict: Verdict,
+        winning: tuple[int, ...],
+        via: str,
+    ) -> ev.ClaimMade:
+        return ev.ClaimMade(
+            self._next_claim,
+            g.index,
+            g.stage,
+            player_id,
+            carton_no,
+            tuple(unit),
+            g.last,
+            verdict.value,
+            winning,
+            via,
+        )
+
+    # ------------------------------------------------------------------ guards
+
+    def _need_player(self, player_id: str) -> None:
+        if not isinstance(player_id, str) or player_id not in self.players:
+            raise err.UnknownPlayer(f"unknown player {player_id!r}")
+
+    def _carton(self, carton_no: int) -> IssuedCarton:
+        if not _is_int(carton_no) or carton_no not in self.cartons:
+            raise err.UnknownCarton(f"no carton {carton_no!r} in the série")
+        return self.cartons[carton_no]
+
+    def _running(self) -> Game:
+        g = self.game
+        if g is None or g.status is not GameStatus.RUNNING:
+            raise err.NoGameInProgress("no game is running")
+        return g
+
+    def _drawable(self, source: DrawSource) -> Game:
+        g = self._running()
+        if self.program.settings.draw_source is not source:
+            raise err.WrongDrawSource(
+                f"draw from {source} on an evening using {self.program.settings.draw_source}"
+            )
+        if g.entries():
+            raise err.DrawingClosed(
+                f"valid claim open on stage {g.stage} of game {g.index}",
+                "Une annonce valide attend son lot : attribuez-le avant de tirer.",
+            )
+        if len(g.drawn) >= len(BALLS):
+            raise err.NoNumberLeft("all 90 numbers drawn")
+        return g
+
+    def _claimable(self) -> Game:
+        g = self._running()
+        if not g.drawn:
+            raise err.NoStageInPlay("no number drawn yet", "Aucun numéro n'est encore sorti.")
+        if g.tie.closed:
+            raise err.ClaimsClosed(f"tie of stage {g.stage} is being settled")
+        return g
+
+    def _own_playing(self, player_id: str, carton_no: int) -> tuple[Game, IssuedCarton]:
+        self._need_player(player_id)
+        c = self._carton(carton_no)
+        if self.owner(carton_no) != player_id:
+            raise err.NotYourCarton(f"carton {carton_no} is not {player_id}'s")
+        g = self.game
+        if g is None:
+            raise err.NoGameInProgress("no game started")
+        if not self.plays(carton_no, g):
+            raise err.CartonNotInGame(f"carton {carton_no} does not play game {g.index}")
+        return g, c
+
+    # ------------------------------------------------------------------ applying events
+
+    def _emit(self, event: ev.Event) -> list[ev.Event]:
+        self._apply(event)
+        return [event]
+
+    def _apply_all(self, events: Iterable[ev.Event]) -> None:
+        for e in events:
+            self._apply(e)
+
+    @classmethod
+    def replay(cls, program: Program, events: Iterable[ev.Event], key: bytes = b"") -> Evening:
+        """Rebuild an evening from its events (as returned by the moves, in order)."""
+        evening = cls(program, key)
+        evening._apply_all(events)
+        return evening
+
+    def _apply(self, e: ev.Event) -> None:
+        self.history.append(e)
+        match e:
+            case ev.PlayerJoined():
+                self.players[e.player_id] = e.name
+            case ev.CartonsPrinted():
+                kind = Kind(e.kind)
+                for no, unit, rows in e.cartons:
+                    self.cartons[no] = IssuedCarton(no, kind, unit, Carton.from_rows(rows))
+                    self.units[unit] = (*self.units.get(unit, ()), no)
+                    if unit == no:
+                        self.stock[kind].append(unit)
+            case ev.CartonsSold():
+                p = Purchase(
+                    e.purchase_no, e.player_id, Kind(e.kind), e.carton_nos, e.first_game, e.reason
+                )
+                self.purchases.append(p)
+                sold_units = {self.cartons[n].unit for n in e.carton_nos}
+                self.stock[p.kind] = [u for u in self.stock[p.kind] if u not in sold_units]
+                for n in e.carton_nos:
+                    self.purchase_of[n] = p
+                    for x in self.cartons[n].carton.numbers:
+                        self._by_number[x].append(n)
+            case ev.GameStarted():
+                self.games.append(Game(e.game, self.program.games[e.game]))
+            case ev.NumberDrawn():
+                g = self.games[e.game]
+                g.drawn.append(e.number)
+                if self.program.settings.auto_marking:
+                    self._auto_mark(g, e.number)
+            case ev.DrawCorrected():
+                g = self.games[e.game]
+                g.drawn[-1] = e.new
+                g.corrections.append(e)
+                for marks in g.marks.values():
+                    marks.discard(e.old)
+                if self.program.settings.auto_marking:
+                    self._auto_mark(g, e.new)
+            case ev.CellMarked():
+                self.games[e.game].marks.setdefault(e.carton_no, set()).add(e.number)
+            case ev.CellUnmarked():
+                self.games[e.game].marks[e.carton_no].discard(e.number)
+            case ev.ClaimMade():
+                g = self.games[e.game]
+                g.claims.append(e)
+                self._next_claim = e.claim_no + 1
+                if e.verdict == Verdict.FALSE:
+                    g.annulled.add(self.cartons[e.carton_no].unit)
+            case ev.ShareOffered():
+                self.games[e.game].tie.share_offered_to = e.players
+            case ev.ShareAnswered():
+                self.games[e.game].tie.answers[e.player_id] = e.accepted
+            case ev.TieBroken():
+                g = self.games[e.game]
+                g.tie.broken = e
+                g.tie_breaks.append(e)
+            case ev.StageAwarded():
+                g = self.games[e.game]
+                g.awards.append(e)
+                g.stage += 1
+                g.tie = Tie()
+                self._next_ticket = e.tickets[-1][0] + 1
+                if g.stage == len(g.spec.stages):
+                    g.status = GameStatus.AWAITING_UNMARK
+            case ev.UnmarkAllowed():
+                g = self.games[e.game]
+                g.status = GameStatus.FINISHED
+                g.annulled.clear()
+            case ev.CartonsCleared():
+                g = self.games[e.game]
+                for c in self.player_cartons(e.player_id):
+                    g.marks.pop(c.no, None)
+            case _:
+                raise TypeError(f"unknown event {e!r}")
+
+    def _auto_mark(self, g: Game, number: int) -> None:
+        for n in self._by_number[number]:
+            if self.plays(n, g) and self.cartons[n].unit not in g.annulled:
+                g.marks.setdefault(n, set()).add(number)
+
+    # ------------------------------------------------------------------ consistency
+
+    def fingerprint(self) -> dict[str, Any]:
+        """A canonical, comparable picture of the whole state (for tests and audits)."""
+        return {
+            "players": dict(sorted(self.players.items())),
+            "cartons": {
+                n: (c.kind.value, c.unit, c.carton.to_rows())
+                for n, c in sorted(self.cartons.items())
+            },
+            "purchases": [
+                (p.no, p.player_id, p.kind.value, p.carton_nos, p.first_game, p.reason)
+                for p in self.purchases
+            ],
+            "stock": {k.value: list(v) for k, v in self.stock.items()},
+            "games": [
+                {
+                    "index": g.index,
+                    "status": g.status.value,
+                    "stage": g.stage,
+                    "drawn": list(g.drawn),
+                    "marks": {n: sorted(m) for n, m in sorted(g.marks.items()) if m},
+                    "annulled": sorted(g.annulled),
+                    "claims": [c.to_dict() for c in g.claims],
+                    "awards": [a.to_dict() for a in g.awards],
+                    "tie_breaks": [t.to_dict() for t in g.tie_breaks],
+                    "tie": (
+                        g.tie.share_offered_to,
+                        dict(g.tie.answers),
+                        g.tie.broken.to_dict() if g.tie.broken else None,
+                    ),
+                }
+                for g in self.games
+            ],
+        }
+
+    def check_invariants(self) -> None:
+        """Raise AssertionError if the state breaks a rule (used by the tests)."""
+        assert sorted(self.cartons) == list(range(1, len(self.cartons) + 1)), "carton numbering"
+        for c in self.cartons.values():
+            (validate_maxi if c.kind is Kind.MAXIQUINE else validate_classic)(c.carton)
+            assert c.no in self.units[c.unit]
+        for u, nos in self.units.items():
+            kinds = {self.cartons[n].kind for n in nos}
+            assert len(kinds) == 1
+            assert len(nos) == (3 if Kind.VITRINE in kinds else 1), f"unit {u} size"
+            sold = [n in self.purchase_of for n in nos]
+            assert all(sold) or not any(sold), f"unit {u} partly sold"
+            in_stock = u in self.stock[self.cartons[u].kind]
+            assert in_stock != all(sold), f"unit {u}: stock/sold mismatch"
+        seen: set[int] = set()
+        for p in self.purchases:
+            assert p.player_id in self.players
+            assert not (seen & set(p.carton_nos)), "carton sold twice"
+            seen |= set(p.carton_nos)
+            assert all(self.cartons[n].kind is p.kind for n in p.carton_nos)
+        for i, g in enumerate(self.games):
+            assert g.index == i
+            assert i == len(self.games) - 1 or g.status is GameStatus.FINISHED
+            assert len(set(g.drawn)) == len(g.drawn) and all(n in BALLS for n in g.drawn)
+            assert len(g.awards) == g.stage <= len(g.spec.stages)
+            assert (g.stage == len(g.spec.stages)) == (g.status is not GameStatus.RUNNING)
+            for n, marks in g.marks.items():
+                assert self.plays(n, g), f"marks on carton {n} which does not play game {i}"
+                assert marks <= set(g.drawn) & self.cartons[n].carton.numbers, f"marks {n}"
+            false_units = {
+                self.cartons[c.carton_no].unit for c in g.claims if c.verdict == Verdict.FALSE
+            }
+            if g.status is GameStatus.FINISHED:
+                assert not g.annulled
+            else:
+                assert g.annulled == false_units, "annulled units == units with a false claim"
+            drawn_at: dict[int, int] = {}
+            for c in g.claims:
+                assert c.number is not None
+                if c.verdict == Verdict.VALID:
+                    assert c.number in c.winning
+                    drawn_at.setdefault(c.stage, c.number)
+                    assert drawn_at[c.stage] == c.number, "valid claims of a stage on one number"
+            for a in g.awards:
+                valid = {c.player_id for c in g.stage_claims(a.stage) if c.verdict == Verdict.VALID}
+                assert {p for _, p, _ in a.tickets} <= valid, "a lot went to a non-winner"
+            if g.entries():
+                assert g.last == drawn_at[g.stage], "draw after a valid claim"
+
+
+# ---------------------------------------------------------------------- argument checks
+
+
+def _is_int(x: object) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _ball(number: object) -> int:
+    if not _is_int(number) or number not in BALLS:
+        raise err.InvalidNumber(f"ball number {number!r} not an integer in 1..90")
+    return number  # type: ignore[return-value]
+
+
+def _kind(kind: object) -> Kind:
+    try:
+        return Kind(kind)
+    except ValueError as exc:
+        raise err.InvalidSale(f"unknown carton kind {kind!r}", "Type de carton inconnu.") from exc
+
+
+def _clean_name(name: object) -> str:
+    if not isinstance(name, str):
+        raise err.InvalidName(f"name {name!r} is not a string")
+    clean = " ".join(name.split())
+    if not (1 <= len(clean) <= MAX_NAME) or not clean.isprintable():
+        raise err.InvalidName(f"name {name!r} must have 1-{MAX_NAME} printable characters")
+    return clean
+
+
+def _rows(c: Carton) -> ev.Rows:
+    return tuple(tuple(r) for r in c.grid)

@@ -1,0 +1,242 @@
+"""Domain errors: every illegal move raises one of these, and the engine state stays unchanged.
+
+Each error carries a precise English message for the logs (`str(error)`) and a short French
+message for the person who made the move (`error.user_message`).
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+
+class LotoError(Exception):
+    """Base class of every rule violation.
+
+    Attributes:
+        code: a stable machine-readable name (used by the UI and the tests).
+        user_message: what the player or the animateur reads, in French.
+    """
+
+    code: ClassVar[str] = "loto_error"
+    default_user_message: ClassVar[str] = "Action impossible."
+
+    def __init__(self, detail: str, user_message: str | None = None) -> None:
+        super().__init__(detail)
+        self.user_message = user_message or self.default_user_message
+
+
+class InvalidArgument(LotoError):
+    """An argument has the wrong type or is out of its range."""
+
+    code = "invalid_argument"
+    default_user_message = "Valeur invalide."
+
+
+class InvalidNumber(InvalidArgument):
+    """A ball number outside 1-90 (or not an integer)."""
+
+    code = "invalid_number"
+    default_user_message = "Le numéro doit être un nombre entier de 1 à 90."
+
+
+class InvalidName(InvalidArgument):
+    """A pseudonym that is empty, too long or made of control characters."""
+
+    code = "invalid_name"
+    default_user_message = "Le pseudo doit faire de 1 à 30 caractères."
+
+
+class InvalidProgram(LotoError):
+    """The evening's program or settings break a rule (kind, stage order, lot)."""
+
+    code = "invalid_program"
+    default_user_message = "Le programme de la soirée n'est pas valide."
+
+
+class UnknownPlayer(LotoError):
+    """No player with this id in the evening."""
+
+    code = "unknown_player"
+    default_user_message = "Joueur inconnu : rejoignez la soirée d'abord."
+
+
+class DuplicatePlayer(LotoError):
+    """A player id that is already registered."""
+
+    code = "duplicate_player"
+    default_user_message = "Ce joueur est déjà inscrit."
+
+
+class InvalidSale(LotoError):
+    """A sale that cannot be made (quantity, kind not played tonight, evening over)."""
+
+    code = "invalid_sale"
+    default_user_message = "Cette vente est impossible."
+
+
+class UnknownCarton(LotoError):
+    """No carton with this number in the série."""
+
+    code = "unknown_carton"
+    default_user_message = "Ce carton n'existe pas dans la série de ce soir."
+
+
+class NotYourCarton(LotoError):
+    """A player acted on a carton that belongs to someone else (or to nobody)."""
+
+    code = "not_your_carton"
+    default_user_message = "Ce carton n'est pas à vous."
+
+
+class CartonNotInGame(LotoError):
+    """The carton does not play the current game (kind, or bought after the first number)."""
+
+    code = "carton_not_in_game"
+    default_user_message = "Ce carton ne joue pas cette partie."
+
+
+class CartonAnnulled(LotoError):
+    """The carton was annulled for the current game after a false claim."""
+
+    code = "carton_annulled"
+    default_user_message = "Ce carton est annulé pour cette partie (fausse annonce)."
+
+
+class NumberNotOnCarton(LotoError):
+    """A mark on a number the carton does not hold."""
+
+    code = "number_not_on_carton"
+    default_user_message = "Ce numéro n'est pas sur ce carton."
+
+
+class NumberNotDrawn(LotoError):
+    """A mark on a number that has not been drawn in the current game."""
+
+    code = "number_not_drawn"
+    default_user_message = "Ce numéro n'est pas encore sorti."
+
+
+class NoGameInProgress(LotoError):
+    """The action needs a game in progress."""
+
+    code = "no_game_in_progress"
+    default_user_message = "Aucune partie n'est en cours."
+
+
+class GameNotFinished(LotoError):
+    """A new game cannot start before the current one has ended (démarquage)."""
+
+    code = "game_not_finished"
+    default_user_message = "La partie en cours n'est pas terminée."
+
+
+class EveningOver(LotoError):
+    """Every announced game has been played."""
+
+    code = "evening_over"
+    default_user_message = "Toutes les parties de la soirée ont été jouées."
+
+
+class WrongDrawSource(LotoError):
+    """Electronic draw on a physical-boulier evening, or the other way round."""
+
+    code = "wrong_draw_source"
+    default_user_message = "Ce tirage ne correspond pas au boulier choisi pour la soirée."
+
+
+class AlreadyDrawn(LotoError):
+    """The number has already come out in this game."""
+
+    code = "already_drawn"
+    default_user_message = "Ce numéro est déjà sorti."
+
+
+class NoNumberLeft(LotoError):
+    """All 90 numbers have been drawn."""
+
+    code = "no_number_left"
+    default_user_message = "Les 90 numéros sont sortis."
+
+
+class DrawingClosed(LotoError):
+    """No draw while a valid claim awaits its award, or once every lot of the game is awarded."""
+
+    code = "drawing_closed"
+    default_user_message = "Impossible de tirer maintenant."
+
+
+class CorrectionRefused(LotoError):
+    """The last number cannot be corrected (no draw yet, electronic draw, or a claim on it)."""
+
+    code = "correction_refused"
+    default_user_message = "Ce numéro ne peut plus être corrigé."
+
+
+class NoStageInPlay(LotoError):
+    """No lot is in play: nothing to claim or award."""
+
+    code = "no_stage_in_play"
+    default_user_message = "Aucun lot n'est en jeu en ce moment."
+
+
+class AlreadyClaimed(LotoError):
+    """The same carton already claimed this stage on this number."""
+
+    code = "already_claimed"
+    default_user_message = "Vous avez déjà annoncé ce carton sur ce numéro."
+
+
+class ClaimsClosed(LotoError):
+    """The tie of this stage is being settled: no new entry."""
+
+    code = "claims_closed"
+    default_user_message = "Les annonces sont closes pour ce lot."
+
+
+class NoValidClaim(LotoError):
+    """Award or tie-break without a valid claim."""
+
+    code = "no_valid_claim"
+    default_user_message = "Aucune annonce valide pour ce lot."
+
+
+class TieUnresolved(LotoError):
+    """Several players are tied: break the tie before awarding."""
+
+    code = "tie_unresolved"
+    default_user_message = "Ex aequo : faites d'abord le tirage au sort ou le partage."
+
+
+class NoTie(LotoError):
+    """A tie-break was asked for while fewer than two players are tied, or it is settled."""
+
+    code = "no_tie"
+    default_user_message = "Il n'y a pas d'ex aequo à départager."
+
+
+class ShareNotAllowed(LotoError):
+    """Sharing needs exactly two tied players, a divisible lot and the evening's consent."""
+
+    code = "share_not_allowed"
+    default_user_message = "Le partage n'est pas possible pour ce lot."
+
+
+class NotInTie(LotoError):
+    """A player answered a share offer they are not part of."""
+
+    code = "not_in_tie"
+    default_user_message = "Vous n'êtes pas concerné par ce partage."
+
+
+class DemarquageLocked(LotoError):
+    """A player tried to clear their cartons before the animateur allowed it (art. 9)."""
+
+    code = "demarquage_locked"
+    default_user_message = "Attendez que l'animateur annonce « vous pouvez démarquer »."
+
+
+class DemarquageTooEarly(LotoError):
+    """The animateur allowed démarquage before the game's last lot was awarded."""
+
+    code = "demarquage_too_early"
+    default_user_message = "Tous les lots de la partie n'ont pas encore été attribués."

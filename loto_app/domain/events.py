@@ -1,0 +1,250 @@
+"""Domain events: every change of an evening, as immutable facts.
+
+The engine decides a move, turns it into events and applies them; applying the same events to a
+fresh evening gives the same state (this is how storage restores an evening). Events hold only
+JSON-ready values (str, int, bool, None and tuples of them), so that `to_dict`/`from_dict`
+round-trip exactly.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields
+from typing import Any, ClassVar
+
+Rows = tuple[tuple[int | None, ...], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Base class: `type` names the event in the log."""
+
+    type: ClassVar[str] = "event"
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready dict, with the event type."""
+        return {"type": self.type, **_thaw(asdict(self))}
+
+
+def _thaw(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _thaw(v) for k, v in value.items()}
+    if isinstance(value, (tuple, list)):
+        return [_thaw(v) for v in value]
+    return value
+
+
+def _freeze(value: Any) -> Any:
+    if isinstance(value, list):
+        return tuple(_freeze(v) for v in value)
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerJoined(Event):
+    """A player entered the evening (phone, or a paper player registered at the desk)."""
+
+    type: ClassVar[str] = "player_joined"
+    player_id: str
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class CartonsPrinted(Event):
+    """New cartons of the série, numbered, ready for sale (a planche, or maxiquine grids).
+
+    `cartons` holds (carton number, unit number, grid rows); a vitrine's 3 cartons share a unit.
+    """
+
+    type: ClassVar[str] = "cartons_printed"
+    kind: str
+    cartons: tuple[tuple[int, int, Rows], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CartonsSold(Event):
+    """Cartons handed to a player: a sale, or a free consolation carton.
+
+    `first_game` is the index of the first game these cartons play.
+    """
+
+    type: ClassVar[str] = "cartons_sold"
+    purchase_no: int
+    player_id: str
+    kind: str
+    carton_nos: tuple[int, ...]
+    first_game: int
+    reason: str  # "sale" | "planche" | "consolation"
+
+
+@dataclass(frozen=True, slots=True)
+class GameStarted(Event):
+    """The animateur announced the game and its stages."""
+
+    type: ClassVar[str] = "game_started"
+    game: int
+
+
+@dataclass(frozen=True, slots=True)
+class NumberDrawn(Event):
+    """A number came out of the boulier."""
+
+    type: ClassVar[str] = "number_drawn"
+    game: int
+    seq: int  # 1 for the first number of the game
+    number: int
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class DrawCorrected(Event):
+    """A mistyped physical ball, corrected before any claim referred to it."""
+
+    type: ClassVar[str] = "draw_corrected"
+    game: int
+    seq: int
+    old: int
+    new: int
+
+
+@dataclass(frozen=True, slots=True)
+class CellMarked(Event):
+    """A player put a pion on a drawn number of their carton."""
+
+    type: ClassVar[str] = "cell_marked"
+    game: int
+    player_id: str
+    carton_no: int
+    number: int
+
+
+@dataclass(frozen=True, slots=True)
+class CellUnmarked(Event):
+    """A player took a pion off (a slip corrected)."""
+
+    type: ClassVar[str] = "cell_unmarked"
+    game: int
+    player_id: str
+    carton_no: int
+    number: int
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimMade(Event):
+    """A claim and its verdict. `number` is the last number drawn when it was received."""
+
+    type: ClassVar[str] = "claim_made"
+    claim_no: int
+    game: int
+    stage: int
+    player_id: str | None
+    carton_no: int
+    unit_nos: tuple[int, ...]
+    number: int | None
+    verdict: str
+    winning: tuple[int, ...]
+    via: str  # "app" | "desk"
+
+
+@dataclass(frozen=True, slots=True)
+class ShareOffered(Event):
+    """The animateur asked the two tied players whether they share the divisible lot."""
+
+    type: ClassVar[str] = "share_offered"
+    game: int
+    stage: int
+    players: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ShareAnswered(Event):
+    """One tied player accepted or refused to share."""
+
+    type: ClassVar[str] = "share_answered"
+    game: int
+    stage: int
+    player_id: str
+    accepted: bool
+
+
+@dataclass(frozen=True, slots=True)
+class TieBroken(Event):
+    """The ex aequo of a stage settled: by tokens (highest wins) or by an agreed share.
+
+    `tokens` holds (player id, token) in entry order for a draw; empty for a share.
+    """
+
+    type: ClassVar[str] = "tie_broken"
+    game: int
+    stage: int
+    method: str  # "draw" | "share"
+    tokens: tuple[tuple[str, int], ...]
+    winners: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class StageAwarded(Event):
+    """The lot of a stage went to its winner(s); each gets a lot ticket.
+
+    `tickets` holds (ticket number, player id, share) with share "1" or "1/2".
+    """
+
+    type: ClassVar[str] = "stage_awarded"
+    game: int
+    stage: int
+    tickets: tuple[tuple[int, str, str], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class UnmarkAllowed(Event):
+    """ "Vous pouvez démarquer": the game is over, annulled cartons come back."""
+
+    type: ClassVar[str] = "unmark_allowed"
+    game: int
+
+
+@dataclass(frozen=True, slots=True)
+class CartonsCleared(Event):
+    """A player cleared their cartons after démarquage was allowed."""
+
+    type: ClassVar[str] = "cartons_cleared"
+    game: int
+    player_id: str
+
+
+EVENT_TYPES: dict[str, type[Event]] = {
+    cls.type: cls
+    for cls in (
+        PlayerJoined,
+        CartonsPrinted,
+        CartonsSold,
+        GameStarted,
+        NumberDrawn,
+        DrawCorrected,
+        CellMarked,
+        CellUnmarked,
+        ClaimMade,
+        ShareOffered,
+        ShareAnswered,
+        TieBroken,
+        StageAwarded,
+        UnmarkAllowed,
+        CartonsCleared,
+    )
+}
+
+
+def event_from_dict(data: dict[str, Any]) -> Event:
+    """Rebuild an event from `Event.to_dict()` output.
+
+    Raises:
+        ValueError: unknown type or fields that do not match.
+    """
+    try:
+        cls = EVENT_TYPES[data["type"]]
+    except KeyError as exc:
+        raise ValueError(f"unknown event type in {data!r}") from exc
+    names = {f.name for f in fields(cls)}
+    given = set(data) - {"type"}
+    if given != names:
+        raise ValueError(f"event {cls.type}: fields {sorted(given)} != {sorted(names)}")
+    return cls(**{k: _freeze(v) for k, v in data.items() if k != "type"})

@@ -1,0 +1,891 @@
+"""Property tests of the rules core: an independent claim oracle, random evenings that must never
+break an invariant, and the draw itself.
+
+The claim oracle below is written from RULES.md ("Claims") by brute force and deliberately does
+not import `loto_app.domain.verdicts`' logic: it enumerates every set of lines (rows, diagonals,
+cartons) that forms the pattern, keeps the complete ones, and decides
+
+* valid: some complete winning set holds the last number drawn;
+* late: complete winning sets exist, none holds the last number (so the pattern held already
+  before it);
+* false: no complete winning set.
+
+`audit()` re-derives, from the event log alone, what the rules say must hold (no number drawn
+twice, no draw while a valid claim waits for its lot, every lot to a valid claimant, annulment
+until démarquage, tie tokens, consolation cartons, purchase timing) and compares with the
+engine's state.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import (
+    RuleBasedStateMachine,
+    initialize,
+    invariant,
+    precondition,
+    rule,
+)
+
+from loto_app.domain import events as ev
+from loto_app.domain.cartons import Carton, generate_maxi, generate_strip
+from loto_app.domain.engine import Evening, GameStatus
+from loto_app.domain.errors import InvalidNumber, LotoError, NoNumberLeft
+from loto_app.domain.program import (
+    DrawSource,
+    GameSpec,
+    Kind,
+    Lot,
+    Pattern,
+    Program,
+    Settings,
+    Stage,
+    TieMethod,
+)
+from loto_app.domain.serial import check_code
+from loto_app.domain.verdicts import judge
+
+KEY = b"property-tests-secret-key-000000"
+SERIES = "B7"
+VALID, LATE, FALSE = "valid", "late", "false"
+JUDGED = (VALID, LATE, FALSE)
+
+# --------------------------------------------------------------------------- the oracle
+
+
+def grid_numbers(carton: Carton) -> frozenset[int]:
+    """Every number of a grid, read from the cells (not from `Carton.numbers`)."""
+    return frozenset(c for row in carton.grid for c in row if c is not None)
+
+
+def grid_rows(carton: Carton) -> list[frozenset[int]]:
+    return [frozenset(c for c in row if c is not None) for row in carton.grid]
+
+
+def grid_diagonals(carton: Carton) -> list[frozenset[int]]:
+    g = carton.grid
+    n = len(g)
+    assert n == 5 and all(len(r) == 5 for r in g), "diagonals only on a 5x5 maxiquine"
+    main = frozenset(g[i][i] for i in range(n))
+    anti = frozenset(g[i][n - 1 - i] for i in range(n))
+    assert None not in main and None not in anti
+    return [main, anti]  # type: ignore[list-item]
+
+
+def pattern_lines(pattern: Pattern, unit: Sequence[Carton]) -> tuple[list[frozenset[int]], int]:
+    """The lines a pattern is made of, and how many of them it takes."""
+    if pattern in (Pattern.ONE_CARD, Pattern.TWO_CARDS, Pattern.THREE_CARDS):
+        assert len(unit) == 3, "vitrine patterns are played on a unit of 3 cartons"
+        k = {Pattern.ONE_CARD: 1, Pattern.TWO_CARDS: 2, Pattern.THREE_CARDS: 3}[pattern]
+        return [grid_numbers(c) for c in unit], k
+    assert len(unit) == 1
+    (carton,) = unit
+    if pattern is Pattern.ONE_LINE:
+        return grid_rows(carton), 1
+    if pattern is Pattern.TWO_LINES:
+        return grid_rows(carton), 2
+    if pattern is Pattern.FULL_CARD:
+        return [grid_numbers(carton)], 1
+    if pattern is Pattern.DIAGONAL:
+        return grid_diagonals(carton), 1
+    raise AssertionError(pattern)
+
+
+def complete_winning_sets(
+    pattern: Pattern, unit: Sequence[Carton], drawn: set[int]
+) -> set[frozenset[int]]:
+    """Every combination of lines forming the pattern whose numbers are all drawn."""
+    lines, k = pattern_lines(pattern, unit)
+    found: set[frozenset[int]] = set()
+    for combo in itertools.combinations(range(len(lines)), k):
+        chosen = [lines[i] for i in combo]
+        if all(line <= drawn for line in chosen):
+            found.add(frozenset().union(*chosen))
+    return found
+
+
+def oracle(pattern: Pattern, unit: Sequence[Carton], drawn: Sequence[int]) -> str:
+    """valid / late / false, by brute force (see the module docstring)."""
+    if not drawn:
+        return FALSE
+    sets = complete_winning_sets(pattern, unit, set(drawn))
+    if not sets:
+        return FALSE
+    if any(drawn[-1] in w for w in sets):
+        return VALID
+    # late: then the pattern was complete before the last number already
+    assert complete_winning_sets(pattern, unit, set(drawn[:-1]))
+    return LATE
+
+
+def genuine_winning_set(
+    pattern: Pattern, unit: Sequence[Carton], drawn: Sequence[int], winning: frozenset[int]
+) -> bool:
+    """`winning` is a complete winning set holding the last number."""
+    return winning in complete_winning_sets(pattern, unit, set(drawn)) and drawn[-1] in winning
+
+
+# --------------------------------------------------------------------------- 1. judge == oracle
+
+VITRINE_PATTERNS = (Pattern.ONE_CARD, Pattern.TWO_CARDS, Pattern.THREE_CARDS)
+
+
+@st.composite
+def claim_cases(draw: st.DrawFn) -> tuple[Pattern, list[Carton], list[int]]:
+    """A pattern, a claimed unit of fresh cartons, and a draw prefix often near a completion."""
+    pattern = draw(st.sampled_from(list(Pattern)))
+    rng = random.Random(draw(st.integers(0, 2**32 - 1)))
+    if pattern in VITRINE_PATTERNS:
+        unit = rng.sample(generate_strip(rng), 3)
+    elif pattern is Pattern.DIAGONAL or (pattern is Pattern.FULL_CARD and draw(st.booleans())):
+        unit = [generate_maxi(rng)]
+    else:
+        unit = [rng.choice(generate_strip(rng))]
+    lines, _ = pattern_lines(pattern, unit)
+    focus = rng.sample(lines, draw(st.integers(0, len(lines))))
+    early = sorted(frozenset().union(*focus)) if focus else []
+    others = [n for n in range(1, 91) if n not in early]
+    rng.shuffle(others)
+    noise = draw(st.integers(0, 12))
+    head = early + others[:noise]
+    rng.shuffle(head)
+    order = head + others[noise:]
+    if draw(st.booleans()):
+        cut = len(head) + draw(st.integers(-3, 3))
+    else:
+        cut = draw(st.integers(0, 90))
+    return pattern, unit, order[: max(0, min(90, cut))]
+
+
+@settings(max_examples=400, deadline=None)
+@given(claim_cases())
+def test_judge_agrees_with_the_brute_force_oracle(case: tuple[Pattern, list[Carton], list[int]]):
+    pattern, unit, drawn = case
+    expected = oracle(pattern, unit, drawn)
+    j = judge(pattern, unit, drawn)
+    assert j.verdict.value == expected, (pattern, [c.grid for c in unit], drawn)
+    if expected == VALID:
+        assert genuine_winning_set(pattern, unit, drawn, j.winning), j.winning
+    else:
+        assert j.winning == frozenset()
+
+
+def test_the_oracle_itself_on_a_known_carton() -> None:
+    """A sanity check of the oracle (so that agreement with judge() means something)."""
+    rows = ((1, 12, 25, 43, 61), (5, 30, 47, 70, 84), (18, 36, 52, 66, 90))
+    grid = []
+    for row in rows:
+        cells: list[int | None] = [None] * 9
+        for n in row:
+            cells[min(n // 10, 8)] = n
+        grid.append(tuple(cells))
+    carton = Carton(tuple(grid))
+    assert oracle(Pattern.ONE_LINE, [carton], []) == FALSE
+    assert oracle(Pattern.ONE_LINE, [carton], [2, *rows[0]]) == VALID
+    assert oracle(Pattern.ONE_LINE, [carton], [*rows[0], 2]) == LATE
+    assert oracle(Pattern.TWO_LINES, [carton], [*rows[0], 2]) == FALSE
+    assert oracle(Pattern.TWO_LINES, [carton], [*rows[0], *rows[2]]) == VALID
+    assert oracle(Pattern.TWO_LINES, [carton], [*rows[0], *rows[2], 5]) == LATE
+    assert oracle(Pattern.FULL_CARD, [carton], [n for r in rows for n in r]) == VALID
+
+
+# --------------------------------------------------------------------------- programs
+
+DIVISIBLE = Lot("Bons d'achat", 5000, divisible=True)
+SOLID = Lot("Vélo", 20000)
+
+
+def game(kind: Kind, *patterns: Pattern, divisible: bool = True) -> GameSpec:
+    lot = DIVISIBLE if divisible else SOLID
+    return GameSpec(kind, tuple(Stage(p, lot) for p in patterns))
+
+
+CLASSIQUE_3 = game(Kind.CLASSIQUE, Pattern.ONE_LINE, Pattern.TWO_LINES, Pattern.FULL_CARD)
+CLASSIQUE_SOLID = game(Kind.CLASSIQUE, Pattern.ONE_LINE, Pattern.FULL_CARD, divisible=False)
+SPECIAL = game(Kind.SPECIAL, Pattern.FULL_CARD)
+VITRINE = game(Kind.VITRINE, Pattern.ONE_CARD, Pattern.TWO_CARDS, Pattern.THREE_CARDS)
+MAXI_FULL = game(Kind.MAXIQUINE, Pattern.FULL_CARD, divisible=False)
+MAXI_DIAG = game(Kind.MAXIQUINE, Pattern.DIAGONAL)
+
+PROGRAMS: tuple[tuple[GameSpec, ...], ...] = (
+    (CLASSIQUE_3, SPECIAL, VITRINE, MAXI_FULL, MAXI_DIAG),
+    (MAXI_DIAG, VITRINE, CLASSIQUE_SOLID, MAXI_FULL),
+    (VITRINE, CLASSIQUE_3, MAXI_DIAG),
+    (SPECIAL, MAXI_FULL, CLASSIQUE_SOLID, SPECIAL),
+)
+
+
+def make_program(
+    games: tuple[GameSpec, ...], source: DrawSource, auto: bool, tie: TieMethod
+) -> Program:
+    return Program(SERIES, games, Settings(draw_source=source, auto_marking=auto, tie_method=tie))
+
+
+def roundtrip(events: Sequence[ev.Event]) -> list[ev.Event]:
+    """Events through real JSON and back."""
+    return [ev.event_from_dict(json.loads(json.dumps(e.to_dict()))) for e in events]
+
+
+# --------------------------------------------------------------------------- the audit
+
+
+@dataclass
+class AuditedGame:
+    index: int
+    spec: GameSpec
+    drawn: list[int] = field(default_factory=list)
+    stage: int = 0
+    status: str = "running"
+    annulled: set[int] = field(default_factory=set)
+    valid: dict[int, list[str]] = field(default_factory=dict)  # stage -> players, claim order
+    valid_number: dict[int, int] = field(default_factory=dict)
+    tie_closed: bool = False
+    offered: tuple[str, ...] = ()
+    answers: dict[str, bool] = field(default_factory=dict)
+    broken: ev.TieBroken | None = None
+    claimed_numbers: set[int] = field(default_factory=set)
+
+
+def audit(evening: Evening) -> None:
+    """Re-derive the rules' consequences from `evening.history` alone and compare."""
+    program = evening.program
+    players: set[str] = set()
+    cartons: dict[int, tuple[Kind, int, Carton]] = {}
+    units: dict[int, list[int]] = {}
+    owner: dict[int, str] = {}
+    first_game: dict[int, int] = {}
+    bought_late: dict[int, int] = {}  # carton -> game running (numbers out) when it was bought
+    games: list[AuditedGame] = []
+    consolation_due: list[str] = []
+    consolations: dict[str, int] = {}
+    losses: dict[str, int] = {}
+    next_claim = 1
+    next_ticket = 1
+
+    def playing(no: int, g: AuditedGame) -> bool:
+        return no in owner and first_game[no] <= g.index and cartons[no][0] is g.spec.kind
+
+    for e in evening.history:
+        if consolation_due and not isinstance(e, ev.CartonsPrinted | ev.CartonsSold):
+            raise AssertionError(f"tied losers {consolation_due} got no consolation carton")
+        match e:
+            case ev.PlayerJoined():
+                assert e.player_id not in players
+                players.add(e.player_id)
+            case ev.CartonsPrinted():
+                for no, unit, rows in e.cartons:
+                    assert no == len(cartons) + 1, "carton numbering"
+                    cartons[no] = (Kind(e.kind), unit, Carton.from_rows([list(r) for r in rows]))
+                    units.setdefault(unit, []).append(no)
+            case ev.CartonsSold():
+                assert e.player_id in players
+                cur = games[-1] if games else None
+                if cur is None:
+                    expected_first = 0
+                elif cur.status == "running" and not cur.drawn:
+                    expected_first = cur.index
+                else:
+                    expected_first = cur.index + 1
+                assert e.first_game == expected_first, "a carton joins at the next game (art. 7)"
+                for no in e.carton_nos:
+                    assert no not in owner, f"carton {no} sold twice"
+                    assert cartons[no][0] is Kind(e.kind)
+                    owner[no] = e.player_id
+                    first_game[no] = e.first_game
+                    if cur is not None and (cur.drawn or cur.status != "running"):
+                        bought_late[no] = cur.index
+                for u in {cartons[no][1] for no in e.carton_nos}:
+                    assert set(units[u]) <= set(e.carton_nos), "a vitrine unit sold whole"
+                if e.reason == "consolation":
+                    assert e.player_id in consolation_due, "consolation carton for a non-loser"
+                    assert len(e.carton_nos) == 1
+                    consolation_due.remove(e.player_id)
+                    consolations[e.player_id] = consolations.get(e.player_id, 0) + 1
+            case ev.GameStarted():
+                assert e.game == len(games) < len(program.games)
+                assert not games or games[-1].status == "finished"
+                games.append(AuditedGame(e.game, program.games[e.game]))
+            case ev.NumberDrawn():
+                g = games[e.game]
+                assert g is games[-1] and g.status == "running"
+                assert 1 <= e.number <= 90 and e.number not in g.drawn, "a number drawn twice"
+                assert e.seq == len(g.drawn) + 1
+                assert e.source == program.settings.draw_source.value
+                assert g.stage not in g.valid, "a draw while a valid claim waits for its lot"
+                g.drawn.append(e.number)
+            case ev.DrawCorrected():
+                g = games[e.game]
+                assert g is games[-1] and g.status == "running"
+                assert program.settings.draw_source is DrawSource.PHYSICAL
+                assert e.seq == len(g.drawn) and g.drawn[-1] == e.old
+                assert 1 <= e.new <= 90 and e.new not in g.drawn
+                assert e.old not in g.claimed_numbers, "corrected a number a claim refers to"
+                g.drawn[-1] = e.new
+            case ev.CellMarked():
+                g = games[e.game]
+                assert g is games[-1] and g.status != "finished"
+                assert owner.get(e.carton_no) == e.player_id
+                assert playing(e.carton_no, g)
+                assert e.number in g.drawn and e.number in grid_numbers(cartons[e.carton_no][2])
+                assert cartons[e.carton_no][1] not in g.annulled, "a pion on an annulled carton"
+            case ev.CellUnmarked():
+                assert owner.get(e.carton_no) == e.player_id
+            case ev.ClaimMade():
+                g = games[e.game]
+                assert e.claim_no == next_claim
+                next_claim += 1
+                assert g is games[-1] and g.status == "running" and g.drawn
+                assert e.stage == g.stage and e.number == g.drawn[-1]
+                assert not g.tie_closed, "a claim after the tie-break started"
+                g.claimed_numbers.add(e.number)
+                if e.verdict == "wrong_series":
+                    assert e.via == "desk"
+                    continue
+                unit_no = cartons[e.carton_no][1]
+                assert sorted(e.unit_nos) == sorted(units[unit_no])
+                if e.verdict == "not_in_game":
+                    assert e.player_id is None or not playing(e.carton_no, g)
+                    continue
+                assert e.player_id == owner[e.carton_no] and playing(e.carton_no, g)
+                if e.verdict == "annulled":
+                    assert unit_no in g.annulled
+                    continue
+                assert unit_no not in g.annulled, "an annulled carton was judged"
+                pattern = g.spec.stages[g.stage].pattern
+                unit = [cartons[n][2] for n in e.unit_nos]
+                assert e.verdict == oracle(pattern, unit, g.drawn), (e, g.drawn)
+                if e.verdict == VALID:
+                    assert genuine_winning_set(pattern, unit, g.drawn, frozenset(e.winning))
+                    g.valid.setdefault(g.stage, [])
+                    if e.player_id not in g.valid[g.stage]:
+                        g.valid[g.stage].append(e.player_id)
+                    assert g.valid_number.setdefault(g.stage, e.number) == e.number
+                else:
+                    assert e.winning == ()
+                if e.verdict == FALSE:
+                    g.annulled.add(unit_no)
+            case ev.ShareOffered():
+                g = games[e.game]
+                assert program.settings.tie_method is TieMethod.SHARE_OR_DRAW
+                assert g.spec.stages[g.stage].lot.divisible
+                assert e.stage == g.stage and list(e.players) == g.valid.get(g.stage)
+                assert len(e.players) == 2 and not g.tie_closed
+                g.tie_closed = True
+                g.offered = e.players
+            case ev.ShareAnswered():
+                g = games[e.game]
+                assert e.player_id in g.offered and e.player_id not in g.answers
+                assert g.broken is None
+                g.answers[e.player_id] = e.accepted
+            case ev.TieBroken():
+                g = games[e.game]
+                entries = g.valid.get(g.stage, [])
+                assert e.stage == g.stage and len(entries) >= 2 and g.broken is None
+                if e.method == "draw":
+                    assert [p for p, _ in e.tokens] == entries
+                    tokens = [t for _, t in e.tokens]
+                    assert len(set(tokens)) == len(tokens), "tie tokens must be distinct"
+                    assert all(t >= 1 for t in tokens)
+                    best = max(e.tokens, key=lambda pt: pt[1])[0]
+                    assert e.winners == (best,), "the highest token wins"
+                    consolation_due = [p for p in entries if p != best]
+                    for p in consolation_due:
+                        losses[p] = losses.get(p, 0) + 1
+                else:
+                    assert e.method == "share" and e.tokens == ()
+                    assert set(e.winners) == set(g.offered)
+                    assert all(g.answers.get(p) is True for p in g.offered)
+                g.tie_closed = True
+                g.broken = e
+            case ev.StageAwarded():
+                g = games[e.game]
+                assert e.stage == g.stage and g.status == "running"
+                entries = g.valid.get(g.stage, [])
+                winners = [p for _, p, _ in e.tickets]
+                assert entries, "a lot awarded without a valid claim"
+                assert set(winners) <= set(entries), "a lot went to a player without a valid claim"
+                if len(entries) == 1:
+                    assert winners == entries
+                else:
+                    assert g.broken is not None and tuple(winners) == g.broken.winners
+                share = "1/2" if g.broken is not None and g.broken.method == "share" else "1"
+                assert all(s == share for _, _, s in e.tickets)
+                for t, _, _ in e.tickets:
+                    assert t == next_ticket, "lot tickets numbered in order"
+                    next_ticket += 1
+                g.stage += 1
+                g.tie_closed, g.offered, g.answers, g.broken = False, (), {}, None
+                if g.stage == len(g.spec.stages):
+                    g.status = "awaiting"
+            case ev.UnmarkAllowed():
+                g = games[e.game]
+                assert g.status == "awaiting", "démarquage before the last lot"
+                g.status = "finished"
+            case ev.CartonsCleared():
+                assert games[e.game].status == "finished"
+            case _:
+                raise AssertionError(f"unexpected event {e!r}")
+    assert not consolation_due, f"tied losers {consolation_due} got no consolation carton"
+    assert consolations == losses, "one consolation carton per lost tie-break"
+
+    # ---- compare with the engine's state
+    assert set(evening.players) == players
+    assert len(evening.games) == len(games)
+    status_name = {
+        GameStatus.RUNNING: "running",
+        GameStatus.AWAITING_UNMARK: "awaiting",
+        GameStatus.FINISHED: "finished",
+    }
+    for g, eg in zip(games, evening.games, strict=True):
+        assert eg.drawn == g.drawn
+        assert len(set(eg.drawn)) == len(eg.drawn)
+        assert eg.stage == g.stage and status_name[eg.status] == g.status
+        if g.status == "finished":
+            assert not eg.annulled, "annulled cartons come back at démarquage"
+        else:
+            assert eg.annulled == g.annulled, "a false claim's unit is annulled for the game"
+        drawn = set(g.drawn)
+        for no, marks in eg.marks.items():
+            if marks:
+                assert playing(no, g), f"marks on carton {no}, which does not play {g.index}"
+                assert marks <= drawn & grid_numbers(cartons[no][2]), "marks outside the draw"
+    for no, gi in bought_late.items():
+        for g, eg in zip(games, evening.games, strict=True):
+            if g.index <= gi:
+                assert not evening.plays(no, eg), f"carton {no} bought late plays game {gi}"
+
+
+def check_everything(evening: Evening) -> None:
+    evening.check_invariants()
+    audit(evening)
+    replayed = Evening.replay(evening.program, roundtrip(evening.history), evening.key)
+    assert replayed.fingerprint() == evening.fingerprint()
+
+
+# --------------------------------------------------------------------------- whole games
+
+
+def attempt(evening: Evening, move: Callable[[], list[ev.Event]]) -> list[ev.Event] | None:
+    """Make a move; a refusal (LotoError) must leave the state exactly as it was."""
+    before = evening.fingerprint()
+    size = len(evening.history)
+    try:
+        events = move()
+    except LotoError:
+        assert evening.fingerprint() == before
+        assert len(evening.history) == size
+        return None
+    assert evening.history[size:] == events
+    return events
+
+
+def playing_cartons(evening: Evening) -> list[int]:
+    g = evening.game
+    return [n for n in sorted(evening.cartons) if g is not None and evening.plays(n, g)]
+
+
+def current_verdict(evening: Evening, carton_no: int) -> str:
+    g = evening.game
+    assert g is not None and g.stage_spec is not None
+    c = evening.cartons[carton_no]
+    unit = [evening.cartons[n].carton for n in evening.units[c.unit]]
+    return oracle(g.stage_spec.pattern, unit, g.drawn)
+
+
+@settings(max_examples=12, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), physical=st.booleans(), eager=st.floats(0.5, 1.0))
+def test_engine_claim_verdicts_match_the_oracle_over_whole_evenings(
+    seed: int, physical: bool, eager: float
+) -> None:
+    rng = random.Random(seed)
+    source = DrawSource.PHYSICAL if physical else DrawSource.ELECTRONIC
+    program = make_program(PROGRAMS[0], source, rng.random() < 0.5, TieMethod.DRAW)
+    evening = Evening(program, KEY)
+    for p in ("p0", "p1", "p2"):
+        evening.join(p, p.upper())
+        evening.sell(p, Kind.CLASSIQUE, rng.randint(1, 4), rng=rng)
+        evening.sell(p, Kind.SPECIAL, planche=True, rng=rng)
+        evening.sell(p, Kind.VITRINE, rng.randint(1, 2), rng=rng)
+        evening.sell(p, Kind.MAXIQUINE, rng.randint(1, 3), rng=rng)
+    claims_checked = 0
+    for _ in program.games:
+        evening.start_game()
+        need_draw = True
+        while evening.game.status is GameStatus.RUNNING:  # type: ignore[union-attr]
+            g = evening.game
+            assert g is not None
+            if need_draw:
+                if not evening.can_draw():
+                    break  # 90 numbers out and nobody claimed in time: nothing more to play
+                if physical:
+                    evening.enter_ball(rng.choice([n for n in range(1, 91) if n not in g.drawn]))
+                else:
+                    evening.draw(rng)
+            for no in playing_cartons(evening):
+                if no != evening.cartons[no].unit:
+                    continue  # a vitrine is claimed once, on its first carton
+                expected = current_verdict(evening, no)
+                if rng.random() < (eager if expected == VALID else 0.02):
+                    annulled = evening.cartons[no].unit in g.annulled
+                    events = attempt(evening, lambda no=no: evening.claim(evening.owner(no), no))
+                    if events is None:
+                        continue
+                    (made,) = events
+                    assert isinstance(made, ev.ClaimMade)
+                    assert made.verdict == ("annulled" if annulled else expected)
+                    claims_checked += 1
+            # after an award, the next stage may be won on the same number
+            need_draw = not g.entries()
+            if g.entries():
+                if len(g.entries()) > 1:
+                    evening.break_tie_by_draw(rng)
+                evening.award()
+        if evening.game.status is GameStatus.RUNNING:  # type: ignore[union-attr]
+            break
+        evening.allow_unmark()
+    check_everything(evening)
+    assert claims_checked > 0
+
+
+# --------------------------------------------------------------------------- 2. random evenings
+
+PLAYERS = ("p0", "p1", "p2")
+GARBAGE: tuple[Any, ...] = (0, 91, -1, 1000, True, False, 5.0, "5", None, [5])
+
+
+class EveningMachine(RuleBasedStateMachine):
+    """Random moves, legal or not, by the animateur, players and the control desk."""
+
+    evening: Evening
+
+    @initialize(
+        games=st.sampled_from(PROGRAMS),
+        source=st.sampled_from(list(DrawSource)),
+        auto=st.booleans(),
+        tie=st.sampled_from(list(TieMethod)),
+    )
+    def setup(
+        self, games: tuple[GameSpec, ...], source: DrawSource, auto: bool, tie: TieMethod
+    ) -> None:
+        self.evening = Evening(make_program(games, source, auto, tie), KEY)
+        for p in PLAYERS[:2]:
+            self.evening.join(p, p)
+
+    # ---- helpers
+
+    @property
+    def game(self) -> Any:
+        return self.evening.game
+
+    def act(self, move: Callable[[], list[ev.Event]]) -> list[ev.Event] | None:
+        return attempt(self.evening, move)
+
+    def sold(self) -> list[int]:
+        return sorted(self.evening.purchase_of)
+
+    def any_carton(self, data: st.DataObject) -> int:
+        nos = self.sold()
+        top = len(self.evening.cartons)
+        choices = st.integers(-1, top + 2)
+        if nos:
+            choices = st.one_of(st.sampled_from(nos), choices)
+        return data.draw(choices)
+
+    def any_player(self, data: st.DataObject) -> Any:
+        return data.draw(st.sampled_from([*PLAYERS, "ghost", 7]))
+
+    def check_claim(self, carton_no: int, events: list[ev.Event] | None) -> None:
+        """Whatever the claim's verdict, it must be the one the rules give."""
+        if not events:
+            return
+        (made,) = events
+        assert isinstance(made, ev.ClaimMade)
+        # the detailed check (oracle, annulment, playing) is audit()'s; here: the unit's mark
+        # is refused once annulled
+        if made.verdict == FALSE:
+            g = self.game
+            c = self.evening.cartons[made.carton_no]
+            unmarked = [n for n in sorted(c.carton.numbers) if n not in g.marks.get(c.no, ())]
+            drawn_unmarked = [n for n in unmarked if n in g.drawn]
+            if drawn_unmarked and made.player_id is not None:
+                res = self.act(
+                    lambda: self.evening.toggle_mark(made.player_id, c.no, drawn_unmarked[0])
+                )
+                assert res is None, "a pion was put on an annulled carton"
+
+    # ---- players and sales
+
+    @rule(data=st.data())
+    def join(self, data: st.DataObject) -> None:
+        pid = data.draw(st.sampled_from([*PLAYERS, "", "x" * 65, 3]))
+        name = data.draw(
+            st.sampled_from(["Alice", "  Bob   Le  Bon ", "   ", "é" * 31, "a\x07", 5])
+        )
+        self.act(lambda: self.evening.join(pid, name))
+
+    @rule(
+        data=st.data(),
+        kind=st.sampled_from([*Kind, "bogus"]),
+        quantity=st.one_of(st.integers(1, 3), st.sampled_from([0, -1, 37, True, 2.0])),
+        planche=st.booleans(),
+        seed=st.integers(0, 2**16),
+    )
+    def sell(self, data: st.DataObject, kind: Any, quantity: Any, planche: bool, seed: int) -> None:
+        pid = self.any_player(data)
+        reason = data.draw(st.sampled_from(["sale", "sale", "sale", "gift"]))
+        self.act(
+            lambda: self.evening.sell(
+                pid, kind, quantity, planche=planche, rng=random.Random(seed), reason=reason
+            )
+        )
+
+    # ---- the animateur
+
+    @rule()
+    def start_game(self) -> None:
+        self.act(self.evening.start_game)
+
+    @rule(seed=st.integers(0, 2**16))
+    def draw(self, seed: int) -> None:
+        self.act(lambda: self.evening.draw(random.Random(seed)))
+
+    @rule(number=st.one_of(st.integers(1, 90), st.integers(-5, 95), st.sampled_from(GARBAGE)))
+    def enter_ball(self, number: Any) -> None:
+        self.act(lambda: self.evening.enter_ball(number))
+
+    @rule(n=st.integers(1, 25), seed=st.integers(0, 2**16), attentive=st.booleans())
+    def draw_burst(self, n: int, seed: int, attentive: bool) -> None:
+        """Several numbers in a row; attentive players stop the draw at the first win."""
+        rng = random.Random(seed)
+        physical = self.evening.program.settings.draw_source is DrawSource.PHYSICAL
+        for _ in range(n):
+            g = self.game
+            if g is None:
+                return
+            if physical:
+                left = [x for x in range(1, 91) if x not in g.drawn] or [1]
+                res = self.act(lambda left=left: self.evening.enter_ball(rng.choice(left)))
+            else:
+                res = self.act(lambda: self.evening.draw(rng))
+            if res is None:
+                return
+            if attentive and any(
+                current_verdict(self.evening, no) == VALID for no in self.winners()
+            ):
+                return
+
+    def winners(self) -> list[int]:
+        g = self.game
+        if g is None or g.stage_spec is None or not g.drawn:
+            return []
+        return [
+            no
+            for no in playing_cartons(self.evening)
+            if no == self.evening.cartons[no].unit
+            and self.evening.cartons[no].unit not in g.annulled
+        ]
+
+    @rule(number=st.one_of(st.integers(1, 90), st.sampled_from(GARBAGE)))
+    def correct_last(self, number: Any) -> None:
+        self.act(lambda: self.evening.correct_last(number))
+
+    @rule()
+    def offer_share(self) -> None:
+        self.act(self.evening.offer_share)
+
+    @rule(data=st.data(), accept=st.sampled_from([True, True, False, "oui"]))
+    def answer_share(self, data: st.DataObject, accept: Any) -> None:
+        g = self.game
+        offered = list(g.tie.share_offered_to) if g is not None else []
+        pid = data.draw(st.sampled_from(offered)) if offered and data.draw(st.booleans()) else None
+        if pid is None:
+            pid = self.any_player(data)
+        self.act(lambda: self.evening.answer_share(pid, accept))
+
+    @rule(seed=st.integers(0, 2**16))
+    def break_tie_by_draw(self, seed: int) -> None:
+        self.act(lambda: self.evening.break_tie_by_draw(random.Random(seed)))
+
+    @rule()
+    def award(self) -> None:
+        self.act(self.evening.award)
+
+    @rule()
+    def allow_unmark(self) -> None:
+        self.act(self.evening.allow_unmark)
+
+    @precondition(lambda self: self.game is not None and self.game.status is not GameStatus.RUNNING)
+    @rule()
+    def end_and_start_next(self) -> None:
+        self.act(self.evening.allow_unmark)
+        self.act(self.evening.start_game)
+
+    # ---- players at play
+
+    @rule(data=st.data())
+    def unmark_all(self, data: st.DataObject) -> None:
+        pid = self.any_player(data)
+        self.act(lambda: self.evening.unmark_all(pid))
+
+    @rule(data=st.data(), number=st.one_of(st.integers(1, 90), st.sampled_from(GARBAGE)))
+    def toggle_mark_anyone(self, data: st.DataObject, number: Any) -> None:
+        pid = self.any_player(data)
+        no = self.any_carton(data)
+        self.act(lambda: self.evening.toggle_mark(pid, no, number))
+
+    @precondition(lambda self: bool(self.evening.purchase_of))
+    @rule(data=st.data())
+    def toggle_mark_owner(self, data: st.DataObject) -> None:
+        no = data.draw(st.sampled_from(self.sold()))
+        c = self.evening.cartons[no]
+        g = self.game
+        drawn = [n for n in sorted(c.carton.numbers) if g is not None and n in g.drawn]
+        number = data.draw(st.sampled_from(drawn or sorted(c.carton.numbers)))
+        owner = self.evening.owner(no)
+        annulled = g is not None and c.unit in g.annulled
+        was_marked = g is not None and number in g.marks.get(no, ())
+        res = self.act(lambda: self.evening.toggle_mark(owner, no, number))
+        if annulled and not was_marked:
+            assert res is None, "a pion was put on an annulled carton"
+
+    @rule(data=st.data())
+    def claim_anyone(self, data: st.DataObject) -> None:
+        pid = self.any_player(data)
+        no = self.any_carton(data)
+        self.check_claim(no, self.act(lambda: self.evening.claim(pid, no)))
+
+    @precondition(lambda self: bool(self.evening.purchase_of))
+    @rule(data=st.data())
+    def claim_owner(self, data: st.DataObject) -> None:
+        no = data.draw(st.sampled_from(self.sold()))
+        owner = self.evening.owner(no)
+        self.check_claim(no, self.act(lambda: self.evening.claim(owner, no)))
+
+    @rule()
+    def claim_every_winner(self) -> None:
+        """Every carton that wins right now is claimed by its owner (ties come from here)."""
+        for no in self.winners():
+            if current_verdict(self.evening, no) == VALID:
+                owner = self.evening.owner(no)
+                self.check_claim(
+                    no, self.act(lambda no=no, owner=owner: self.evening.claim(owner, no))
+                )
+
+    @rule(
+        data=st.data(),
+        series=st.sampled_from([SERIES, SERIES.lower(), f"  {SERIES} ", "ZZ", "", 7]),
+        code_kind=st.sampled_from(["right", "right", "wrong", "other", "garbage"]),
+    )
+    def desk_claim(self, data: st.DataObject, series: Any, code_kind: str) -> None:
+        no = self.any_carton(data)
+        if code_kind == "right" and isinstance(no, int) and no >= 1:
+            code: Any = check_code(self.evening.key, SERIES, no)
+        elif code_kind == "wrong" and isinstance(no, int) and no >= 1:
+            right = check_code(self.evening.key, SERIES, no)
+            code = right[:-1] + ("0" if right[-1] != "0" else "1")
+        elif code_kind == "other":
+            code = check_code(self.evening.key, SERIES, no + 1 if isinstance(no, int) else 1)
+        else:
+            code = data.draw(st.sampled_from(["", "XXXX", None]))
+        self.check_claim(no, self.act(lambda: self.evening.desk_claim(series, no, code)))
+
+    # ---- after every step
+
+    @invariant()
+    def everything_holds(self) -> None:
+        check_everything(self.evening)
+
+
+EveningMachine.TestCase.settings = settings(
+    max_examples=60,
+    stateful_step_count=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
+TestEveningMachine = EveningMachine.TestCase
+
+
+# --------------------------------------------------------------------------- 3. the draw
+
+
+def running_evening(source: DrawSource) -> Evening:
+    """One player, no carton: nobody can claim, so a game can run through all 90 numbers."""
+    evening = Evening(make_program((SPECIAL,), source, False, TieMethod.DRAW), KEY)
+    evening.join("p0", "Solo")
+    evening.start_game()
+    return evening
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**64 - 1), n=st.integers(0, 95))
+def test_electronic_draw_is_a_permutation_prefix_of_1_to_90(seed: int, n: int) -> None:
+    evening = running_evening(DrawSource.ELECTRONIC)
+    rng = random.Random(seed)
+    for _ in range(min(n, 90)):
+        (drawn,) = evening.draw(rng)
+        assert isinstance(drawn, ev.NumberDrawn)
+    out = evening.game.drawn  # type: ignore[union-attr]
+    assert len(out) == min(n, 90) == len(set(out))
+    assert set(out) <= set(range(1, 91))
+    assert all(isinstance(x, int) and not isinstance(x, bool) for x in out)
+    if n >= 90:
+        assert sorted(out) == list(range(1, 91))
+        before = evening.fingerprint()
+        with pytest.raises(NoNumberLeft):
+            evening.draw(rng)
+        assert evening.fingerprint() == before
+    check_everything(evening)
+
+
+NOT_A_BALL = st.one_of(
+    st.integers().filter(lambda x: not 1 <= x <= 90),
+    st.booleans(),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.text(max_size=4),
+    st.none(),
+    st.sampled_from([5.0, 45.0, "45", b"45", [45], (45,), 45 + 0j]),
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(bad=NOT_A_BALL, drawn_before=st.integers(0, 5), started=st.booleans())
+def test_enter_ball_refuses_everything_but_an_int_from_1_to_90(
+    bad: Any, drawn_before: int, started: bool
+) -> None:
+    evening = Evening(make_program((SPECIAL,), DrawSource.PHYSICAL, False, TieMethod.DRAW), KEY)
+    if started:
+        evening.start_game()
+        for n in range(1, drawn_before + 1):
+            evening.enter_ball(n)
+    before = evening.fingerprint()
+    size = len(evening.history)
+    with pytest.raises(InvalidNumber):
+        evening.enter_ball(bad)
+    with pytest.raises(InvalidNumber):
+        evening.correct_last(bad)
+    assert evening.fingerprint() == before
+    assert len(evening.history) == size
+
+
+@settings(max_examples=30, deadline=None)
+@given(number=st.integers(1, 90), seed=st.integers(0, 2**32 - 1))
+def test_enter_ball_accepts_each_number_once(number: int, seed: int) -> None:
+    evening = running_evening(DrawSource.PHYSICAL)
+    rng = random.Random(seed)
+    others = rng.sample([n for n in range(1, 91) if n != number], rng.randint(0, 20))
+    for n in others:
+        evening.enter_ball(n)
+    (e,) = evening.enter_ball(number)
+    assert isinstance(e, ev.NumberDrawn) and e.number == number and e.seq == len(others) + 1
+    assert attempt(evening, lambda: evening.enter_ball(number)) is None
+    assert attempt(evening, lambda: evening.draw(rng)) is None  # wrong source, no change
+    check_everything(evening)
