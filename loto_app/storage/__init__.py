@@ -1,0 +1,1 @@
+"""Durable storage: SQLModel tables, Alembic migrations, and the evening's event log."""

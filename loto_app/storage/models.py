@@ -1,0 +1,215 @@
+"""SQLModel tables.
+
+`audit_log` is the source of truth: the append-only, hash-chained list of domain events of each
+evening, from which the engine state is replayed. The other tables are projections of the same
+events, written in the same transaction, for queries and reports (a player's cartons, the
+claims of a game, the lot tickets, the sales).
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+import sqlalchemy as sa
+from sqlmodel import Field, SQLModel
+
+
+def utcnow() -> datetime:
+    """The server clock (UTC)."""
+    return datetime.now(UTC)
+
+
+def _ts() -> Any:
+    return Field(default_factory=utcnow, sa_type=sa.DateTime(timezone=True), nullable=False)
+
+
+def _json() -> Any:
+    return Field(default=None, sa_type=sa.JSON, nullable=False)
+
+
+class EveningRow(SQLModel, table=True):
+    """A loto evening."""
+
+    __tablename__ = "evening"
+
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(max_length=120)
+    date: str = Field(default="", max_length=10)  # ISO date of the evening
+    join_code: str = Field(max_length=12, unique=True, index=True)
+    animateur_secret_hash: str = Field(max_length=64)
+    program: dict = _json()
+    created_at: datetime = _ts()
+
+
+class SeriesRow(SQLModel, table=True):
+    """The série announced at the start; its secret key signs carton and lot codes."""
+
+    __tablename__ = "series"
+
+    evening_id: int = Field(foreign_key="evening.id", primary_key=True)
+    code: str = Field(max_length=16)
+    key_hex: str = Field(max_length=128)
+
+
+class PlayerRow(SQLModel, table=True):
+    """A player of an evening; `secret_hash` identifies their browser."""
+
+    __tablename__ = "player"
+    __table_args__ = (sa.UniqueConstraint("evening_id", "player_id"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    evening_id: int = Field(foreign_key="evening.id", index=True)
+    player_id: str = Field(max_length=64)
+    name: str = Field(max_length=30)
+    secret_hash: str | None = Field(default=None, max_length=64, index=True)
+    joined_at: datetime = _ts()
+
+
+class CartonRow(SQLModel, table=True):
+    """A carton of the série."""
+
+    __tablename__ = "carton"
+
+    evening_id: int = Field(foreign_key="evening.id", primary_key=True)
+    no: int = Field(primary_key=True)
+    kind: str = Field(max_length=12)
+    unit: int
+    grid: list = _json()
+    check_code: str = Field(max_length=12)
+    printed_at: datetime = _ts()
+
+
+class PurchaseRow(SQLModel, table=True):
+    """Cartons handed to a player (sale, planche, or consolation)."""
+
+    __tablename__ = "purchase"
+
+    evening_id: int = Field(foreign_key="evening.id", primary_key=True)
+    no: int = Field(primary_key=True)
+    player_id: str = Field(max_length=64, index=True)
+    kind: str = Field(max_length=12)
+    carton_nos: list = _json()
+    first_game: int
+    reason: str = Field(max_length=12)
+    at: datetime = _ts()
+
+
+class GameRow(SQLModel, table=True):
+    """A game of the evening, once started."""
+
+    __tablename__ = "game"
+
+    evening_id: int = Field(foreign_key="evening.id", primary_key=True)
+    idx: int = Field(primary_key=True)
+    kind: str = Field(max_length=12)
+    status: str = Field(max_length=20)
+    started_at: datetime = _ts()
+    ended_at: datetime | None = Field(default=None, sa_type=sa.DateTime(timezone=True))
+
+
+class StageRow(SQLModel, table=True):
+    """A stage of a started game and its lot."""
+
+    __tablename__ = "stage"
+
+    evening_id: int = Field(foreign_key="evening.id", primary_key=True)
+    game_idx: int = Field(primary_key=True)
+    idx: int = Field(primary_key=True)
+    pattern: str = Field(max_length=16)
+    lot_description: str = Field(max_length=120)
+    lot_value_cents: int = 0
+    lot_divisible: bool = False
+    awarded_at: datetime | None = Field(default=None, sa_type=sa.DateTime(timezone=True))
+
+
+class DrawRow(SQLModel, table=True):
+    """A number drawn in a game (`corrected_from`: the mistyped ball it replaced)."""
+
+    __tablename__ = "draw"
+
+    evening_id: int = Field(foreign_key="evening.id", primary_key=True)
+    game_idx: int = Field(primary_key=True)
+    seq: int = Field(primary_key=True)
+    number: int
+    source: str = Field(max_length=12)
+    corrected_from: int | None = None
+    at: datetime = _ts()
+
+
+class MarkRow(SQLModel, table=True):
+    """A pion on a cell (current marks; the audit log keeps every touch)."""
+
+    __tablename__ = "mark"
+
+    evening_id: int = Field(foreign_key="evening.id", primary_key=True)
+    game_idx: int = Field(primary_key=True)
+    carton_no: int = Field(primary_key=True)
+    number: int = Field(primary_key=True)
+    player_id: str = Field(max_length=64)
+    at: datetime = _ts()
+
+
+class ClaimRow(SQLModel, table=True):
+    """A claim and its verdict."""
+
+    __tablename__ = "claim"
+
+    evening_id: int = Field(foreign_key="evening.id", primary_key=True)
+    no: int = Field(primary_key=True)
+    game_idx: int
+    stage_idx: int
+    player_id: str | None = Field(default=None, max_length=64)
+    carton_no: int
+    unit_nos: list = _json()
+    number: int | None = None
+    verdict: str = Field(max_length=16)
+    winning: list = _json()
+    via: str = Field(max_length=8)
+    at: datetime = _ts()
+
+
+class TieBreakRow(SQLModel, table=True):
+    """An ex aequo settled by tokens or by an agreed share."""
+
+    __tablename__ = "tie_break"
+
+    evening_id: int = Field(foreign_key="evening.id", primary_key=True)
+    game_idx: int = Field(primary_key=True)
+    stage_idx: int = Field(primary_key=True)
+    method: str = Field(max_length=8)
+    tokens: list = _json()
+    winners: list = _json()
+    at: datetime = _ts()
+
+
+class AwardRow(SQLModel, table=True):
+    """A lot ticket: what the desk hands the lot against."""
+
+    __tablename__ = "award"
+
+    evening_id: int = Field(foreign_key="evening.id", primary_key=True)
+    ticket_no: int = Field(primary_key=True)
+    game_idx: int
+    stage_idx: int
+    player_id: str = Field(max_length=64)
+    share: str = Field(max_length=4)
+    code: str = Field(max_length=12)
+    handed_over: bool = False
+    at: datetime = _ts()
+
+
+class AuditRow(SQLModel, table=True):
+    """One domain event of an evening, append-only, chained by hashes."""
+
+    __tablename__ = "audit_log"
+    __table_args__ = (sa.UniqueConstraint("evening_id", "seq"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    evening_id: int = Field(foreign_key="evening.id", index=True)
+    seq: int
+    at: datetime = _ts()
+    type: str = Field(max_length=32)
+    payload: dict = _json()
+    prev_hash: str = Field(max_length=64)
+    hash: str = Field(max_length=64)

@@ -1,0 +1,495 @@
+"""Load and save evenings: every event is committed (audit log + projections, one
+transaction) before the caller may announce it, and an evening is restored by replaying its log.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import secrets
+import threading
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, select
+
+from loto_app.domain import events as ev
+from loto_app.domain.engine import Evening
+from loto_app.domain.errors import LotoError
+from loto_app.domain.program import Program
+from loto_app.domain.serial import check_code, lot_ticket_code
+from loto_app.storage import models as m
+from loto_app.storage.audit import GENESIS, entry_hash, verify_chain
+
+log = logging.getLogger(__name__)
+
+CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
+JOIN_CODE_LENGTH = 6
+
+
+def hash_secret(secret: str) -> str:
+    """Secrets are stored as SHA-256 digests (they are long random tokens: no salt needed)."""
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def new_code(length: int = JOIN_CODE_LENGTH) -> str:
+    """A random code that reads well aloud and on a screen."""
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(length))
+
+
+@dataclass(frozen=True, slots=True)
+class Credentials:
+    """What the organiser gets when an evening is created (the secret is shown once)."""
+
+    evening_id: int
+    join_code: str
+    animateur_secret: str
+
+
+class EveningStore:
+    """Database access for evenings, on one SQLAlchemy engine (SQLite or PostgreSQL)."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self._meta: dict[int, tuple[Program, bytes]] = {}  # immutable once created
+
+    # ------------------------------------------------------------------ evenings
+
+    def create_evening(
+        self,
+        name: str,
+        program: Program,
+        *,
+        date: str = "",
+        join_code: str | None = None,
+        animateur_secret: str | None = None,
+    ) -> Credentials:
+        """Create an evening with its série and a fresh secret key."""
+        secret = animateur_secret or secrets.token_urlsafe(9)
+        with Session(self.engine) as s:
+            for _ in range(20):
+                code = join_code or new_code()
+                if s.exec(select(m.EveningRow.id).where(m.EveningRow.join_code == code)).first():
+                    if join_code:
+                        raise ValueError(f"join code {join_code} already used")
+                    continue
+                break
+            row = m.EveningRow(
+                name=name,
+                date=date,
+                join_code=code,
+                animateur_secret_hash=hash_secret(secret),
+                program=program.to_dict(),
+            )
+            s.add(row)
+            s.flush()
+            assert row.id is not None
+            s.add(
+                m.SeriesRow(
+                    evening_id=row.id, code=program.series, key_hex=secrets.token_bytes(32).hex()
+                )
+            )
+            s.commit()
+            return Credentials(row.id, code, secret)
+
+    def evening_id_for_code(self, join_code: str) -> int | None:
+        """The evening a join code opens (case-insensitive)."""
+        code = join_code.strip().upper()
+        with Session(self.engine) as s:
+            return s.exec(select(m.EveningRow.id).where(m.EveningRow.join_code == code)).first()
+
+    def check_animateur(self, evening_id: int, secret: str) -> bool:
+        """Does this secret sign in as the evening's animateur?"""
+        with Session(self.engine) as s:
+            row = s.get(m.EveningRow, evening_id)
+        return bool(row) and secrets.compare_digest(row.animateur_secret_hash, hash_secret(secret))
+
+    def reset_animateur_secret(self, evening_id: int) -> str:
+        """Issue a new animateur secret (the old one stops working)."""
+        secret = secrets.token_urlsafe(9)
+        with Session(self.engine) as s:
+            row = s.get(m.EveningRow, evening_id)
+            if row is None:
+                raise KeyError(evening_id)
+            row.animateur_secret_hash = hash_secret(secret)
+            s.add(row)
+            s.commit()
+        return secret
+
+    def describe(self, evening_id: int) -> tuple[str, str]:
+        """The evening's name and join code."""
+        with Session(self.engine) as s:
+            row = s.get(m.EveningRow, evening_id)
+        if row is None:
+            raise KeyError(f"no evening {evening_id}")
+        return row.name, row.join_code
+
+    def player_for_secret(self, evening_id: int, secret: str) -> str | None:
+        """The player id a browser's secret identity resolves to."""
+        with Session(self.engine) as s:
+            return s.exec(
+                select(m.PlayerRow.player_id).where(
+                    m.PlayerRow.evening_id == evening_id,
+                    m.PlayerRow.secret_hash == hash_secret(secret),
+                )
+            ).first()
+
+    def _program_and_key(self, s: Session, evening_id: int) -> tuple[Program, bytes]:
+        if evening_id not in self._meta:
+            row = s.get(m.EveningRow, evening_id)
+            series = s.get(m.SeriesRow, evening_id)
+            if row is None or series is None:
+                raise KeyError(f"no evening {evening_id}")
+            self._meta[evening_id] = (Program.from_dict(row.program), bytes.fromhex(series.key_hex))
+        return self._meta[evening_id]
+
+    # ------------------------------------------------------------------ the event log
+
+    def load(self, evening_id: int) -> tuple[Evening, int, str]:
+        """Replay an evening from its audit log.
+
+        Returns:
+            The evening, the last sequence number and the last hash of its log.
+        """
+        with Session(self.engine) as s:
+            program, key = self._program_and_key(s, evening_id)
+            rows = s.exec(
+                select(m.AuditRow.seq, m.AuditRow.payload, m.AuditRow.hash)
+                .where(m.AuditRow.evening_id == evening_id)
+                .order_by(m.AuditRow.seq)
+            ).all()
+        evening = Evening.replay(program, (ev.event_from_dict(p) for _, p, _ in rows), key)
+        if rows:
+            return evening, rows[-1][0], rows[-1][2]
+        return evening, 0, GENESIS
+
+    def events_after(self, evening_id: int, seq: int) -> list[tuple[int, ev.Event, str]]:
+        """The events committed after `seq` (by another process), in order."""
+        with Session(self.engine) as s:
+            rows = s.exec(
+                select(m.AuditRow.seq, m.AuditRow.payload, m.AuditRow.hash)
+                .where(m.AuditRow.evening_id == evening_id, m.AuditRow.seq > seq)
+                .order_by(m.AuditRow.seq)
+            ).all()
+        return [(q, ev.event_from_dict(p), h) for q, p, h in rows]
+
+    def append(
+        self,
+        evening_id: int,
+        events: list[ev.Event],
+        after_seq: int,
+        after_hash: str,
+        extra: Callable[[Session], None] | None = None,
+    ) -> tuple[int, str]:
+        """Commit events (audit log and projections) in one transaction.
+
+        Raises:
+            IntegrityError: another writer committed after `after_seq` first.
+        """
+        with Session(self.engine) as s:
+            program, key = self._program_and_key(s, evening_id)
+            seq, prev = after_seq, after_hash
+            now = m.utcnow()
+            for e in events:
+                seq += 1
+                payload = e.to_dict()
+                h = entry_hash(prev, seq, now, e.type, payload)
+                s.add(
+                    m.AuditRow(
+                        evening_id=evening_id,
+                        seq=seq,
+                        at=now,
+                        type=e.type,
+                        payload=payload,
+                        prev_hash=prev,
+                        hash=h,
+                    )
+                )
+                _project(s, evening_id, program, key, e, now)
+                prev = h
+            if extra is not None:
+                extra(s)
+            s.commit()
+        return seq, prev
+
+    def verify_audit(self, evening_id: int) -> list[str]:
+        """Check the hash chain of an evening's log; returns the problems found."""
+        with Session(self.engine) as s:
+            rows = s.exec(
+                select(m.AuditRow)
+                .where(m.AuditRow.evening_id == evening_id)
+                .order_by(m.AuditRow.seq)
+            ).all()
+            return verify_chain((r.seq, r.at, r.type, r.payload, r.prev_hash, r.hash) for r in rows)
+
+
+class LiveEvening:
+    """An evening in memory, kept in step with the database.
+
+    Every move runs on the engine, is committed, and only then returned to the caller: a move
+    that cannot be committed is undone by reloading the evening. Before each move the evening
+    catches up with events committed by other processes (several workers share one database).
+    """
+
+    def __init__(self, store: EveningStore, evening_id: int) -> None:
+        self.store = store
+        self.evening_id = evening_id
+        self._lock = threading.RLock()
+        self.name, self.join_code = store.describe(evening_id)
+        self.evening, self.seq, self.last_hash = store.load(evening_id)
+
+    def reload(self) -> None:
+        """Drop the in-memory state and replay it from the database."""
+        with self._lock:
+            self.evening, self.seq, self.last_hash = self.store.load(self.evening_id)
+
+    def catch_up(self) -> None:
+        """Apply the events other processes committed since our last one."""
+        with self._lock:
+            for seq, e, h in self.store.events_after(self.evening_id, self.seq):
+                self.evening._apply(e)
+                self.seq, self.last_hash = seq, h
+
+    def run(
+        self,
+        move: Callable[[Evening], list[ev.Event]],
+        extra: Callable[[Session], None] | None = None,
+    ) -> list[ev.Event]:
+        """Play a move and commit its events.
+
+        Raises:
+            LotoError: the move is illegal (nothing changed).
+        """
+        with self._lock:
+            for attempt in range(3):
+                self.catch_up()
+                try:
+                    events = move(self.evening)
+                except LotoError:
+                    raise
+                except Exception:
+                    self.reload()
+                    raise
+                if not events:
+                    return events
+                try:
+                    self.seq, self.last_hash = self.store.append(
+                        self.evening_id, events, self.seq, self.last_hash, extra
+                    )
+                    return events
+                except IntegrityError:
+                    log.warning(
+                        "evening %s: concurrent write, retrying (%d)", self.evening_id, attempt + 1
+                    )
+                    self.reload()
+                except Exception:
+                    log.exception("evening %s: commit failed; state reloaded", self.evening_id)
+                    self.reload()
+                    raise
+            raise RuntimeError(f"evening {self.evening_id}: could not commit after 3 attempts")
+
+    def join(self, name: str) -> tuple[str, str]:
+        """Register a new player; returns (player id, secret identity for the browser)."""
+        player_id = uuid.uuid4().hex[:16]
+        secret = secrets.token_urlsafe(24)
+
+        def set_secret(s: Session) -> None:
+            s.exec(
+                sa.update(m.PlayerRow)
+                .where(
+                    m.PlayerRow.evening_id == self.evening_id, m.PlayerRow.player_id == player_id
+                )
+                .values(secret_hash=hash_secret(secret))
+            )
+
+        self.run(lambda e: e.join(player_id, name), extra=set_secret)
+        return player_id, secret
+
+
+# ---------------------------------------------------------------------- projections
+
+
+def _project(
+    s: Session, evening_id: int, program: Program, key: bytes, e: ev.Event, now
+) -> None:
+    eid = evening_id
+    match e:
+        case ev.PlayerJoined():
+            s.add(m.PlayerRow(evening_id=eid, player_id=e.player_id, name=e.name, joined_at=now))
+        case ev.CartonsPrinted():
+            for no, unit, rows in e.cartons:
+                s.add(
+                    m.CartonRow(
+                        evening_id=eid,
+                        no=no,
+                        kind=e.kind,
+                        unit=unit,
+                        grid=[list(r) for r in rows],
+                        check_code=check_code(key, program.series, no),
+                        printed_at=now,
+                    )
+                )
+        case ev.CartonsSold():
+            s.add(
+                m.PurchaseRow(
+                    evening_id=eid,
+                    no=e.purchase_no,
+                    player_id=e.player_id,
+                    kind=e.kind,
+                    carton_nos=list(e.carton_nos),
+                    first_game=e.first_game,
+                    reason=e.reason,
+                    at=now,
+                )
+            )
+        case ev.GameStarted():
+            spec = program.games[e.game]
+            s.add(
+                m.GameRow(
+                    evening_id=eid,
+                    idx=e.game,
+                    kind=spec.kind.value,
+                    status="running",
+                    started_at=now,
+                )
+            )
+            for i, st in enumerate(spec.stages):
+                s.add(
+                    m.StageRow(
+                        evening_id=eid,
+                        game_idx=e.game,
+                        idx=i,
+                        pattern=st.pattern.value,
+                        lot_description=st.lot.description,
+                        lot_value_cents=st.lot.value_cents,
+                        lot_divisible=st.lot.divisible,
+                    )
+                )
+        case ev.NumberDrawn():
+            s.add(
+                m.DrawRow(
+                    evening_id=eid,
+                    game_idx=e.game,
+                    seq=e.seq,
+                    number=e.number,
+                    source=e.source,
+                    at=now,
+                )
+            )
+        case ev.DrawCorrected():
+            s.exec(
+                sa.update(m.DrawRow)
+                .where(
+                    m.DrawRow.evening_id == eid,
+                    m.DrawRow.game_idx == e.game,
+                    m.DrawRow.seq == e.seq,
+                )
+                .values(number=e.new, corrected_from=e.old, at=now)
+            )
+            s.exec(
+                sa.delete(m.MarkRow).where(
+                    m.MarkRow.evening_id == eid,
+                    m.MarkRow.game_idx == e.game,
+                    m.MarkRow.number == e.old,
+                )
+            )
+        case ev.CellMarked():
+            s.add(
+                m.MarkRow(
+                    evening_id=eid,
+                    game_idx=e.game,
+                    carton_no=e.carton_no,
+                    number=e.number,
+                    player_id=e.player_id,
+                    at=now,
+                )
+            )
+        case ev.CellUnmarked():
+            s.exec(
+                sa.delete(m.MarkRow).where(
+                    m.MarkRow.evening_id == eid,
+                    m.MarkRow.game_idx == e.game,
+                    m.MarkRow.carton_no == e.carton_no,
+                    m.MarkRow.number == e.number,
+                )
+            )
+        case ev.CartonsCleared():
+            s.exec(
+                sa.delete(m.MarkRow).where(
+                    m.MarkRow.evening_id == eid,
+                    m.MarkRow.game_idx == e.game,
+                    m.MarkRow.player_id == e.player_id,
+                )
+            )
+        case ev.ClaimMade():
+            s.add(
+                m.ClaimRow(
+                    evening_id=eid,
+                    no=e.claim_no,
+                    game_idx=e.game,
+                    stage_idx=e.stage,
+                    player_id=e.player_id,
+                    carton_no=e.carton_no,
+                    unit_nos=list(e.unit_nos),
+                    number=e.number,
+                    verdict=e.verdict,
+                    winning=list(e.winning),
+                    via=e.via,
+                    at=now,
+                )
+            )
+        case ev.TieBroken():
+            s.add(
+                m.TieBreakRow(
+                    evening_id=eid,
+                    game_idx=e.game,
+                    stage_idx=e.stage,
+                    method=e.method,
+                    tokens=[list(t) for t in e.tokens],
+                    winners=list(e.winners),
+                    at=now,
+                )
+            )
+        case ev.StageAwarded():
+            for ticket, player, share in e.tickets:
+                s.add(
+                    m.AwardRow(
+                        evening_id=eid,
+                        ticket_no=ticket,
+                        game_idx=e.game,
+                        stage_idx=e.stage,
+                        player_id=player,
+                        share=share,
+                        code=lot_ticket_code(key, program.series, ticket, player),
+                        at=now,
+                    )
+                )
+            s.exec(
+                sa.update(m.StageRow)
+                .where(
+                    m.StageRow.evening_id == eid,
+                    m.StageRow.game_idx == e.game,
+                    m.StageRow.idx == e.stage,
+                )
+                .values(awarded_at=now)
+            )
+            if e.stage == len(program.games[e.game].stages) - 1:
+                s.exec(
+                    sa.update(m.GameRow)
+                    .where(m.GameRow.evening_id == eid, m.GameRow.idx == e.game)
+                    .values(status="awaiting_unmark")
+                )
+        case ev.UnmarkAllowed():
+            s.exec(
+                sa.update(m.GameRow)
+                .where(m.GameRow.evening_id == eid, m.GameRow.idx == e.game)
+                .values(status="finished", ended_at=now)
+            )
+        case ev.ShareOffered() | ev.ShareAnswered():
+            pass  # the audit log is their record
+        case _:
+            raise TypeError(f"no projection for {e!r}")
