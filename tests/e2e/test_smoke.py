@@ -1,0 +1,32 @@
+"""Smoke test in a real browser: the production build serves the French landing page."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
+
+
+def test_landing_page_on_a_phone(
+    app_url: str, browser: Browser, phone: dict[str, Any], results_dir: Path
+) -> None:
+    context = browser.new_context(**phone, locale="fr-FR")
+    try:
+        page = context.new_page()
+        page.goto(app_url + "/")
+
+        heading = page.get_by_role("heading", name="Loto", level=1)
+        heading.wait_for(state="visible", timeout=30_000)
+        assert page.locator("html").get_attribute("lang") == "fr"
+        assert page.title() == "Loto"
+        assert page.get_by_text("Rejoindre une soirée de loto").is_visible()
+        join_code = page.get_by_test_id("join-code")
+        assert join_code.is_visible()
+        join_code.fill("ABC123")
+        assert join_code.input_value() == "ABC123"
+
+        page.screenshot(path=results_dir / "landing.png", full_page=True)
+    finally:
+        context.close()
