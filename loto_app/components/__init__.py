@@ -1,0 +1,1 @@
+"""Small view components shared by the pages."""

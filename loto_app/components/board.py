@@ -1,0 +1,36 @@
+"""The 1-90 board of drawn numbers (hall screen, animateur)."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from loto_app.components.ui import ACCENT, tid
+from loto_app.live.hall import HallView
+
+
+def _number(n: int, size: str) -> rx.Component:
+    drawn = HallView.drawn.contains(n)
+    last = HallView.last == n
+    return rx.box(
+        str(n),
+        background=rx.cond(last, "#ffd54a", rx.cond(drawn, ACCENT, "#1f1f1f")),
+        color=rx.cond(last, "#000", rx.cond(drawn, "white", "#6b6b6b")),
+        font_weight=rx.cond(drawn, "900", "500"),
+        font_size=size,
+        text_align="center",
+        border_radius="0.4rem",
+        padding="0.15em 0",
+        custom_attrs=tid(f"board-{n}", **{"data-drawn": rx.cond(drawn, "true", "false")}),
+    )
+
+
+def board(size: str = "1.2rem") -> rx.Component:
+    """Ten numbers a row, drawn ones lit."""
+    return rx.box(
+        *[_number(n, size) for n in range(1, 91)],
+        display="grid",
+        grid_template_columns="repeat(10, 1fr)",
+        gap="0.3rem",
+        width="100%",
+        custom_attrs={"aria-label": "Numéros tirés"},
+    )

@@ -1,0 +1,93 @@
+"""A player's carton: big cells to touch, the drawn numbers visible, my pions, the claim button."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from loto_app.components.ui import ACCENT, DRAWN, INK, tid
+from loto_app.live.hall import HallView
+from loto_app.live.player import PlayerState
+from loto_app.live.views import CartonView, CellView
+
+
+def _cell(c: rx.Var[CartonView], cell: rx.Var[CellView]) -> rx.Component:
+    marked = rx.cond(
+        HallView.auto_marking, HallView.drawn.contains(cell.n), PlayerState.marks.contains(cell.key)
+    )
+    drawn = HallView.drawn.contains(cell.n)
+    return rx.cond(
+        cell.n == 0,
+        rx.box(background="#d9d4c7", border_radius="0.3rem", min_height="2.6rem"),
+        rx.el.button(
+            rx.cond(marked, rx.text("✓", cell.n, as_="span"), rx.text(cell.n, as_="span")),
+            on_click=PlayerState.toggle(c.no, cell.n),
+            background=rx.cond(marked, ACCENT, rx.cond(drawn, DRAWN, "white")),
+            color=rx.cond(marked, "white", INK),
+            border=rx.cond(drawn, f"3px solid {INK}", "1px solid #999"),
+            border_radius=rx.cond(marked, "999px", "0.3rem"),
+            font_size="1.15rem",
+            font_weight=rx.cond(drawn, "800", "600"),
+            min_height="2.6rem",
+            padding="0",
+            cursor="pointer",
+            custom_attrs=tid(
+                f"cell-{cell.key}",
+                **{
+                    "data-marked": rx.cond(marked, "true", "false"),
+                    "data-drawn": rx.cond(drawn, "true", "false"),
+                    "aria-pressed": rx.cond(marked, "true", "false"),
+                    "aria-label": rx.cond(marked, f"{cell.n}, marqué", f"{cell.n}"),
+                },
+            ),
+        ),
+    )
+
+
+def carton_card(c: rx.Var[CartonView]) -> rx.Component:
+    """One carton with its header, grid and claim button."""
+    cols = rx.cond(c.kind == "maxiquine", "repeat(5, 1fr)", "repeat(9, 1fr)")
+    can_claim = HallView.claim_open & c.plays & ~c.annulled
+    return rx.box(
+        rx.hstack(
+            rx.text(f"Carton n° {c.no}", font_weight="800", font_size="1.1rem"),
+            rx.text(c.kind_label, color="#555"),
+            rx.cond(c.free, rx.badge("offert", color_scheme="green")),
+            rx.spacer(),
+            rx.cond(
+                c.annulled,
+                rx.badge("ANNULÉ pour cette partie", color_scheme="red", size="2"),
+                rx.cond(
+                    c.plays,
+                    rx.badge("en jeu", color_scheme="grass", size="2"),
+                    rx.badge("partie suivante", color_scheme="gray", size="2"),
+                ),
+            ),
+            width="100%",
+            align="center",
+        ),
+        rx.box(
+            rx.foreach(c.rows, lambda r: rx.foreach(r, lambda cell: _cell(c, cell))),
+            display="grid",
+            grid_template_columns=cols,
+            gap="3px",
+            margin_y="0.5rem",
+            opacity=rx.cond(c.annulled, "0.45", "1"),
+        ),
+        rx.button(
+            HallView.claim_word,
+            on_click=PlayerState.claim(c.no),
+            disabled=~can_claim,
+            width="100%",
+            size="4",
+            min_height="3.5rem",
+            font_size="1.5rem",
+            font_weight="900",
+            color_scheme="red",
+            custom_attrs=tid(f"claim-{c.no}"),
+        ),
+        padding="0.6rem",
+        border=f"2px solid {INK}",
+        border_radius="0.6rem",
+        background="white",
+        custom_attrs=tid(f"carton-{c.no}"),
+    )

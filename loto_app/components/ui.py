@@ -1,0 +1,69 @@
+"""Look and feel: large, high-contrast, one-thumb controls."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import reflex as rx
+
+INK = "#1a1a1a"
+PAPER = "#fffdf7"
+ACCENT = "#b3001b"  # loto red
+DRAWN = "#ffd54a"  # a drawn number not yet marked
+MARKED = "#b3001b"
+
+
+def tid(name: Any, **more: Any) -> dict[str, Any]:
+    """custom_attrs with a stable data-testid."""
+    return {"data-testid": name, **more}
+
+
+def big_button(label: Any, testid: str, **props: Any) -> rx.Component:
+    """A large button for a thumb (at least 56 px high); props override the defaults."""
+    style = {"size": "4", "min_height": "3.5rem", "font_size": "1.35rem", "font_weight": "700"}
+    return rx.button(label, custom_attrs=tid(testid), **{**style, **props})
+
+
+def announcement_box(
+    text: Any, kind: Any, testid: str = "announcement", **props: Any
+) -> rx.Component:
+    """The announcement band: colour and an icon word, never colour alone."""
+    return rx.box(
+        rx.text(text, font_weight="700"),
+        background=rx.match(
+            kind,
+            ("winner", "#e6f4ea"),
+            ("check", "#fff4d6"),
+            ("tie", "#e8eaff"),
+            ("false", "#fde7e9"),
+            ("unmark", "#e6f4ea"),
+            "#f2f2f2",
+        ),
+        border_left=rx.match(
+            kind,
+            ("winner", "0.5rem solid #1e7d32"),
+            ("check", "0.5rem solid #c98a00"),
+            ("tie", "0.5rem solid #3949ab"),
+            ("false", "0.5rem solid #b3001b"),
+            ("unmark", "0.5rem solid #1e7d32"),
+            "0.5rem solid #888",
+        ),
+        padding="0.75rem 1rem",
+        border_radius="0.5rem",
+        width="100%",
+        custom_attrs=tid(testid, role="status", **{"aria-live": "polite"}),
+        **props,
+    )
+
+
+def page_shell(*children: rx.Component, max_width: str = "40rem") -> rx.Component:
+    """Centered column, phone first."""
+    return rx.box(
+        rx.vstack(*children, spacing="4", width="100%", align="stretch"),
+        max_width=max_width,
+        margin="0 auto",
+        padding="0.75rem",
+        min_height="100vh",
+        background=PAPER,
+        color=INK,
+    )

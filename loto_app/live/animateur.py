@@ -1,0 +1,145 @@
+"""AnimateurState: the tablet that drives the evening, signed in with the evening's secret.
+
+Every action checks the sign-in (a backend var the client cannot set) before it reaches the
+engine; a player's phone calling these handlers gets a refusal and nothing changes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+
+import reflex as rx
+
+from loto_app.domain import events as ev
+from loto_app.domain.engine import Evening
+from loto_app.domain.errors import LotoError
+from loto_app.live import broadcast, registry
+from loto_app.live.guards import BadInput, as_int, as_text, form, refuse
+
+
+class AnimateurState(rx.State):
+    """Sign-in and the animateur's moves."""
+
+    code: str = rx.LocalStorage("", name="loto_animateur_code")
+    secret: str = rx.LocalStorage("", name="loto_animateur_secret")
+    signed_in: bool = False
+    message: str = ""
+    _evening_id: int = 0
+    _authorized: bool = False
+
+    @rx.event
+    async def login(self, form_data: dict):
+        """The sign-in form: evening code and the animateur's secret."""
+        try:
+            data = form(form_data)
+            code = as_text(data.get("code", ""), "code", 16).upper()
+            secret = as_text(data.get("secret", ""), "secret", 64)
+        except BadInput as exc:
+            return self._refused("login", exc)
+        if not await self._sign_in(code, secret):
+            self.message = "Code de soirée ou secret de l'animateur incorrect."
+            return
+        self.code, self.secret, self.message = code, secret, ""
+
+    @rx.event
+    async def resume(self):
+        """On load: sign in again with what this tablet remembers."""
+        self.signed_in = False
+        if isinstance(self.code, str) and isinstance(self.secret, str) and self.secret:
+            await self._sign_in(self.code, self.secret)
+
+    @rx.event
+    def logout(self):
+        """Forget the sign-in on this tablet."""
+        self.code, self.secret, self.signed_in, self._authorized = "", "", False, False
+
+    async def _sign_in(self, code: str, secret: str) -> bool:
+        store = registry.store()
+        evening_id = await asyncio.to_thread(store.evening_id_for_code, code)
+        ok = evening_id is not None and await asyncio.to_thread(
+            store.check_animateur, evening_id, secret
+        )
+        if not ok:
+            refuse(self._who(), "login", "wrong code or secret")
+            return False
+        self._evening_id, self._authorized, self.signed_in = evening_id, True, True
+        lv = await registry.live(evening_id)
+        sid = self.router.session.session_id
+        await broadcast.enter(sid, evening_id)
+        await broadcast.send_snapshot(sid, lv)
+        return True
+
+    # ------------------------------------------------------------------ moves
+
+    @rx.event
+    async def start_game(self):
+        """Announce and start the next game of the program."""
+        await self._play("start_game", lambda e: e.start_game())
+
+    @rx.event
+    async def draw(self):
+        """Electronic boulier: draw the next number."""
+        await self._play("draw", lambda e: e.draw())
+
+    @rx.event
+    async def enter_ball(self, form_data: dict):
+        """Physical boulier: the number read on the ball."""
+        try:
+            n = as_int(form(form_data).get("ball"), 1, 90, "ball")
+        except BadInput as exc:
+            self._refused("enter_ball", exc)
+            self.message = "Tapez le numéro de la boule, de 1 à 90."
+            return
+        await self._play("enter_ball", lambda e: e.enter_ball(n))
+
+    @rx.event
+    async def correct_last(self, form_data: dict):
+        """Physical boulier: correct a mistyped last number (logged)."""
+        try:
+            n = as_int(form(form_data).get("ball"), 1, 90, "ball")
+        except BadInput as exc:
+            self._refused("correct_last", exc)
+            self.message = "Tapez le bon numéro, de 1 à 90."
+            return
+        await self._play("correct_last", lambda e: e.correct_last(n))
+
+    @rx.event
+    async def award(self):
+        """Give the stage's lot to its winner(s)."""
+        await self._play("award", lambda e: e.award())
+
+    @rx.event
+    async def tie_draw(self):
+        """Ex aequo: token draw, highest wins, the others get a free carton."""
+        await self._play("tie_draw", lambda e: e.break_tie_by_draw())
+
+    @rx.event
+    async def tie_share(self):
+        """Ex aequo of two on a divisible lot: ask both players whether they share."""
+        await self._play("tie_share", lambda e: e.offer_share())
+
+    @rx.event
+    async def allow_unmark(self):
+        """ "Vous pouvez démarquer": ends the game."""
+        await self._play("allow_unmark", lambda e: e.allow_unmark())
+
+    # ------------------------------------------------------------------ helpers
+
+    def _who(self) -> str:
+        return f"animateur? evening {self._evening_id} (sid {self.router.session.session_id})"
+
+    def _refused(self, handler: str, exc: Exception) -> None:
+        refuse(self._who(), handler, exc)
+        self.message = getattr(exc, "user_message", "Action impossible.")
+
+    async def _play(self, handler: str, move: Callable[[Evening], list[ev.Event]]) -> None:
+        if not self._authorized:
+            self._refused(handler, BadInput("not signed in as animateur"))
+            self.message = "Réservé à l'animateur : connectez-vous avec le secret de la soirée."
+            return
+        try:
+            await registry.play(self._evening_id, move)
+            self.message = ""
+        except LotoError as exc:
+            self._refused(handler, exc)

@@ -1,0 +1,122 @@
+"""Fan-out: one ready-made delta per change, emitted to a socket.io room.
+
+Every browser of an evening joins the room `loto:<evening id>` when its page loads (and again
+after every reconnect, since membership follows the socket). A change is published as one
+`event` message `{"delta": {HallView: {...}}}`: the frontend applies it like any Reflex update.
+This is the mechanism the fan-out probe measured best (docs/DESIGN.md): one serialisation per
+change, whatever the number of phones. The server never reads the per-client copies of these
+vars: they are display slots; the truth is the engine.
+
+A player's private data changes rarely because of others (a consolation carton, a lot ticket,
+a share offer): the player's own sockets, in the room `loto:<evening>:<player>`, are then
+asked to run their `refresh` handler, which reloads the private view the ordinary Reflex way.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+from reflex_base.constants.state import FIELD_MARKER
+
+from loto_app.domain import events as ev
+from loto_app.live import registry
+from loto_app.live.snapshot import public_snapshot
+from loto_app.storage.repository import LiveEvening
+
+if TYPE_CHECKING:
+    import reflex as rx
+
+log = logging.getLogger(__name__)
+
+_app: rx.App | None = None
+_hall_state: str = ""
+_refresh_event: str = ""
+
+
+def room(evening_id: int) -> str:
+    """The socket.io room of everyone following an evening."""
+    return f"loto:{evening_id}"
+
+
+def player_room(evening_id: int, player_id: str) -> str:
+    """The socket.io room of one player's sockets (phone, second tab)."""
+    return f"loto:{evening_id}:{player_id}"
+
+
+def bind(app: rx.App, hall_state: type, refresh_handler: str) -> None:
+    """Wire the broadcast to the app, the public state class and the private refresh handler."""
+    global _app, _hall_state, _refresh_event
+    _app = app
+    _hall_state = hall_state.get_full_name()
+    _refresh_event = refresh_handler
+    registry.on_change(_publish)
+
+
+def delta(values: dict[str, Any]) -> dict[str, Any]:
+    """A frontend update that sets HallView vars."""
+    return {"delta": {_hall_state: {k + FIELD_MARKER: v for k, v in values.items()}}}
+
+
+async def _emit(message: dict[str, Any], to: str) -> None:
+    assert _app is not None and _app.sio is not None, "broadcast.bind() was not called"
+    await _app.sio.emit("event", message, to=to, namespace=_app.event_namespace.namespace)
+
+
+async def enter(sid: str, evening_id: int, player_id: str | None = None) -> None:
+    """Put a socket in the evening's rooms."""
+    assert _app is not None and _app.sio is not None
+    ns = _app.event_namespace.namespace
+    await _app.sio.enter_room(sid, room(evening_id), namespace=ns)
+    if player_id:
+        await _app.sio.enter_room(sid, player_room(evening_id, player_id), namespace=ns)
+
+
+async def send_snapshot(sid: str, lv: LiveEvening) -> None:
+    """The whole public picture to one socket (a page that just loaded)."""
+    await _emit(delta(public_snapshot(lv.evening, lv.name, lv.join_code)), sid)
+
+
+#: Events that change what everyone sees (marks, sales and joins are private).
+PUBLIC_EVENTS = (
+    ev.GameStarted,
+    ev.NumberDrawn,
+    ev.DrawCorrected,
+    ev.ClaimMade,
+    ev.ShareOffered,
+    ev.ShareAnswered,
+    ev.TieBroken,
+    ev.StageAwarded,
+    ev.UnmarkAllowed,
+)
+
+
+def touched_players(events: list[ev.Event]) -> set[str]:
+    """Players whose private view changed: cartons received, lot tickets, share offers,
+    token draws, and everyone's cartons when a game starts or ends (playing / annulled)."""
+    out: set[str] = set()
+    for x in events:
+        match x:
+            case ev.CartonsSold():
+                out.add(x.player_id)
+            case ev.StageAwarded():
+                out.update(p for _, p, _ in x.tickets)
+            case ev.ShareOffered():
+                out.update(x.players)
+            case ev.TieBroken():
+                out.update(p for p, _ in x.tokens)
+                out.update(x.winners)
+    return out
+
+
+async def _publish(evening_id: int, lv: LiveEvening, events: list[ev.Event]) -> None:
+    if _app is None:
+        return
+    if any(isinstance(x, PUBLIC_EVENTS) for x in events):
+        await _emit(delta(public_snapshot(lv.evening, lv.name, lv.join_code)), room(evening_id))
+    poke = {"events": [{"name": _refresh_event, "payload": {}, "router_data": {}}]}
+    if any(isinstance(x, (ev.GameStarted, ev.UnmarkAllowed)) for x in events):
+        await _emit(poke, room(evening_id))  # which cartons play, marks and annulments reset
+        return
+    for pid in touched_players(events):
+        await _emit(poke, player_room(evening_id, pid))

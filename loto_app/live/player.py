@@ -1,0 +1,231 @@
+"""PlayerState: one phone's private state. Identity is a server-issued secret kept in the
+browser's local storage and resolved against the database on every (re)load; Reflex's client
+token is never trusted for it."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+
+import reflex as rx
+
+from loto_app.domain import events as ev
+from loto_app.domain.engine import MAX_NAME, Evening
+from loto_app.domain.errors import LotoError
+from loto_app.domain.program import Kind
+from loto_app.domain.verdicts import Verdict
+from loto_app.live import broadcast, registry
+from loto_app.live.guards import BadInput, as_bool, as_int, as_text, form, log, refuse
+from loto_app.live.views import VERDICT_KIND, CartonView, TicketView, private_view, verdict_text
+
+#: What a phone may buy, and in which quantities (packs).
+PACKS: dict[str, tuple[int, ...]] = {
+    Kind.CLASSIQUE.value: (1, 3, 6),
+    Kind.SPECIAL.value: (1, 3),
+    Kind.VITRINE.value: (1,),
+    Kind.MAXIQUINE.value: (1, 2),
+}
+
+MAX_CARTON_NO = 100_000
+
+
+class PlayerState(rx.State):
+    """My cartons, my marks, my verdicts, my lot tickets."""
+
+    secret: str = rx.LocalStorage("", name="loto_player_secret")
+    code: str = rx.LocalStorage("", name="loto_player_code")
+    name: str = ""
+    cartons: list[CartonView] = []
+    marks: list[str] = []
+    tickets: list[TicketView] = []
+    consolations: int = 0
+    verdict: str = ""
+    verdict_kind: str = ""
+    message: str = ""
+    share_offer: bool = False
+    share_answered: bool = False
+    ready: bool = False
+    _evening_id: int = 0
+    _player_id: str = ""
+
+    # ------------------------------------------------------------------ identity
+
+    @rx.event
+    async def join_evening(self, form_data: dict):
+        """The join form: evening code and pseudonym -> a new player (or mine again)."""
+        try:
+            data = form(form_data)
+            code = as_text(data.get("code", ""), "code", 16).upper()
+            name = as_text(data.get("name", ""), "name", 80)
+        except BadInput as exc:
+            refuse(self._who(), "join_evening", exc)
+            self.message = exc.user_message
+            return
+        if not code:
+            self.message = "Entrez le code de la soirée (annoncé dans la salle)."
+            return
+        if not name or len(name) > MAX_NAME:
+            self.message = f"Entrez un pseudo de 1 à {MAX_NAME} caractères."
+            return
+        store = registry.store()
+        evening_id = await asyncio.to_thread(store.evening_id_for_code, code)
+        if evening_id is None:
+            self.message = f"Aucune soirée avec le code « {code} ». Vérifiez le code annoncé."
+            return
+        if self.secret and self.code == code:
+            pid = await asyncio.to_thread(store.player_for_secret, evening_id, self.secret)
+            if pid is not None:
+                return rx.redirect("/jouer")
+        try:
+            _pid, secret = await registry.join(evening_id, name)
+        except LotoError as exc:
+            refuse(self._who(), "join_evening", exc)
+            self.message = exc.user_message
+            return
+        self.secret, self.code, self.message = secret, code, ""
+        return rx.redirect("/jouer")
+
+    @rx.event
+    async def resume(self):
+        """On load of /jouer (and after every reconnect): find me, my cartons, the room."""
+        self.ready = False
+        if not isinstance(self.secret, str) or not self.secret or not self.code:
+            return rx.redirect("/")
+        store = registry.store()
+        evening_id = await asyncio.to_thread(store.evening_id_for_code, str(self.code))
+        pid = None
+        if evening_id is not None:
+            pid = await asyncio.to_thread(store.player_for_secret, evening_id, self.secret)
+        if evening_id is None or pid is None:
+            log.info("unknown player secret on resume; back to the join page")
+            self.secret, self._player_id = "", ""
+            return rx.redirect("/")
+        self._evening_id, self._player_id = evening_id, pid
+        lv = await registry.live(evening_id)
+        self._show(lv.evening)
+        sid = self.router.session.session_id
+        await broadcast.enter(sid, evening_id, pid)
+        await broadcast.send_snapshot(sid, lv)
+        self.ready = True
+
+    @rx.event
+    async def refresh(self):
+        """Reload my private view (asked by the server after someone else's move)."""
+        if self._player_id:
+            lv = await registry.live(self._evening_id)
+            self._show(lv.evening)
+
+    @rx.event
+    def forget_me(self):
+        """Leave the evening on this phone (the player stays in the record)."""
+        self.secret, self.code, self._player_id, self.cartons = "", "", "", []
+        return rx.redirect("/")
+
+    # ------------------------------------------------------------------ moves
+
+    @rx.event
+    async def toggle(self, carton_no: int, number: int):
+        """Touch a cell: mark or unmark it."""
+
+        def move(no: int, n: int) -> Callable[[Evening], list[ev.Event]]:
+            return lambda e: e.toggle_mark(self._player_id, no, n)
+
+        try:
+            no = as_int(carton_no, 1, MAX_CARTON_NO, "carton")
+            n = as_int(number, 1, 90, "number")
+        except BadInput as exc:
+            return self._refused("toggle", exc)
+        events = await self._play("toggle", move(no, n))
+        for x in events or ():
+            key = f"{no}-{n}"
+            if isinstance(x, ev.CellMarked) and key not in self.marks:
+                self.marks = [*self.marks, key]
+            elif isinstance(x, ev.CellUnmarked):
+                self.marks = [k for k in self.marks if k != key]
+
+    @rx.event
+    async def claim(self, carton_no: int):
+        """The big button: "QUINE !" on one of my cartons."""
+        try:
+            no = as_int(carton_no, 1, MAX_CARTON_NO, "carton")
+        except BadInput as exc:
+            return self._refused("claim", exc)
+        events = await self._play("claim", lambda e: e.claim(self._player_id, no))
+        claims = [x for x in events or () if isinstance(x, ev.ClaimMade)]
+        if claims:
+            c = claims[-1]
+            self.verdict = verdict_text(c.verdict, c.carton_no, c.number)
+            self.verdict_kind = VERDICT_KIND[Verdict(c.verdict)]
+            if c.verdict == Verdict.FALSE:
+                await self.refresh()
+
+    @rx.event
+    async def unmark_all(self):
+        """ "Démarquer": clear all my cartons, once the animateur allowed it."""
+        events = await self._play("unmark_all", lambda e: e.unmark_all(self._player_id))
+        if events is not None:
+            self.marks = []
+
+    @rx.event
+    async def buy(self, kind: str, quantity: int):
+        """Buy cartons from the phone (a pack of one kind)."""
+        try:
+            kind = as_text(kind, "kind", 12)
+            packs = PACKS.get(kind)
+            if packs is None:
+                raise BadInput(f"kind {kind!r} not sold on phones")
+            qty = as_int(quantity, 1, max(packs), "quantity")
+            if qty not in packs:
+                raise BadInput(f"pack of {qty} {kind} not offered")
+        except BadInput as exc:
+            return self._refused("buy", exc)
+
+        def sale(e: Evening) -> list[ev.Event]:
+            if kind == Kind.CLASSIQUE.value and qty == 6:
+                return e.sell(self._player_id, kind, planche=True)
+            return e.sell(self._player_id, kind, qty)
+
+        if await self._play("buy", sale) is not None:
+            await self.refresh()
+            self.message = "Cartons ajoutés." if qty > 1 else "Carton ajouté."
+
+    @rx.event
+    async def answer_share(self, accept: bool):
+        """Accept or refuse to share the lot with the other ex aequo."""
+        try:
+            yes = as_bool(accept, "accept")
+        except BadInput as exc:
+            return self._refused("answer_share", exc)
+        if await self._play("answer_share", lambda e: e.answer_share(self._player_id, yes)):
+            await self.refresh()
+
+    # ------------------------------------------------------------------ helpers
+
+    def _who(self) -> str:
+        return f"player {self._player_id or '?'} (sid {self.router.session.session_id})"
+
+    def _refused(self, handler: str, exc: Exception) -> None:
+        refuse(self._who(), handler, exc)
+        self.message = getattr(exc, "user_message", "Action impossible.")
+
+    async def _play(
+        self, handler: str, move: Callable[[Evening], list[ev.Event]]
+    ) -> list[ev.Event] | None:
+        """Run my move through the engine; None (with a message) when refused."""
+        if not self._player_id:
+            self._refused(handler, BadInput("not identified"))
+            return None
+        try:
+            events = await registry.play(self._evening_id, move)
+        except LotoError as exc:
+            self._refused(handler, exc)
+            return None
+        self.message = ""
+        return events
+
+    def _show(self, e: Evening) -> None:
+        v = private_view(e, self._player_id)
+        self.name, self.cartons, self.marks = v.name, v.cartons, v.marks
+        self.tickets, self.consolations = v.tickets, v.consolations
+        self.verdict, self.verdict_kind = v.verdict, v.verdict_kind
+        self.share_offer, self.share_answered = v.share_offer, v.share_answered

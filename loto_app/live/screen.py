@@ -1,0 +1,50 @@
+"""ScreenState: the hall's TV follows an evening by its code (public data only)."""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import io
+
+import reflex as rx
+import segno
+
+from loto_app.live import broadcast, registry
+from loto_app.live.guards import BadInput, as_text, refuse
+
+
+def qr_svg_data_uri(text: str) -> str:
+    """A QR code as an SVG data URI (dark on white, large quiet zone for a TV)."""
+    buf = io.BytesIO()
+    segno.make(text, error="m").save(buf, kind="svg", scale=10, border=2, xmldecl=False, svgns=True)
+    return "data:image/svg+xml;base64," + base64.b64encode(buf.getvalue()).decode()
+
+
+class ScreenState(rx.State):
+    """The hall screen's join link and QR code."""
+
+    join_url: str = ""
+    qr: str = ""
+    message: str = ""
+
+    @rx.event
+    async def watch(self):
+        """On load of /ecran?code=XXXX: join the evening's room."""
+        try:
+            code = as_text(self.router.url.query_parameters.get("code", ""), "code", 16).upper()
+        except BadInput as exc:
+            refuse("screen", "watch", exc)
+            code = ""
+        store = registry.store()
+        evening_id = await asyncio.to_thread(store.evening_id_for_code, code) if code else None
+        if evening_id is None:
+            self.message = "Ajoutez le code de la soirée à l'adresse : /ecran?code=XXXXXX"
+            return
+        host = self.router.headers.host or "localhost:3000"
+        self.join_url = f"http://{host}/?code={code}"
+        self.qr = qr_svg_data_uri(self.join_url)
+        self.message = ""
+        lv = await registry.live(evening_id)
+        sid = self.router.session.session_id
+        await broadcast.enter(sid, evening_id)
+        await broadcast.send_snapshot(sid, lv)

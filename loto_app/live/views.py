@@ -1,0 +1,142 @@
+"""A player's private view of the evening, as plain values (no Reflex, no database)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from loto_app.domain.engine import Evening, GameStatus
+from loto_app.domain.program import KIND_LABELS, Kind
+from loto_app.domain.serial import check_code, lot_ticket_code
+from loto_app.domain.verdicts import VERDICT_LABELS, Verdict
+
+
+@dataclasses.dataclass
+class CellView:
+    """One cell: `n` is 0 for an empty cell; `key` is "<carton>-<number>"."""
+
+    n: int = 0
+    key: str = ""
+
+
+@dataclasses.dataclass
+class CartonView:
+    """One of my cartons."""
+
+    no: int = 0
+    kind: str = ""
+    kind_label: str = ""
+    unit: int = 0
+    check: str = ""
+    plays: bool = False
+    annulled: bool = False
+    free: bool = False
+    rows: list[list[CellView]] = dataclasses.field(default_factory=list)
+
+
+@dataclasses.dataclass
+class TicketView:
+    """A lot ticket to collect the lot at the desk."""
+
+    no: int = 0
+    stage: str = ""
+    lot: str = ""
+    share: str = "1"
+    code: str = ""
+
+
+@dataclasses.dataclass
+class PrivateView:
+    """Everything one player sees of their own."""
+
+    name: str
+    cartons: list[CartonView]
+    marks: list[str]
+    tickets: list[TicketView]
+    consolations: int
+    verdict: str
+    verdict_kind: str
+    share_offer: bool
+    share_answered: bool
+
+
+VERDICT_KIND = {
+    Verdict.VALID: "valid",
+    Verdict.FALSE: "false",
+    Verdict.LATE: "late",
+    Verdict.WRONG_SERIES: "false",
+    Verdict.NOT_IN_GAME: "late",
+    Verdict.ANNULLED: "false",
+}
+
+
+def verdict_text(verdict: str, carton_no: int, number: int | None) -> str:
+    """What the player reads after a claim."""
+    v = Verdict(verdict)
+    if v is Verdict.VALID:
+        return (
+            f"Annonce valide sur le {number} (carton {carton_no}) : "
+            "l'animateur va attribuer le lot."
+        )
+    return f"{VERDICT_LABELS[v]} (carton {carton_no})."
+
+
+def private_view(e: Evening, player_id: str) -> PrivateView:
+    """Build a player's view from the engine."""
+    g = e.game
+    mine = e.player_cartons(player_id)
+    cartons = []
+    for c in mine:
+        rows = [[CellView(n or 0, f"{c.no}-{n}" if n else "") for n in r] for r in c.carton.grid]
+        cartons.append(
+            CartonView(
+                no=c.no,
+                kind=c.kind.value,
+                kind_label=KIND_LABELS[c.kind] if c.kind is not Kind.SPECIAL else "Spécial",
+                unit=c.unit,
+                check=check_code(e.key, e.program.series, c.no),
+                plays=e.plays(c.no),
+                annulled=bool(g and c.unit in g.annulled),
+                free=e.purchase_of[c.no].reason == "consolation",
+                rows=rows,
+            )
+        )
+    marks = []
+    if g is not None:
+        for c in mine:
+            marks += [f"{c.no}-{n}" for n in sorted(g.marks.get(c.no, ()))]
+    tickets = []
+    for game in e.games:
+        for a in game.awards:
+            stage = game.spec.stages[a.stage]
+            for no, pid, share in a.tickets:
+                if pid == player_id:
+                    tickets.append(
+                        TicketView(
+                            no=no,
+                            stage=f"Partie {game.index + 1} — {stage.label}",
+                            lot=stage.lot.description,
+                            share=share,
+                            code=lot_ticket_code(e.key, e.program.series, no, pid),
+                        )
+                    )
+    verdict, kind = "", ""
+    if g is not None and g.status is not GameStatus.FINISHED:
+        mine_claims = [c for c in g.claims if c.player_id == player_id]
+        if mine_claims:
+            last = mine_claims[-1]
+            verdict = verdict_text(last.verdict, last.carton_no, last.number)
+            kind = VERDICT_KIND[Verdict(last.verdict)]
+    offer = bool(g and player_id in g.tie.share_offered_to and g.tie.broken is None)
+    return PrivateView(
+        name=e.players.get(player_id, ""),
+        cartons=cartons,
+        marks=marks,
+        tickets=tickets,
+        consolations=sum(
+            1 for p in e.purchases if p.player_id == player_id and p.reason == "consolation"
+        ),
+        verdict=verdict,
+        verdict_kind=kind,
+        share_offer=offer,
+        share_answered=bool(offer and g and player_id in g.tie.answers),
+    )

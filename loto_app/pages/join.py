@@ -1,0 +1,84 @@
+"""`/`: join an evening with its code and a pseudonym."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from loto_app.components.ui import big_button, page_shell, tid
+from loto_app.live.player import PlayerState
+
+TITLE = "Loto"
+
+
+class JoinPrefill(rx.State):
+    """The code from a join link or QR code (?code=...), to prefill the form."""
+
+    code: str = ""
+
+    @rx.event
+    def read_link(self):
+        """Read ?code= from the address (display only: the join handler checks it)."""
+        raw = self.router.url.query_parameters.get("code", "")
+        self.code = raw.strip().upper()[:12] if isinstance(raw, str) else ""
+
+
+def index() -> rx.Component:
+    """The join page."""
+    return page_shell(
+        rx.heading("Loto", as_="h1", size="9", text_align="center", custom_attrs=tid("title")),
+        rx.text("Rejoindre une soirée de loto", size="6", text_align="center"),
+        rx.form(
+            rx.vstack(
+                rx.el.label(
+                    "Code de la soirée", html_for="join-code", font_size="1.2rem", font_weight="700"
+                ),
+                rx.input(
+                    id="join-code",
+                    name="code",
+                    key=JoinPrefill.code,
+                    default_value=JoinPrefill.code,
+                    placeholder="ex. DEMO42",
+                    size="3",
+                    font_size="1.5rem",
+                    auto_complete="off",
+                    max_length=12,
+                    custom_attrs=tid("join-code", autocapitalize="characters"),
+                ),
+                rx.el.label(
+                    "Votre pseudo", html_for="join-name", font_size="1.2rem", font_weight="700"
+                ),
+                rx.input(
+                    id="join-name",
+                    name="name",
+                    placeholder="ex. Mamie Jo",
+                    size="3",
+                    font_size="1.5rem",
+                    max_length=30,
+                    auto_complete="nickname",
+                    custom_attrs=tid("join-name"),
+                ),
+                big_button("Rejoindre", "join-submit", type="submit", width="100%"),
+                rx.cond(
+                    PlayerState.message != "",
+                    rx.callout(
+                        PlayerState.message,
+                        color_scheme="red",
+                        size="3",
+                        custom_attrs=tid("join-message", role="alert"),
+                    ),
+                ),
+                spacing="3",
+                width="100%",
+            ),
+            on_submit=PlayerState.join_evening,
+            reset_on_submit=False,
+            width="100%",
+        ),
+        rx.hstack(
+            rx.link("Animateur", href="/animateur", size="3"),
+            rx.link("Écran de la salle", href="/ecran", size="3"),
+            justify="center",
+            spacing="6",
+        ),
+        max_width="28rem",
+    )

@@ -1,0 +1,206 @@
+"""`/jouer`: my cartons, the last number, the claim button, my lots."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from loto_app.components.carton import carton_card
+from loto_app.components.ui import ACCENT, announcement_box, big_button, page_shell, tid
+from loto_app.live.hall import HallView
+from loto_app.live.player import PlayerState
+
+TITLE = "Loto — mes cartons"
+
+
+def _header() -> rx.Component:
+    return rx.hstack(
+        rx.box(
+            rx.text("Dernier numéro", font_size="0.9rem", color="#555"),
+            rx.text(
+                rx.cond(HallView.last > 0, HallView.last.to_string(), "–"),
+                font_size="3.5rem",
+                font_weight="900",
+                line_height="1",
+                color=ACCENT,
+                custom_attrs=tid("last-number", **{"aria-live": "polite"}),
+            ),
+            text_align="center",
+            min_width="6rem",
+        ),
+        rx.vstack(
+            rx.text(
+                rx.cond(
+                    HallView.game_no > 0,
+                    f"Partie {HallView.game_no} / {HallView.games_total}",
+                    "En attente de la première partie",
+                ),
+                font_weight="700",
+            ),
+            rx.cond(
+                HallView.stage_label != "",
+                rx.text(
+                    f"{HallView.stage_label} : {HallView.lot_label}", custom_attrs=tid("stage")
+                ),
+            ),
+            rx.text(f"{HallView.count} numéros sortis", color="#555"),
+            spacing="0",
+            align="start",
+        ),
+        width="100%",
+        align="center",
+        position="sticky",
+        top="0",
+        z_index="5",
+        background="#fffdf7",
+        padding_y="0.3rem",
+        border_bottom="2px solid #ddd",
+    )
+
+
+def _verdict() -> rx.Component:
+    return rx.cond(
+        PlayerState.verdict != "",
+        announcement_box(
+            PlayerState.verdict,
+            rx.match(PlayerState.verdict_kind, ("valid", "winner"), ("false", "false"), "check"),
+            testid="verdict",
+        ),
+    )
+
+
+def _share_offer() -> rx.Component:
+    return rx.cond(
+        PlayerState.share_offer,
+        rx.box(
+            rx.text("Ex aequo ! Acceptez-vous de partager le lot ?", font_weight="800"),
+            rx.cond(
+                PlayerState.share_answered,
+                rx.text("Réponse envoyée. En attente de l'autre joueur."),
+                rx.hstack(
+                    big_button(
+                        "Oui, partager",
+                        "share-accept",
+                        on_click=PlayerState.answer_share(True),
+                        color_scheme="green",
+                    ),
+                    big_button(
+                        "Non",
+                        "share-refuse",
+                        on_click=PlayerState.answer_share(False),
+                        color_scheme="gray",
+                    ),
+                ),
+            ),
+            padding="0.75rem",
+            border="3px solid #3949ab",
+            border_radius="0.5rem",
+            background="#e8eaff",
+        ),
+    )
+
+
+def _tickets() -> rx.Component:
+    return rx.cond(
+        PlayerState.tickets.length() > 0,
+        rx.box(
+            rx.heading("Mes lots gagnés", size="5"),
+            rx.foreach(
+                PlayerState.tickets,
+                lambda t: rx.box(
+                    rx.text(f"Ticket n° {t.no} — {t.stage}", font_weight="700"),
+                    rx.text(t.lot, rx.cond(t.share == "1/2", " (moitié du lot)", "")),
+                    rx.text("Code à montrer au comptoir : ", rx.code(t.code, size="5")),
+                    padding="0.6rem",
+                    border="2px dashed #1e7d32",
+                    border_radius="0.5rem",
+                    margin_top="0.4rem",
+                    custom_attrs=tid(f"ticket-{t.no}"),
+                ),
+            ),
+            custom_attrs=tid("tickets"),
+        ),
+    )
+
+
+def _buy() -> rx.Component:
+    def offer(kind: str, qty: int, label: str) -> rx.Component:
+        testid = f"buy-{kind}" if qty == 1 else f"buy-{kind}-{qty}"
+        return rx.button(
+            label,
+            on_click=PlayerState.buy(kind, qty),
+            size="3",
+            variant="outline",
+            custom_attrs=tid(testid),
+        )
+
+    return rx.box(
+        rx.heading("Acheter des cartons", size="4"),
+        rx.text(
+            "Un carton acheté après le premier numéro joue à la partie suivante.",
+            color="#555",
+            font_size="0.95rem",
+        ),
+        rx.flex(
+            offer("classique", 1, "1 carton"),
+            offer("classique", 3, "3 cartons"),
+            offer("classique", 6, "Planche de 6"),
+            offer("special", 1, "1 spécial"),
+            offer("vitrine", 1, "1 vitrine (3)"),
+            offer("maxiquine", 1, "1 maxiquine"),
+            wrap="wrap",
+            gap="0.5rem",
+            margin_top="0.4rem",
+        ),
+        padding_top="0.5rem",
+    )
+
+
+def index() -> rx.Component:
+    """The player page."""
+    return page_shell(
+        _header(),
+        rx.cond(
+            HallView.announcement != "",
+            announcement_box(HallView.announcement, HallView.announcement_kind),
+        ),
+        _verdict(),
+        _share_offer(),
+        rx.cond(
+            PlayerState.message != "",
+            rx.callout(
+                PlayerState.message,
+                color_scheme="orange",
+                size="2",
+                custom_attrs=tid("player-message", role="alert"),
+            ),
+        ),
+        rx.cond(
+            PlayerState.ready,
+            rx.text(f"Bonjour {PlayerState.name} !", font_size="1.2rem", font_weight="700"),
+            rx.text("Chargement de vos cartons…"),
+        ),
+        rx.cond(
+            (PlayerState.cartons.length() == 0) & PlayerState.ready,
+            rx.text("Vous n'avez pas encore de carton : achetez-en ci-dessous."),
+        ),
+        rx.foreach(PlayerState.cartons, carton_card),
+        big_button(
+            rx.cond(
+                HallView.unmark_allowed, "Démarquer mes cartons", "Démarquer (attendez l'animateur)"
+            ),
+            "unmark-all",
+            on_click=PlayerState.unmark_all,
+            disabled=~HallView.unmark_allowed,
+            variant="soft",
+            color_scheme="green",
+        ),
+        _tickets(),
+        rx.cond(
+            PlayerState.consolations > 0,
+            rx.text(
+                f"Cartons offerts (ex aequo) : {PlayerState.consolations}",
+                custom_attrs=tid("consolations"),
+            ),
+        ),
+        _buy(),
+    )

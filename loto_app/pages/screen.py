@@ -1,0 +1,106 @@
+"""`/ecran`: the hall screen (TV), readable from the back of the hall."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from loto_app.components.board import board
+from loto_app.components.ui import announcement_box, tid
+from loto_app.live.hall import HallView
+from loto_app.live.screen import ScreenState
+
+TITLE = "Loto — écran de la salle"
+
+
+def index() -> rx.Component:
+    """The hall screen."""
+    return rx.box(
+        rx.cond(
+            ScreenState.message != "",
+            rx.text(ScreenState.message, font_size="2rem", color="white"),
+        ),
+        rx.grid(
+            rx.vstack(
+                rx.text(HallView.evening_name, font_size="2rem", font_weight="800"),
+                rx.text(
+                    rx.cond(
+                        HallView.game_no > 0,
+                        f"Partie {HallView.game_no} / {HallView.games_total}",
+                        "Bientôt la première partie",
+                    ),
+                    font_size="1.8rem",
+                ),
+                rx.cond(
+                    HallView.stage_label != "",
+                    rx.text(
+                        f"{HallView.stage_label} — {HallView.lot_label}",
+                        font_size="2.2rem",
+                        font_weight="800",
+                        color="#ffd54a",
+                    ),
+                ),
+                rx.text(
+                    rx.cond(HallView.last > 0, HallView.last.to_string(), "–"),
+                    font_size="16rem",
+                    font_weight="900",
+                    line_height="1",
+                    color="#ffd54a",
+                    custom_attrs=tid("last-number", **{"aria-live": "assertive"}),
+                ),
+                rx.text(f"{HallView.count} numéros sortis", font_size="2rem"),
+                rx.cond(
+                    HallView.tie_tokens.length() > 0,
+                    rx.hstack(
+                        rx.foreach(
+                            HallView.tie_tokens,
+                            lambda t: rx.badge(f"{t['name']} : {t['token']}", size="3"),
+                        ),
+                        wrap="wrap",
+                    ),
+                ),
+                rx.cond(
+                    ScreenState.qr != "",
+                    rx.hstack(
+                        rx.image(
+                            src=ScreenState.qr,
+                            width="11rem",
+                            height="11rem",
+                            alt="QR code pour rejoindre",
+                            background="white",
+                        ),
+                        rx.vstack(
+                            rx.text("Rejoignez avec votre téléphone", font_size="1.4rem"),
+                            rx.text(
+                                f"Code : {HallView.join_code}",
+                                font_size="2.4rem",
+                                font_weight="900",
+                            ),
+                            rx.text(f"Série {HallView.series}", font_size="1.3rem"),
+                        ),
+                        align="center",
+                        custom_attrs=tid("join-qr"),
+                    ),
+                ),
+                align="center",
+                spacing="3",
+            ),
+            rx.vstack(
+                announcement_box(
+                    HallView.announcement,
+                    HallView.announcement_kind,
+                    font_size="2rem",
+                    color="#000",
+                ),
+                board("2.1rem"),
+                spacing="4",
+                width="100%",
+            ),
+            grid_template_columns=["1fr", "1fr", "1fr", "2fr 3fr"],
+            gap="2rem",
+            width="100%",
+        ),
+        background="#111",
+        color="white",
+        min_height="100vh",
+        padding="1.5rem",
+    )
