@@ -14,7 +14,10 @@ asked to run their `refresh` handler, which reloads the private view the ordinar
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import os
+from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any
 
 from reflex_base.constants.state import FIELD_MARKER
@@ -51,6 +54,27 @@ def bind(app: rx.App, hall_state: type, refresh_handler: str) -> None:
     _hall_state = hall_state.get_full_name()
     _refresh_event = refresh_handler
     registry.on_change(_publish)
+    redis_url = os.environ.get("REFLEX_REDIS_URL")
+    if redis_url:
+        app.register_lifespan_task(_rooms_across_workers(app, redis_url))
+
+
+def _rooms_across_workers(app: rx.App, redis_url: str):
+    """Several workers: socket.io room emits go through Redis pub/sub to every worker."""
+
+    @contextlib.asynccontextmanager
+    async def task() -> AsyncIterator[None]:
+        import socketio
+
+        assert app.sio is not None
+        manager = socketio.AsyncRedisManager(redis_url, channel="loto-rooms")
+        manager.set_server(app.sio)
+        app.sio.manager = manager
+        app.sio.manager_initialized = False  # its listener starts on the first connection
+        log.info("socket.io rooms relayed through Redis at %s", redis_url)
+        yield
+
+    return task
 
 
 def delta(values: dict[str, Any]) -> dict[str, Any]:

@@ -42,6 +42,7 @@ def index() -> rx.Component:
                     font_size="1.5rem",
                     auto_complete="off",
                     max_length=12,
+                    width="100%",
                     custom_attrs=tid("join-code", autocapitalize="characters"),
                 ),
                 rx.el.label(
@@ -55,6 +56,7 @@ def index() -> rx.Component:
                     font_size="1.5rem",
                     max_length=30,
                     auto_complete="nickname",
+                    width="100%",
                     custom_attrs=tid("join-name"),
                 ),
                 big_button("Rejoindre", "join-submit", type="submit", width="100%"),

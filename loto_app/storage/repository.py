@@ -313,9 +313,7 @@ class LiveEvening:
 # ---------------------------------------------------------------------- projections
 
 
-def _project(
-    s: Session, evening_id: int, program: Program, key: bytes, e: ev.Event, now
-) -> None:
+def _project(s: Session, evening_id: int, program: Program, key: bytes, e: ev.Event, now) -> None:
     eid = evening_id
     match e:
         case ev.PlayerJoined():

@@ -1,0 +1,208 @@
+"""The server is the only authority: a player's phone sends the animateur's events, other
+players' carton ids, wrong types and out-of-range numbers straight over its own websocket.
+Every one is refused and nothing changes in the database."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+from playwright.sync_api import expect
+from sqlmodel import Session, func, select
+
+from loto_app.domain.program import demo_program
+from loto_app.storage import models as m
+from loto_app.storage.db import make_engine
+from loto_app.storage.repository import EveningStore
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page, WebSocketRoute
+
+ROOT = "reflex___state____state"
+PLAYER = f"{ROOT}.loto_app___live___player____player_state"
+ANIMATEUR = f"{ROOT}.loto_app___live___animateur____animateur_state"
+HALL = f"{ROOT}.loto_app___live___hall____hall_view"
+SECRET = "attack-test-secret"
+
+
+class Injector:
+    """Sends raw socket.io frames on a page's own websocket (Playwright routes the socket)."""
+
+    def __init__(self, page: Page) -> None:
+        self.server: WebSocketRoute | None = None
+        self.router_data: dict[str, Any] = {}
+        page.route_web_socket(re.compile(r".*/_event/.*"), self._route)
+
+    def _route(self, ws: WebSocketRoute) -> None:
+        server = ws.connect_to_server()
+        self.server = server
+
+        def from_page(message: str | bytes) -> None:
+            if isinstance(message, str) and message.startswith("42/_event,"):
+                event = json.loads(message[len("42/_event,") :])[1]
+                self.router_data = event.get("router_data") or self.router_data
+            server.send(message)
+
+        ws.on_message(from_page)
+
+    def send(self, handler: str, payload: Any) -> None:
+        assert self.server is not None, "the page has no websocket yet"
+        event = {"name": handler, "payload": payload, "router_data": self.router_data}
+        self.server.send("42/_event," + json.dumps(["event", event]))
+
+
+def audit_count(engine, evening_id: int) -> int:
+    with Session(engine) as s:
+        return s.exec(
+            select(func.count()).select_from(m.AuditRow).where(m.AuditRow.evening_id == evening_id)
+        ).one()
+
+
+def marks_of(engine, evening_id: int) -> set[tuple[int, int]]:
+    with Session(engine) as s:
+        rows = s.exec(select(m.MarkRow).where(m.MarkRow.evening_id == evening_id)).all()
+    return {(r.carton_no, r.number) for r in rows}
+
+
+def join(browser: Browser, phone: dict, app_url: str, code: str, name: str) -> Page:
+    page = browser.new_context(**phone).new_page()
+    page.goto(f"{app_url}/?code={code}")
+    page.get_by_test_id("join-name").fill(name)
+    expect(page.get_by_test_id("join-code")).to_have_value(code)
+    page.get_by_test_id("join-submit").click()
+    page.wait_for_url("**/jouer")
+    page.get_by_test_id("buy-classique").click()
+    page.locator("[data-testid^=carton-]").first.wait_for()
+    return page
+
+
+def carton_nos(page: Page) -> list[int]:
+    ids = page.locator("[data-testid^=carton-]").evaluate_all(
+        "els => els.map(e => e.dataset.testid)"
+    )
+    return [int(i.split("-")[1]) for i in ids]
+
+
+@pytest.mark.timeout(600)
+def test_a_player_phone_cannot_act_for_the_animateur_or_another_player(
+    app_url: str, db_url: str, browser: Browser, phone: dict, results_dir: Path
+) -> None:
+    engine = make_engine(db_url)
+    store = EveningStore(engine)
+    creds = store.create_evening("Attaque", demo_program("ATK"), animateur_secret=SECRET)
+    eid = creds.evening_id
+
+    victim = join(browser, phone, app_url, creds.join_code, "Victime")
+    attacker_page = browser.new_context(**phone).new_page()
+    inject = Injector(attacker_page)
+    attacker_page.goto(f"{app_url}/?code={creds.join_code}")
+    attacker_page.get_by_test_id("join-name").fill("Pirate")
+    expect(attacker_page.get_by_test_id("join-code")).to_have_value(creds.join_code)
+    attacker_page.get_by_test_id("join-submit").click()
+    attacker_page.wait_for_url("**/jouer")
+    attacker_page.get_by_test_id("buy-classique").click()
+    attacker_page.locator("[data-testid^=carton-]").first.wait_for()
+
+    tablet = browser.new_context().new_page()
+    tablet.goto(f"{app_url}/animateur")
+    tablet.get_by_test_id("animateur-code").fill(creds.join_code)
+    tablet.get_by_test_id("animateur-secret").fill(SECRET)
+    tablet.get_by_test_id("animateur-login").click()
+    tablet.get_by_test_id("start-game").click()
+    for _ in range(12):
+        tablet.get_by_test_id("draw").click()
+        expect(tablet.get_by_test_id("draw")).to_be_enabled()
+    drawn = [
+        int(x) for x in tablet.locator("[data-testid^=board-][data-drawn=true]").all_inner_texts()
+    ]
+    assert len(drawn) == 12
+    last = tablet.get_by_test_id("last-number").inner_text()
+    expect(attacker_page.get_by_test_id("last-number")).not_to_have_text("–")
+
+    (victim_carton,) = carton_nos(victim)
+    (mine,) = carton_nos(attacker_page)
+    victim_numbers = [
+        int(t) for t in victim.locator(f"[data-testid^=cell-{victim_carton}-]").all_inner_texts()
+    ]
+    target = (
+        next(n for n in victim_numbers if n in drawn)
+        if set(victim_numbers) & set(drawn)
+        else victim_numbers[0]
+    )
+    if target in drawn:
+        cell = victim.get_by_test_id(f"cell-{victim_carton}-{target}")
+        cell.click()
+        expect(cell).to_have_attribute("data-marked", "true")
+    before_marks = marks_of(engine, eid)
+    before = audit_count(engine, eid)
+
+    attacks: list[tuple[str, Any]] = [
+        # the animateur's moves
+        (f"{ANIMATEUR}.draw", {}),
+        (f"{ANIMATEUR}.start_game", {}),
+        (f"{ANIMATEUR}.award", {}),
+        (f"{ANIMATEUR}.tie_draw", {}),
+        (f"{ANIMATEUR}.tie_share", {}),
+        (f"{ANIMATEUR}.allow_unmark", {}),
+        (f"{ANIMATEUR}.enter_ball", {"form_data": {"ball": "7"}}),
+        (f"{ANIMATEUR}.correct_last", {"form_data": {"ball": "7"}}),
+        (f"{ANIMATEUR}.login", {"form_data": {"code": creds.join_code, "secret": "guess"}}),
+        # another player's carton
+        (f"{PLAYER}.toggle", {"carton_no": victim_carton, "number": target}),
+        (f"{PLAYER}.claim", {"carton_no": victim_carton}),
+        # wrong types and ranges
+        (f"{PLAYER}.toggle", {"carton_no": "1; drop table", "number": 5}),
+        (f"{PLAYER}.toggle", {"carton_no": mine, "number": 91}),
+        (f"{PLAYER}.toggle", {"carton_no": mine, "number": -3}),
+        (f"{PLAYER}.toggle", {"carton_no": mine, "number": 2.5}),
+        (f"{PLAYER}.toggle", {"carton_no": mine, "number": None}),
+        (f"{PLAYER}.toggle", {"carton_no": [mine], "number": {"n": 1}}),
+        (f"{PLAYER}.toggle", {"carton_no": 10**30, "number": 10**30}),
+        (f"{PLAYER}.claim", {"carton_no": True}),
+        (f"{PLAYER}.claim", {"carton_no": "x" * 100_000}),
+        (f"{PLAYER}.buy", {"kind": "or massif", "quantity": 1}),
+        (f"{PLAYER}.buy", {"kind": "classique", "quantity": 1000}),
+        (f"{PLAYER}.buy", {"kind": "classique", "quantity": -1}),
+        (f"{PLAYER}.answer_share", {"accept": "oui"}),
+        (f"{PLAYER}.join_evening", {"form_data": "not a form"}),
+        (f"{PLAYER}.join_evening", {"form_data": {"code": creds.join_code, "name": "x" * 5000}}),
+        # setters that must not exist, and the public state's slots
+        (f"{HALL}.set_drawn", {"value": [1, 2, 3]}),
+        (f"{PLAYER}.set_secret", {"value": "stolen"}),
+        (f"{PLAYER}.set_cartons", {"value": []}),
+        (f"{ROOT}.nope", {}),
+    ]
+    for handler, payload in attacks:
+        inject.send(handler, payload)
+    expect(attacker_page.get_by_test_id("player-message")).to_be_visible()  # told, in French
+    attacker_page.screenshot(path=results_dir / "01-after-attacks.png", full_page=True)
+
+    # A legitimate move afterwards goes through: the socket is alive, and since a client's
+    # events are handled in order, every attack was handled (and refused) before it.
+    my_drawn = [
+        int(t)
+        for t in attacker_page.locator(
+            f"[data-testid^=cell-{mine}-][data-drawn=true]"
+        ).all_inner_texts()
+    ]
+    legit = before + 1 if my_drawn else before
+    if my_drawn:
+        cell = attacker_page.get_by_test_id(f"cell-{mine}-{my_drawn[0]}")
+        cell.click()
+        expect(cell).to_have_attribute("data-marked", "true")
+    deadline = time.monotonic() + 10
+    while audit_count(engine, eid) < legit and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert audit_count(engine, eid) == legit, "an attack changed the evening"
+    after_marks = marks_of(engine, eid)
+    assert before_marks <= after_marks
+    assert after_marks - before_marks <= ({(mine, my_drawn[0])} if my_drawn else set())
+    expect(tablet.get_by_test_id("last-number")).to_have_text(last)
+    assert sorted(
+        int(x) for x in tablet.locator("[data-testid^=board-][data-drawn=true]").all_inner_texts()
+    ) == sorted(drawn)
+    engine.dispose()
