@@ -89,24 +89,33 @@ class PlayerState(rx.State):
     async def resume(self):
         """On load of /jouer (and after every reconnect): find me, my cartons, the room."""
         self.ready = False
-        if not isinstance(self.secret, str) or not self.secret or not self.code:
+        if not await self._identify():
+            log.info("no valid player secret on /jouer; back to the join page")
+            self.secret = ""
             return rx.redirect("/")
+        lv = await registry.live(self._evening_id)
+        self._show(lv.evening)
+        sid = self.router.session.session_id
+        await broadcast.enter(sid, self._evening_id, self._player_id)
+        await broadcast.send_snapshot(sid, lv)
+        self.ready = True
+
+    async def _identify(self) -> bool:
+        """Resolve the secret kept by this browser to a player (every handler may need to:
+        with several workers, an event can reach a state that has not seen `resume`)."""
+        if not isinstance(self.secret, str) or not self.secret or not isinstance(self.code, str):
+            self._player_id = ""
+            return False
         store = registry.store()
-        evening_id = await asyncio.to_thread(store.evening_id_for_code, str(self.code))
+        evening_id = await asyncio.to_thread(store.evening_id_for_code, self.code)
         pid = None
         if evening_id is not None:
             pid = await asyncio.to_thread(store.player_for_secret, evening_id, self.secret)
         if evening_id is None or pid is None:
-            log.info("unknown player secret on resume; back to the join page")
-            self.secret, self._player_id = "", ""
-            return rx.redirect("/")
+            self._player_id = ""
+            return False
         self._evening_id, self._player_id = evening_id, pid
-        lv = await registry.live(evening_id)
-        self._show(lv.evening)
-        sid = self.router.session.session_id
-        await broadcast.enter(sid, evening_id, pid)
-        await broadcast.send_snapshot(sid, lv)
-        self.ready = True
+        return True
 
     @rx.event
     async def refresh(self):
@@ -212,7 +221,7 @@ class PlayerState(rx.State):
         self, handler: str, move: Callable[[Evening], list[ev.Event]]
     ) -> list[ev.Event] | None:
         """Run my move through the engine; None (with a message) when refused."""
-        if not self._player_id:
+        if not self._player_id and not await self._identify():
             self._refused(handler, BadInput("not identified"))
             return None
         try:

@@ -1,0 +1,226 @@
+"""Several backend workers with Redis: the room broadcast reaches phones on every worker.
+
+The app runs as in production with `REFLEX_REDIS_URL` (Reflex's state in Redis) and two Granian
+workers, on a fresh PostgreSQL database, from a copy of the tree (its own `.web`, so that the
+in-process app of the other browser tests is left alone).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import psutil
+import pytest
+import sqlalchemy as sa
+from playwright.sync_api import expect
+
+from loto_app.domain.program import DrawSource, Program, Settings, demo_program
+from loto_app.storage.db import make_engine
+from loto_app.storage.repository import EveningStore
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page
+
+REPO = Path(__file__).resolve().parents[2]
+PG_ADMIN = os.environ.get("LOTO_TEST_PG_URL", "postgresql+psycopg://root@127.0.0.1:5432/test")
+REDIS_URL = os.environ.get("LOTO_TEST_REDIS_URL", "redis://127.0.0.1:6379")
+SECRET = "scale-out-secret"
+PLAYERS = 6
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _redis_up() -> bool:
+    try:
+        with socket.create_connection(("127.0.0.1", 6379), timeout=2) as s:
+            s.sendall(b"PING\r\n")
+            return s.recv(16).startswith(b"+PONG")
+    except OSError:
+        return False
+
+
+@pytest.fixture(scope="module")
+def pg_database() -> Iterator[str]:
+    """A new PostgreSQL database, dropped afterwards."""
+    admin = sa.create_engine(PG_ADMIN, isolation_level="AUTOCOMMIT")
+    try:
+        with admin.connect() as c:
+            c.execute(sa.text("select 1"))
+    except sa.exc.OperationalError as exc:
+        pytest.skip(f"PostgreSQL not reachable at {PG_ADMIN}: {exc.orig}")
+    name = f"loto_scale_{uuid.uuid4().hex[:8]}"
+    with admin.connect() as c:
+        c.execute(sa.text(f'CREATE DATABASE "{name}"'))
+    try:
+        yield PG_ADMIN.rsplit("/", 1)[0] + f"/{name}"
+    finally:
+        with admin.connect() as c:
+            c.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+
+@pytest.fixture(scope="module")
+def scaled_app(pg_database: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict]:
+    """`reflex run --env prod` with Redis and 2 workers; yields url, code and server pid."""
+    if not _redis_up():
+        pytest.skip("Redis not reachable at 127.0.0.1:6379")
+    tree = tmp_path_factory.mktemp("scaled") / "app"
+    shutil.copytree(
+        REPO,
+        tree,
+        ignore=shutil.ignore_patterns(
+            ".venv",
+            ".web",
+            ".states",
+            "test-results",
+            "*.db",
+            "__pycache__",
+            ".git",
+            ".hypothesis",
+            ".*_cache",
+        ),
+    )
+    venv = Path(sys.executable).parent.parent
+    env = {
+        **os.environ,
+        "VENV": str(venv),
+        "PYTHONPATH": str(tree),
+        "LOTO_DB_URL": pg_database,
+        "REFLEX_REDIS_URL": REDIS_URL,
+        "GRANIAN_WORKERS": "2",
+    }
+    subprocess.run(
+        [sys.executable, "-m", "loto_app.storage.cli", "migrate"], cwd=tree, env=env, check=True
+    )
+    program = demo_program("RED")
+    program = Program(program.series, program.games, Settings(DrawSource.ELECTRONIC))
+    engine = make_engine(pg_database)
+    creds = EveningStore(engine).create_evening("Redis", program, animateur_secret=SECRET)
+    engine.dispose()
+    port = _free_port()
+    log = (tree / "server.log").open("w")
+    proc = subprocess.Popen(
+        [
+            str(tree / "scripts" / "with-env.sh"),
+            str(venv / "bin" / "reflex"),
+            "run",
+            "--env",
+            "prod",
+            "--frontend-port",
+            str(port),
+            "--backend-port",
+            str(port),
+        ],
+        cwd=tree,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 300
+        while time.monotonic() < deadline:
+            if proc.poll() is not None:
+                pytest.fail(f"server exited: {(tree / 'server.log').read_text()[-3000:]}")
+            try:
+                if urllib.request.urlopen(url + "/ping", timeout=2).read() == b'"pong"':
+                    break
+            except OSError:
+                time.sleep(1)
+        else:
+            pytest.fail(f"server not up: {(tree / 'server.log').read_text()[-3000:]}")
+        yield {
+            "url": url,
+            "code": creds.join_code,
+            "pid": proc.pid,
+            "port": port,
+            "log": tree / "server.log",
+        }
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(20)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+        log.close()
+
+
+def _sockets_per_process(pid: int, port: int) -> list[int]:
+    procs = [psutil.Process(pid), *psutil.Process(pid).children(recursive=True)]
+    counts = []
+    for p in procs:
+        try:
+            conns = p.net_connections("tcp")
+        except psutil.Error:
+            continue
+        n = sum(1 for c in conns if c.status == "ESTABLISHED" and c.laddr and c.laddr.port == port)
+        if n:
+            counts.append(n)
+    return counts
+
+
+def test_draws_reach_phones_on_both_workers(
+    scaled_app: dict, browser: Browser, phone: dict, results_dir: Path
+) -> None:
+    url, code = scaled_app["url"], scaled_app["code"]
+    tablet = browser.new_context().new_page()
+    tablet.goto(f"{url}/animateur")
+    tablet.get_by_test_id("animateur-code").fill(code)
+    tablet.get_by_test_id("animateur-secret").fill(SECRET)
+    tablet.get_by_test_id("animateur-login").click()
+    expect(tablet.get_by_test_id("start-game")).to_be_visible(timeout=30_000)
+
+    phones: list[Page] = []
+    for i in range(PLAYERS):
+        page = browser.new_context(**phone).new_page()
+        page.goto(f"{url}/?code={code}")
+        expect(page.get_by_test_id("join-code")).to_have_value(code)
+        page.get_by_test_id("join-name").fill(f"Joueur {i + 1}")
+        page.get_by_test_id("join-submit").click()
+        page.wait_for_url("**/jouer")
+        page.get_by_test_id("buy-classique").click()
+        page.locator("[data-testid^=carton-]").first.wait_for()
+        phones.append(page)
+    screen = browser.new_context(viewport={"width": 1920, "height": 1080}).new_page()
+    screen.goto(f"{url}/ecran?code={code}")
+
+    spread = _sockets_per_process(scaled_app["pid"], scaled_app["port"])
+    assert len(spread) >= 2, f"all sockets on one worker: {spread}"
+
+    tablet.get_by_test_id("start-game").click()
+    for draw in range(1, 6):
+        expect(tablet.get_by_test_id("draw")).to_be_enabled()
+        tablet.get_by_test_id("draw").click()
+        expect(tablet.locator("[data-testid^=board-][data-drawn=true]")).to_have_count(draw)
+        last = tablet.get_by_test_id("last-number").inner_text()
+        for page in [*phones, screen]:
+            expect(page.get_by_test_id("last-number")).to_have_text(last)
+        expect(screen.locator("[data-testid^=board-][data-drawn=true]")).to_have_count(draw)
+
+    claimer = phones[-1]
+    claimer.locator("[data-testid^=claim-]").first.click()  # too early: a false claim
+    expect(claimer.get_by_test_id("verdict")).to_contain_text("Fausse annonce")
+    for page in [tablet, screen]:
+        expect(page.get_by_test_id("announcement")).to_contain_text("Fausse annonce")
+
+    phones[0].reload()
+    expect(phones[0].get_by_test_id("last-number")).to_have_text(last)
+    expect(phones[0].locator("[data-testid^=carton-]")).to_have_count(1)
+    screen.screenshot(path=results_dir / "screen.png")
+    claimer.screenshot(path=results_dir / "claimer.png", full_page=True)
