@@ -36,6 +36,7 @@ MAX_NAME = 30
 MAX_PER_SALE = 36  # cartons (or vitrine units) in one sale
 BALLS = range(1, 91)
 TOKEN_BAG = 90  # tokens numbered 1..90 in the tie-break bag
+_JUDGED = (Verdict.VALID, Verdict.LATE, Verdict.FALSE, Verdict.ANNULLED)  # checked on the grid
 
 
 class GameStatus(StrEnum):
@@ -103,6 +104,10 @@ class Game:
     tie_breaks: list[ev.TieBroken] = field(default_factory=list)
     corrections: list[ev.DrawCorrected] = field(default_factory=list)
     tie: Tie = field(default_factory=Tie)
+    # indexes kept by `Evening._apply`: judged claims by (stage, number, unit), and the players
+    # with a valid claim on each stage, in claim order
+    judged: set[tuple[int, int | None, tuple[int, ...]]] = field(default_factory=set)
+    valid: dict[int, dict[str, None]] = field(default_factory=dict)
 
     @property
     def stage_spec(self) -> Stage | None:
@@ -121,11 +126,7 @@ class Game:
 
     def entries(self) -> tuple[str, ...]:
         """The players with a valid claim on the stage in play, once each, in claim order."""
-        seen: dict[str, None] = {}
-        for c in self.stage_claims():
-            if c.verdict == Verdict.VALID and c.player_id is not None:
-                seen.setdefault(c.player_id, None)
-        return tuple(seen)
+        return tuple(self.valid.get(self.stage, ()))
 
 
 class Evening:
@@ -504,11 +505,7 @@ class Evening:
             return self._emit(
                 self._claim_event(g, player_id, c.no, unit, Verdict.NOT_IN_GAME, (), via)
             )
-        judged = (Verdict.VALID, Verdict.LATE, Verdict.FALSE, Verdict.ANNULLED)
-        if any(
-            cl.number == g.last and cl.unit_nos == unit and cl.verdict in judged
-            for cl in g.stage_claims()
-        ):
+        if (g.stage, g.last, unit) in g.judged:
             raise err.AlreadyClaimed(f"unit {c.unit} already claimed on {g.last}")
         if c.unit in g.annulled:
             return self._emit(
@@ -659,6 +656,10 @@ class Evening:
                 g = self.games[e.game]
                 g.claims.append(e)
                 self._next_claim = e.claim_no + 1
+                if e.verdict in _JUDGED:
+                    g.judged.add((e.stage, e.number, e.unit_nos))
+                if e.verdict == Verdict.VALID and e.player_id is not None:
+                    g.valid.setdefault(e.stage, {}).setdefault(e.player_id, None)
                 if e.verdict == Verdict.FALSE:
                     g.annulled.add(self.cartons[e.carton_no].unit)
             case ev.ShareOffered():
