@@ -51,7 +51,16 @@ def _claims() -> rx.Component:
             HallView.claims,
             lambda c: rx.hstack(
                 rx.badge(
-                    c["verdict"].to(str),
+                    rx.match(
+                        c["verdict"].to(str),
+                        ("valid", "VALIDE"),
+                        ("false", "FAUSSE"),
+                        ("late", "TOUR PASSÉ"),
+                        ("wrong_series", "AUTRE SÉRIE"),
+                        ("not_in_game", "HORS PARTIE"),
+                        ("annulled", "ANNULÉ"),
+                        "?",
+                    ),
                     size="2",
                     color_scheme=rx.match(
                         c["verdict"].to(str), ("valid", "green"), ("false", "red"), "gray"
@@ -162,10 +171,6 @@ def _game_controls() -> rx.Component:
                 width="100%",
             ),
         ),
-        rx.cond(
-            HallView.tie & HallView.tie_tokens.length() > 0,
-            big_button("Attribuer le lot", "award", on_click=AnimateurState.award),
-        ),
         _tie_controls(),
         rx.cond(
             HallView.status != "over",
@@ -229,8 +234,8 @@ def _dashboard() -> rx.Component:
             rx.vstack(
                 rx.text(HallView.evening_name, font_weight="800"),
                 rx.text(
-                    f"Code : {HallView.join_code} — série {HallView.series} — "
-                    f"{HallView.players} joueurs"
+                    f"Code : {HallView.join_code} — série {HallView.series} — {HallView.players} ",
+                    rx.cond(HallView.players > 1, "joueurs", "joueur"),
                 ),
                 rx.text(
                     rx.cond(

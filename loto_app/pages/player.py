@@ -163,6 +163,19 @@ def index() -> rx.Component:
             HallView.announcement != "",
             announcement_box(HallView.announcement, HallView.announcement_kind),
         ),
+        rx.cond(
+            HallView.tie_tokens.length() > 0,
+            rx.flex(
+                rx.text("Jetons tirés :", font_weight="700"),
+                rx.foreach(
+                    HallView.tie_tokens,
+                    lambda t: rx.badge(f"{t['name']} : {t['token']}", size="3"),
+                ),
+                wrap="wrap",
+                gap="0.4rem",
+                custom_attrs=tid("tie-tokens"),
+            ),
+        ),
         _verdict(),
         _share_offer(),
         rx.cond(
