@@ -19,11 +19,14 @@ def _cell(c: rx.Var[CartonView], cell: rx.Var[CellView]) -> rx.Component:
         cell.n == 0,
         rx.box(background="#d9d4c7", border_radius="0.3rem", min_height="2.6rem"),
         rx.el.button(
-            rx.cond(marked, rx.text("✓", cell.n, as_="span"), rx.text(cell.n, as_="span")),
+            rx.text(cell.n, as_="span"),
             on_click=PlayerState.toggle(c.no, cell.n),
             background=rx.cond(marked, ACCENT, rx.cond(drawn, DRAWN, "white")),
             color=rx.cond(marked, "white", INK),
-            border=rx.cond(drawn, f"3px solid {INK}", "1px solid #999"),
+            # a marked cell is a round pion with a thick ring: shape, not only colour
+            border=rx.cond(
+                marked, f"3px double {INK}", rx.cond(drawn, f"3px solid {INK}", "1px solid #999")
+            ),
             border_radius=rx.cond(marked, "999px", "0.3rem"),
             font_size="1.15rem",
             font_weight=rx.cond(drawn, "800", "600"),
@@ -45,7 +48,7 @@ def _cell(c: rx.Var[CartonView], cell: rx.Var[CellView]) -> rx.Component:
 
 def carton_card(c: rx.Var[CartonView]) -> rx.Component:
     """One carton with its header, grid and claim button."""
-    cols = rx.cond(c.kind == "maxiquine", "repeat(5, 1fr)", "repeat(9, 1fr)")
+    cols = rx.cond(c.kind == "maxiquine", "repeat(5, minmax(0, 1fr))", "repeat(9, minmax(0, 1fr))")
     can_claim = HallView.claim_open & c.plays & ~c.annulled
     return rx.box(
         rx.hstack(

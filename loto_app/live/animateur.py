@@ -66,7 +66,7 @@ class AnimateurState(rx.State):
         self._evening_id, self._authorized, self.signed_in = evening_id, True, True
         lv = await registry.live(evening_id)
         sid = self.router.session.session_id
-        await broadcast.enter(sid, evening_id)
+        await broadcast.enter(sid, evening_id, staff=True)
         await broadcast.send_snapshot(sid, lv)
         return True
 

@@ -47,6 +47,11 @@ def player_room(evening_id: int, player_id: str) -> str:
     return f"loto:{evening_id}:{player_id}"
 
 
+def staff_room(evening_id: int) -> str:
+    """The socket.io room of the animateur's tablets (they see joins as they happen)."""
+    return f"loto:{evening_id}:staff"
+
+
 def bind(app: rx.App, hall_state: type, refresh_handler: str) -> None:
     """Wire the broadcast to the app, the public state class and the private refresh handler."""
     global _app, _hall_state, _refresh_event
@@ -87,13 +92,17 @@ async def _emit(message: dict[str, Any], to: str) -> None:
     await _app.sio.emit("event", message, to=to, namespace=_app.event_namespace.namespace)
 
 
-async def enter(sid: str, evening_id: int, player_id: str | None = None) -> None:
+async def enter(
+    sid: str, evening_id: int, player_id: str | None = None, *, staff: bool = False
+) -> None:
     """Put a socket in the evening's rooms."""
     assert _app is not None and _app.sio is not None
     ns = _app.event_namespace.namespace
     await _app.sio.enter_room(sid, room(evening_id), namespace=ns)
     if player_id:
         await _app.sio.enter_room(sid, player_room(evening_id, player_id), namespace=ns)
+    if staff:
+        await _app.sio.enter_room(sid, staff_room(evening_id), namespace=ns)
 
 
 async def send_snapshot(sid: str, lv: LiveEvening) -> None:
@@ -138,6 +147,8 @@ async def _publish(evening_id: int, lv: LiveEvening, events: list[ev.Event]) -> 
         return
     if any(isinstance(x, PUBLIC_EVENTS) for x in events):
         await _emit(delta(public_snapshot(lv.evening, lv.name, lv.join_code)), room(evening_id))
+    elif any(isinstance(x, ev.PlayerJoined) for x in events):
+        await _emit(delta({"players": len(lv.evening.players)}), staff_room(evening_id))
     poke = {"events": [{"name": _refresh_event, "payload": {}, "router_data": {}}]}
     if any(isinstance(x, (ev.GameStarted, ev.UnmarkAllowed)) for x in events):
         await _emit(poke, room(evening_id))  # which cartons play, marks and annulments reset

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from loto_app.domain.engine import Evening, GameStatus
+from loto_app.domain.engine import Evening, Game, GameStatus
 from loto_app.domain.program import KIND_LABELS, Kind
 from loto_app.domain.serial import check_code, lot_ticket_code
 from loto_app.domain.verdicts import VERDICT_LABELS, Verdict
@@ -80,6 +80,22 @@ def verdict_text(verdict: str, carton_no: int, number: int | None) -> str:
     return f"{VERDICT_LABELS[v]} (carton {carton_no})."
 
 
+def _outcome(g: Game, stage: int, player_id: str) -> str:
+    """After a valid claim: what became of it (lot won, shared, or lost at the token draw)."""
+    award = next((a for a in g.awards if a.stage == stage), None)
+    tie = next((t for t in g.tie_breaks if t.stage == stage), None)
+    lot = g.spec.stages[stage].lot.description
+    if award is not None:
+        mine = [(no, share) for no, p, share in award.tickets if p == player_id]
+        if mine:
+            no, share = mine[0]
+            half = " (la moitié du lot)" if share == "1/2" else ""
+            return f"Gagné ! {lot}{half} : ticket n° {no}, à retirer au comptoir."
+    if tie is not None and tie.method == "draw" and player_id not in tie.winners:
+        return "Ex aequo perdu au tirage des jetons : un carton vous est offert."
+    return ""
+
+
 def private_view(e: Evening, player_id: str) -> PrivateView:
     """Build a player's view from the engine."""
     g = e.game
@@ -126,6 +142,8 @@ def private_view(e: Evening, player_id: str) -> PrivateView:
             last = mine_claims[-1]
             verdict = verdict_text(last.verdict, last.carton_no, last.number)
             kind = VERDICT_KIND[Verdict(last.verdict)]
+            if last.verdict == Verdict.VALID:
+                verdict = _outcome(g, last.stage, player_id) or verdict
     offer = bool(g and player_id in g.tie.share_offered_to and g.tie.broken is None)
     return PrivateView(
         name=e.players.get(player_id, ""),
