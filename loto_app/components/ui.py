@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import reflex as rx
+from reflex_components_core.core.banner import has_connection_errors
 
 INK = "#1a1a1a"
 PAPER = "#fffdf7"
@@ -56,10 +57,30 @@ def announcement_box(
     )
 
 
+def connection_banner() -> rx.Component:
+    """Shown while the connection to the server is lost; Reflex reconnects by itself and the
+    page reloads the whole current state when it is back."""
+    return rx.cond(
+        has_connection_errors,
+        rx.box(
+            rx.text("Connexion perdue — reconnexion en cours…", font_weight="800"),
+            rx.text("Vos cartons et vos pions sont gardés sur le serveur.", font_size="0.95rem"),
+            background="#3d3d3d",
+            color="white",
+            padding="0.6rem 1rem",
+            position="sticky",
+            top="0",
+            z_index="20",
+            border_radius="0.4rem",
+            custom_attrs=tid("connection-banner", role="alert"),
+        ),
+    )
+
+
 def page_shell(*children: rx.Component, max_width: str = "40rem") -> rx.Component:
     """Centered column, phone first."""
     return rx.box(
-        rx.vstack(*children, spacing="4", width="100%", align="stretch"),
+        rx.vstack(connection_banner(), *children, spacing="4", width="100%", align="stretch"),
         max_width=max_width,
         margin="0 auto",
         padding="0.75rem",

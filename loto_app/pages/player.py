@@ -42,7 +42,11 @@ def _header() -> rx.Component:
                     f"{HallView.stage_label} : {HallView.lot_label}", custom_attrs=tid("stage")
                 ),
             ),
-            rx.text(f"{HallView.count} numéros sortis", color="#555"),
+            rx.text(
+                f"{HallView.count} ",
+                rx.cond(HallView.count > 1, "numéros sortis", "numéro sorti"),
+                color="#555",
+            ),
             spacing="0",
             align="start",
         ),

@@ -5,7 +5,7 @@ from __future__ import annotations
 import reflex as rx
 
 from loto_app.components.board import board
-from loto_app.components.ui import announcement_box, tid
+from loto_app.components.ui import announcement_box, connection_banner, tid
 from loto_app.live.hall import HallView
 from loto_app.live.screen import ScreenState
 
@@ -15,6 +15,7 @@ TITLE = "Loto — écran de la salle"
 def index() -> rx.Component:
     """The hall screen."""
     return rx.box(
+        connection_banner(),
         rx.cond(
             ScreenState.message != "",
             rx.text(ScreenState.message, font_size="2rem", color="white"),
@@ -47,7 +48,11 @@ def index() -> rx.Component:
                     color="#ffd54a",
                     custom_attrs=tid("last-number", **{"aria-live": "assertive"}),
                 ),
-                rx.text(f"{HallView.count} numéros sortis", font_size="2rem"),
+                rx.text(
+                    f"{HallView.count} ",
+                    rx.cond(HallView.count > 1, "numéros sortis", "numéro sorti"),
+                    font_size="2rem",
+                ),
                 rx.cond(
                     HallView.tie_tokens.length() > 0,
                     rx.hstack(
