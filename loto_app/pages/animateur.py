@@ -250,7 +250,10 @@ def _dashboard() -> rx.Component:
                         f"En jeu : {HallView.stage_label} — {HallView.lot_label}", font_weight="700"
                     ),
                 ),
-                rx.text(f"{HallView.count} ", rx.cond(HallView.count > 1, "numéros tirés", "numéro tiré")),
+                rx.text(
+                    f"{HallView.count} ",
+                    rx.cond(HallView.count > 1, "numéros tirés", "numéro tiré"),
+                ),
                 spacing="1",
                 align="start",
             ),
