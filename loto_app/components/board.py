@@ -14,8 +14,12 @@ def _number(n: int, size: str) -> rx.Component:
     return rx.box(
         str(n),
         background=rx.cond(last, "#ffd54a", rx.cond(drawn, ACCENT, "#1f1f1f")),
-        color=rx.cond(last, "#000", rx.cond(drawn, "white", "#6b6b6b")),
-        font_weight=rx.cond(drawn, "900", "500"),
+        # undrawn numbers dim but readable (5.5:1); drawn ones bold with a ring, not only colour
+        color=rx.cond(last, "#000", rx.cond(drawn, "white", "#949494")),
+        font_weight=rx.cond(drawn, "900", "400"),
+        box_shadow=rx.cond(
+            last, "inset 0 0 0 0.1em #000", rx.cond(drawn, "inset 0 0 0 0.1em #fff", "none")
+        ),
         font_size=size,
         text_align="center",
         border_radius="0.4rem",

@@ -17,9 +17,10 @@ def _cell(c: rx.Var[CartonView], cell: rx.Var[CellView]) -> rx.Component:
     drawn = HallView.drawn.contains(cell.n)
     return rx.cond(
         cell.n == 0,
-        rx.box(background="#d9d4c7", border_radius="0.3rem", min_height="2.6rem"),
+        rx.box(background="#d9d4c7", border_radius="0.3rem", min_height="3rem"),
         rx.el.button(
-            rx.text(cell.n, as_="span"),
+            # as large as the cell's width allows (the grid is a size container), capped
+            rx.text(cell.n, as_="span", font_size="min(6.6cqi, 1.75rem)"),
             on_click=PlayerState.toggle(c.no, cell.n),
             background=rx.cond(marked, ACCENT, rx.cond(drawn, DRAWN, "white")),
             color=rx.cond(marked, "white", INK),
@@ -30,7 +31,7 @@ def _cell(c: rx.Var[CartonView], cell: rx.Var[CellView]) -> rx.Component:
             border_radius=rx.cond(marked, "999px", "0.3rem"),
             font_size="1.15rem",
             font_weight=rx.cond(drawn, "800", "600"),
-            min_height="2.6rem",
+            min_height="3rem",
             padding="0",
             cursor="pointer",
             custom_attrs=tid(
@@ -38,6 +39,7 @@ def _cell(c: rx.Var[CartonView], cell: rx.Var[CellView]) -> rx.Component:
                 **{
                     "data-marked": rx.cond(marked, "true", "false"),
                     "data-drawn": rx.cond(drawn, "true", "false"),
+                    "data-row": cell.row,
                     "aria-pressed": rx.cond(marked, "true", "false"),
                     "aria-label": rx.cond(marked, f"{cell.n}, marqué", f"{cell.n}"),
                 },
@@ -72,9 +74,11 @@ def carton_card(c: rx.Var[CartonView]) -> rx.Component:
             rx.foreach(c.rows, lambda r: rx.foreach(r, lambda cell: _cell(c, cell))),
             display="grid",
             grid_template_columns=cols,
-            gap="3px",
+            gap="2px",
             margin_y="0.5rem",
-            opacity=rx.cond(c.annulled, "0.45", "1"),
+            container_type="inline-size",
+            # an annulled carton turns grey, its text keeping full contrast (no opacity)
+            filter=rx.cond(c.annulled, "grayscale(1)", "none"),
         ),
         rx.button(
             HallView.claim_word,
@@ -88,9 +92,15 @@ def carton_card(c: rx.Var[CartonView]) -> rx.Component:
             color_scheme="red",
             custom_attrs=tid(f"claim-{c.no}"),
         ),
-        padding="0.6rem",
-        border=f"2px solid {INK}",
+        padding=["0.35rem", "0.6rem"],
+        border=rx.cond(c.annulled, f"3px dashed {INK}", f"2px solid {INK}"),
         border_radius="0.6rem",
-        background="white",
-        custom_attrs=tid(f"carton-{c.no}"),
+        background=rx.cond(c.annulled, "#ecebe8", "white"),
+        custom_attrs=tid(
+            f"carton-{c.no}",
+            **{
+                "data-plays": rx.cond(c.plays, "true", "false"),
+                "data-annulled": rx.cond(c.annulled, "true", "false"),
+            },
+        ),
     )

@@ -77,14 +77,15 @@ def connection_banner() -> rx.Component:
     )
 
 
-def page_shell(*children: rx.Component, max_width: str = "40rem") -> rx.Component:
-    """Centered column, phone first."""
+def page_shell(*children: rx.Component, max_width: str = "40rem", **props: Any) -> rx.Component:
+    """Centered column, phone first: the page's main landmark; props override the defaults."""
+    style = {"padding": ["0.5rem", "0.75rem"], "min_height": "100vh"}
     return rx.box(
         rx.vstack(connection_banner(), *children, spacing="4", width="100%", align="stretch"),
         max_width=max_width,
         margin="0 auto",
-        padding="0.75rem",
-        min_height="100vh",
         background=PAPER,
         color=INK,
+        custom_attrs={"role": "main"},
+        **{**style, **props},
     )

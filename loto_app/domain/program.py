@@ -75,6 +75,7 @@ class TieMethod(StrEnum):
 
 
 MAX_LOT_DESCRIPTION = 120
+MAX_STREAM_URL = 300
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,13 +175,29 @@ class Settings:
         auto_marking: mark drawn numbers on every carton automatically (off: marking is part
             of the game).
         tie_method: how ex aequo are settled.
-        claim_hint: tell a player that a quine is possible (off by default).
+        claim_hint: tell a player that a quine is possible (off by default: spotting it is part
+            of the game).
+        stream_url: a live-stream link (https) shown above the cartons of remote players.
     """
 
     draw_source: DrawSource = DrawSource.ELECTRONIC
     auto_marking: bool = False
     tie_method: TieMethod = TieMethod.SHARE_OR_DRAW
     claim_hint: bool = False
+    stream_url: str = ""
+
+    def __post_init__(self) -> None:
+        url = self.stream_url
+        if url and (
+            not isinstance(url, str)
+            or not url.startswith("https://")
+            or len(url) > MAX_STREAM_URL
+            or any(c.isspace() or c in "\"'<>" for c in url)
+        ):
+            raise InvalidProgram(
+                f"stream url {url!r:.80} is not an https link of at most {MAX_STREAM_URL} chars",
+                "Le lien de diffusion doit être une adresse https:// valide.",
+            )
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,6 +232,7 @@ class Program:
                 "auto_marking": self.settings.auto_marking,
                 "tie_method": self.settings.tie_method.value,
                 "claim_hint": self.settings.claim_hint,
+                "stream_url": self.settings.stream_url,
             },
             "games": [
                 {
@@ -246,6 +264,7 @@ class Program:
                 auto_marking=bool(st["auto_marking"]),
                 tie_method=TieMethod(st["tie_method"]),
                 claim_hint=bool(st.get("claim_hint", False)),
+                stream_url=str(st.get("stream_url", "")),
             )
             games = tuple(
                 GameSpec(

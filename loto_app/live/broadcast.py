@@ -107,7 +107,7 @@ async def enter(
 
 async def send_snapshot(sid: str, lv: LiveEvening) -> None:
     """The whole public picture to one socket (a page that just loaded)."""
-    await _emit(delta(public_snapshot(lv.evening, lv.name, lv.join_code)), sid)
+    await _emit(delta(public_snapshot(lv.evening, lv.name, lv.join_code, lv.drawn_at)), sid)
 
 
 #: Events that change what everyone sees (marks, sales and joins are private).
@@ -146,7 +146,9 @@ async def _publish(evening_id: int, lv: LiveEvening, events: list[ev.Event]) -> 
     if _app is None:
         return
     if any(isinstance(x, PUBLIC_EVENTS) for x in events):
-        await _emit(delta(public_snapshot(lv.evening, lv.name, lv.join_code)), room(evening_id))
+        await _emit(
+            delta(public_snapshot(lv.evening, lv.name, lv.join_code, lv.drawn_at)), room(evening_id)
+        )
     elif any(isinstance(x, ev.PlayerJoined) for x in events):
         await _emit(delta({"players": len(lv.evening.players)}), staff_room(evening_id))
     poke = {"events": [{"name": _refresh_event, "payload": {}, "router_data": {}}]}

@@ -45,3 +45,8 @@ class HallView(rx.State):
     auto_marking: bool = False
     physical: bool = False
     patterns: list[str] = []
+    pattern: str = ""
+    claim_hint: bool = False
+    last_five: list[int] = []
+    rhythm: str = ""
+    stream_url: str = ""

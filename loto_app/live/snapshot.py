@@ -4,6 +4,7 @@ announcements and the public side of claims and ties. Pure: no Reflex, no databa
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import parse_qs, urlparse
 
 from loto_app.domain import events as ev
 from loto_app.domain.engine import Evening, Game, GameStatus
@@ -114,7 +115,38 @@ def _announcement(e: Evening, g: Game | None) -> tuple[str, str]:
     return "", "info"
 
 
-def public_snapshot(e: Evening, name: str, join_code: str) -> dict[str, Any]:
+def embed_url(url: str) -> str:
+    """A live-stream link as an embeddable address (YouTube watch/short links -> embed)."""
+    if not url:
+        return ""
+    parsed = urlparse(url)
+    host = parsed.netloc.lower().removeprefix("www.").removeprefix("m.")
+    video = ""
+    if host == "youtube.com" and parsed.path == "/watch":
+        video = parse_qs(parsed.query).get("v", [""])[0]
+    elif host == "youtube.com" and parsed.path.startswith(("/live/", "/shorts/")):
+        video = parsed.path.split("/")[2]
+    elif host == "youtu.be":
+        video = parsed.path.lstrip("/")
+    if video and video.replace("-", "").replace("_", "").isalnum():
+        return f"https://www.youtube-nocookie.com/embed/{video}?autoplay=1&mute=1"
+    return url
+
+
+def rhythm(times: list[float]) -> str:
+    """The draw rhythm from the last draws' times: 'un numéro toutes les 12 s'."""
+    recent = times[-6:]
+    if len(recent) < 2:
+        return ""
+    gap = (recent[-1] - recent[0]) / (len(recent) - 1)
+    if gap >= 90:
+        return f"un numéro toutes les {gap / 60:.0f} min"
+    return f"un numéro toutes les {max(gap, 1):.0f} s"
+
+
+def public_snapshot(
+    e: Evening, name: str, join_code: str, drawn_at: dict[int, list[float]] | None = None
+) -> dict[str, Any]:
     """Everything the hall screen, the animateur and every phone may see."""
     g = e.game
     st = g.stage_spec if g else None
@@ -180,4 +212,9 @@ def public_snapshot(e: Evening, name: str, join_code: str) -> dict[str, Any]:
         "auto_marking": e.program.settings.auto_marking,
         "physical": e.program.settings.draw_source.value == "physical",
         "patterns": [PATTERN_LABELS[s.pattern] for s in g.spec.stages] if g else [],
+        "pattern": st.pattern.value if st else "",
+        "claim_hint": e.program.settings.claim_hint,
+        "last_five": list(reversed(g.drawn[-6:-1])) if g else [],
+        "rhythm": rhythm((drawn_at or {}).get(g.index, [])) if g else "",
+        "stream_url": embed_url(e.program.settings.stream_url),
     }

@@ -16,6 +16,7 @@ class CellView:
 
     n: int = 0
     key: str = ""
+    row: int = 0
 
 
 @dataclasses.dataclass
@@ -102,7 +103,10 @@ def private_view(e: Evening, player_id: str) -> PrivateView:
     mine = e.player_cartons(player_id)
     cartons = []
     for c in mine:
-        rows = [[CellView(n or 0, f"{c.no}-{n}" if n else "") for n in r] for r in c.carton.grid]
+        rows = [
+            [CellView(n or 0, f"{c.no}-{n}" if n else "", i) for n in r]
+            for i, r in enumerate(c.carton.grid)
+        ]
         cartons.append(
             CartonView(
                 no=c.no,

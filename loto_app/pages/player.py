@@ -8,6 +8,7 @@ from loto_app.components.carton import carton_card
 from loto_app.components.ui import ACCENT, announcement_box, big_button, page_shell, tid
 from loto_app.live.hall import HallView
 from loto_app.live.player import PlayerState
+from loto_app.live.prefs import Prefs
 
 TITLE = "Loto — mes cartons"
 
@@ -159,10 +160,77 @@ def _buy() -> rx.Component:
     )
 
 
+def _hall_helpers() -> rx.Component:
+    """Marker read by assets/loto.js (wake lock, vibrations, the optional claim hint)."""
+    return rx.fragment(
+        rx.box(
+            display="none",
+            custom_attrs={
+                "data-page": "player",
+                "data-claim-hint": rx.cond(HallView.claim_hint, "true", "false"),
+                "data-pattern": HallView.pattern,
+            },
+        ),
+        rx.script(src="/loto.js"),
+    )
+
+
+def _stream() -> rx.Component:
+    """The evening's live stream, for remote players (numbers come faster than the video)."""
+    return rx.cond(
+        HallView.stream_url != "",
+        rx.box(
+            rx.el.iframe(
+                src=HallView.stream_url,
+                title="Diffusion en direct de la soirée",
+                allow="autoplay; encrypted-media; picture-in-picture",
+                allow_full_screen=True,
+                loading="lazy",
+                width="100%",
+                height="100%",
+                border="0",
+                position="absolute",
+                top="0",
+                left="0",
+            ),
+            position="relative",
+            width="100%",
+            padding_top="56.25%",
+            custom_attrs=tid("stream"),
+        ),
+    )
+
+
+def _large_text_toggle() -> rx.Component:
+    """Bigger letters on this phone (remembered by the browser, see `Prefs`)."""
+    on = Prefs.large_text == "1"
+    return rx.button(
+        "Grands caractères",
+        on_click=Prefs.toggle_large_text,
+        size="3",
+        variant=rx.cond(on, "solid", "outline"),
+        color_scheme="gray",
+        high_contrast=True,
+        font_size="1.1rem",
+        min_height="2.75rem",
+        custom_attrs=tid("large-text", **{"aria-pressed": rx.cond(on, "true", "false")}),
+    )
+
+
 def index() -> rx.Component:
     """The player page."""
     return page_shell(
+        _hall_helpers(),
         _header(),
+        _stream(),
+        rx.box(
+            rx.text("Une quine possible ! Vérifiez vos cartons.", font_weight="900"),
+            custom_attrs=tid("claim-hint", hidden=True, role="status"),
+            background="#fff4d6",
+            border="3px solid #c98a00",
+            padding="0.6rem",
+            border_radius="0.5rem",
+        ),
         rx.cond(
             HallView.announcement != "",
             announcement_box(HallView.announcement, HallView.announcement_kind),
@@ -191,10 +259,17 @@ def index() -> rx.Component:
                 custom_attrs=tid("player-message", role="alert"),
             ),
         ),
-        rx.cond(
-            PlayerState.ready,
-            rx.text(f"Bonjour {PlayerState.name} !", font_size="1.2rem", font_weight="700"),
-            rx.text("Chargement de vos cartons…"),
+        rx.hstack(
+            rx.cond(
+                PlayerState.ready,
+                rx.text(f"Bonjour {PlayerState.name} !", font_size="1.2rem", font_weight="700"),
+                rx.text("Chargement de vos cartons…"),
+            ),
+            rx.spacer(),
+            _large_text_toggle(),
+            align="center",
+            wrap="wrap",
+            width="100%",
         ),
         rx.cond(
             (PlayerState.cartons.length() == 0) & PlayerState.ready,
@@ -220,4 +295,6 @@ def index() -> rx.Component:
             ),
         ),
         _buy(),
+        # large-text mode: the whole page scaled up (the carton cells still fit the width)
+        zoom=rx.cond(Prefs.large_text == "1", "1.25", "1"),
     )

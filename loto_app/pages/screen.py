@@ -15,6 +15,8 @@ TITLE = "Loto — écran de la salle"
 def index() -> rx.Component:
     """The hall screen."""
     return rx.box(
+        rx.box(display="none", custom_attrs={"data-page": "screen"}),
+        rx.script(src="/loto.js"),
         connection_banner(),
         rx.cond(
             ScreenState.message != "",
@@ -22,7 +24,7 @@ def index() -> rx.Component:
         ),
         rx.grid(
             rx.vstack(
-                rx.text(HallView.evening_name, font_size="2rem", font_weight="800"),
+                rx.heading(HallView.evening_name, as_="h1", font_size="2rem", font_weight="800"),
                 rx.text(
                     rx.cond(
                         HallView.game_no > 0,
@@ -52,6 +54,28 @@ def index() -> rx.Component:
                     f"{HallView.count} ",
                     rx.cond(HallView.count > 1, "numéros sortis", "numéro sorti"),
                     font_size="2rem",
+                ),
+                rx.cond(
+                    HallView.last_five.length() > 0,
+                    rx.hstack(
+                        rx.text("Avant :", font_size="1.6rem", color="#ccc"),
+                        rx.foreach(
+                            HallView.last_five,
+                            lambda n: rx.text(n, font_size="2.4rem", font_weight="800"),
+                        ),
+                        spacing="4",
+                        align="center",
+                        custom_attrs=tid("last-five"),
+                    ),
+                ),
+                rx.cond(
+                    HallView.rhythm != "",
+                    rx.text(
+                        f"Rythme : {HallView.rhythm}",
+                        font_size="1.4rem",
+                        color="#ccc",
+                        custom_attrs=tid("rhythm"),
+                    ),
                 ),
                 rx.cond(
                     HallView.tie_tokens.length() > 0,
@@ -86,6 +110,24 @@ def index() -> rx.Component:
                         custom_attrs=tid("join-qr"),
                     ),
                 ),
+                rx.hstack(
+                    rx.button(
+                        "Voix : coupée",
+                        size="3",
+                        background="#333",
+                        color="white",
+                        border="1px solid #888",
+                        custom_attrs=tid("voice-toggle", **{"aria-pressed": "false"}),
+                    ),
+                    rx.button(
+                        "Expressions : activées",
+                        size="3",
+                        background="#333",
+                        color="white",
+                        border="1px solid #888",
+                        custom_attrs=tid("phrases-toggle", **{"aria-pressed": "true"}),
+                    ),
+                ),
                 align="center",
                 spacing="3",
             ),
@@ -108,4 +150,5 @@ def index() -> rx.Component:
         color="white",
         min_height="100vh",
         padding="1.5rem",
+        custom_attrs={"role": "main"},
     )

@@ -8,9 +8,11 @@ import hashlib
 import logging
 import secrets
 import threading
+import time
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import UTC
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
@@ -167,6 +169,21 @@ class EveningStore:
             return evening, rows[-1][0], rows[-1][2]
         return evening, 0, GENESIS
 
+    def draw_times(self, evening_id: int) -> dict[int, list[float]]:
+        """When each number was drawn (POSIX seconds), per game, in draw order."""
+        with Session(self.engine) as s:
+            rows = s.exec(
+                select(m.DrawRow.game_idx, m.DrawRow.at)
+                .where(m.DrawRow.evening_id == evening_id)
+                .order_by(m.DrawRow.game_idx, m.DrawRow.seq)
+            ).all()
+        out: dict[int, list[float]] = {}
+        for game, at in rows:
+            if at.tzinfo is None:
+                at = at.replace(tzinfo=UTC)
+            out.setdefault(game, []).append(at.timestamp())
+        return out
+
     def events_after(self, evening_id: int, seq: int) -> list[tuple[int, ev.Event, str]]:
         """The events committed after `seq` (by another process), in order."""
         with Session(self.engine) as s:
@@ -241,11 +258,13 @@ class LiveEvening:
         self._lock = threading.RLock()
         self.name, self.join_code = store.describe(evening_id)
         self.evening, self.seq, self.last_hash = store.load(evening_id)
+        self.drawn_at = store.draw_times(evening_id)
 
     def reload(self) -> None:
         """Drop the in-memory state and replay it from the database."""
         with self._lock:
             self.evening, self.seq, self.last_hash = self.store.load(self.evening_id)
+            self.drawn_at = self.store.draw_times(self.evening_id)
 
     def catch_up(self) -> None:
         """Apply the events other processes committed since our last one."""
@@ -253,6 +272,7 @@ class LiveEvening:
             for seq, e, h in self.store.events_after(self.evening_id, self.seq):
                 self.evening._apply(e)
                 self.seq, self.last_hash = seq, h
+                self._note([e])
 
     def run(
         self,
@@ -280,6 +300,7 @@ class LiveEvening:
                     self.seq, self.last_hash = self.store.append(
                         self.evening_id, events, self.seq, self.last_hash, extra
                     )
+                    self._note(events)
                     return events
                 except IntegrityError:
                     log.warning(
@@ -291,6 +312,12 @@ class LiveEvening:
                     self.reload()
                     raise
             raise RuntimeError(f"evening {self.evening_id}: could not commit after 3 attempts")
+
+    def _note(self, events: list[ev.Event]) -> None:
+        """Keep the time of each draw (for the hall's draw rhythm)."""
+        for e in events:
+            if isinstance(e, ev.NumberDrawn):
+                self.drawn_at.setdefault(e.game, []).append(time.time())
 
     def join(self, name: str) -> tuple[str, str]:
         """Register a new player; returns (player id, secret identity for the browser)."""

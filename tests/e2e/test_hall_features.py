@@ -1,0 +1,97 @@
+"""At the hall: the phone stays awake, vibrates for my numbers and (if the evening allows it)
+hints a possible quine; the hall screen reads the numbers aloud with the traditional phrases,
+shows the last five numbers and the draw rhythm; remote players get the live stream."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from playwright.sync_api import expect
+
+from loto_app.domain.program import DrawSource, Program, Settings, demo_program
+from loto_app.storage.db import make_engine
+from loto_app.storage.repository import EveningStore
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page
+
+SECRET = "hall-secret"
+STREAM = "https://www.youtube.com/watch?v=dQw4w9WgXcQ"
+
+
+def _ball(tablet: Page, n: int) -> None:
+    expect(tablet.get_by_test_id("ball-submit")).to_be_enabled()
+    tablet.get_by_test_id("ball-input").fill(str(n))
+    tablet.get_by_test_id("ball-submit").click()
+    expect(tablet.get_by_test_id("last-number")).to_have_text(str(n))
+
+
+def test_vibrations_hint_voice_rhythm_and_stream(
+    app_url: str, db_url: str, browser: Browser, phone: dict, results_dir: Path
+) -> None:
+    demo = demo_program("HALL")
+    settings = Settings(DrawSource.PHYSICAL, claim_hint=True, stream_url=STREAM)
+    engine = make_engine(db_url)
+    creds = EveningStore(engine).create_evening(
+        "Salle des fêtes", Program(demo.series, demo.games, settings), animateur_secret=SECRET
+    )
+    engine.dispose()
+    code = creds.join_code
+
+    player = browser.new_context(**phone).new_page()
+    player.goto(f"{app_url}/?code={code}")
+    expect(player.get_by_test_id("join-code")).to_have_value(code)
+    player.get_by_test_id("join-name").fill("Mamie Jo")
+    player.get_by_test_id("join-submit").click()
+    player.wait_for_url("**/jouer")
+    player.get_by_test_id("buy-classique").click()
+    carton = player.locator("[data-testid^=carton-]")
+    expect(carton).to_have_count(1)
+    expect(player.get_by_test_id("stream").locator("iframe")).to_have_attribute(
+        "src", "https://www.youtube-nocookie.com/embed/dQw4w9WgXcQ?autoplay=1&mute=1"
+    )
+    row = sorted(
+        int(t) for t in carton.locator("[data-row='0']").all_inner_texts() if t.strip().isdigit()
+    )
+    mine = {int(t) for t in carton.locator("[data-testid^=cell-]").all_inner_texts()}
+    assert len(row) == 5
+    away = [n for n in range(1, 91) if n not in mine and n != 22]
+
+    screen = browser.new_context(viewport={"width": 1920, "height": 1080}).new_page()
+    screen.goto(f"{app_url}/ecran?code={code}")
+    expect(screen.get_by_test_id("voice-toggle")).to_have_text("Voix : coupée")
+    screen.get_by_test_id("voice-toggle").click()
+    expect(screen.get_by_test_id("voice-toggle")).to_have_text("Voix : activée")
+
+    tablet = browser.new_context().new_page()
+    tablet.goto(f"{app_url}/animateur")
+    tablet.get_by_test_id("animateur-code").fill(code)
+    tablet.get_by_test_id("animateur-secret").fill(SECRET)
+    tablet.get_by_test_id("animateur-login").click()
+    tablet.get_by_test_id("start-game").click()
+
+    _ball(tablet, away[0])  # not mine: no vibration
+    expect(player.get_by_test_id("last-number")).to_have_text(str(away[0]))
+    assert player.evaluate("window.__lotoVibrations || []") == []
+    _ball(tablet, row[0])  # mine: a short vibration
+    player.wait_for_function("(window.__lotoVibrations || []).length === 1")
+    assert player.evaluate("window.__lotoVibrations") == [120]
+    expect(player.get_by_test_id("claim-hint")).to_be_hidden()
+    if 22 not in mine:
+        _ball(tablet, 22)
+        screen.wait_for_function("(window.__lotoSpoken || []).includes('Le 22, les deux cocottes')")
+    for n in row[1:]:
+        _ball(tablet, n)
+    expect(player.get_by_test_id("last-number")).to_have_text(str(row[-1]))
+    expect(player.get_by_test_id("claim-hint")).to_be_visible()
+    assert player.evaluate("window.__lotoVibrations")[-1] == [300, 100, 300]
+    assert player.evaluate("window.__lotoWakeLock") is not None  # asked for (held or refused)
+    player.screenshot(path=results_dir / "01-quine-possible.png", full_page=True)
+
+    expect(screen.get_by_test_id("last-number")).to_have_text(str(row[-1]))
+    expect(screen.get_by_test_id("last-five").locator("p")).to_have_count(6)  # label + 5
+    expect(screen.get_by_test_id("rhythm")).to_contain_text("un numéro toutes les")
+    spoken = screen.evaluate("window.__lotoSpoken")
+    assert spoken[-1].startswith(f"Le {row[-1]}")
+    screen.screenshot(path=results_dir / "02-ecran.png")
