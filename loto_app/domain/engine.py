@@ -243,6 +243,11 @@ class Evening:
             )
         if self.is_over:
             raise err.InvalidSale("the evening is over", "La soirée est terminée.")
+        if not self._plays_later(kind):
+            raise err.InvalidSale(
+                f"no {kind} game left to play",
+                "Plus aucune partie de ce type ce soir : ce carton ne jouerait pas.",
+            )
         if planche and kind not in (Kind.CLASSIQUE, Kind.SPECIAL):
             raise err.InvalidSale(
                 f"no planche of {kind} cartons", "Planche : classique ou spéciale."
@@ -401,12 +406,19 @@ class Evening:
                 g.index, g.stage, "draw", tuple(zip(entries, tokens, strict=True)), (winner,)
             )
         )
-        kinds = self.program.kinds()
-        kind = Kind.CLASSIQUE if Kind.CLASSIQUE in kinds else g.spec.kind
-        for p in entries:
-            if p != winner:
-                events += self.sell(p, kind, 1, rng=rng, reason="consolation")
+        # the free carton: a classique one, or of a kind that still has a game to play
+        kinds = [Kind.CLASSIQUE, g.spec.kind, *Kind]
+        kind = next((k for k in kinds if self._plays_later(k)), None)
+        if kind is not None:  # (none after the evening's last game: nothing left to play)
+            for p in entries:
+                if p != winner:
+                    events += self.sell(p, kind, 1, rng=rng, reason="consolation")
         return events
+
+    def _plays_later(self, kind: Kind) -> bool:
+        """Is a game of this kind still to be played by a carton bought now?"""
+        first = self.next_game_index()
+        return any(spec.kind is kind for spec in self.program.games[first:])
 
     def award(self) -> list[ev.Event]:
         """Give the stage's lot to its winner(s): one lot ticket each."""
@@ -430,10 +442,11 @@ class Evening:
         g = self.game
         if g is None or g.status is GameStatus.FINISHED:
             raise err.NoGameInProgress("no game to end")
-        if g.status is GameStatus.RUNNING:
+        if g.status is GameStatus.RUNNING and (len(g.drawn) < len(BALLS) or g.entries()):
             raise err.DemarquageTooEarly(
                 f"stage {g.stage + 1} of {len(g.spec.stages)} not awarded yet"
             )
+        # (all 90 numbers out and nobody claimed in time: the game ends, the lot stays unwon)
         return self._emit(ev.UnmarkAllowed(g.index))
 
     # ------------------------------------------------------------------ moves: a player
@@ -755,7 +768,10 @@ class Evening:
             assert i == len(self.games) - 1 or g.status is GameStatus.FINISHED
             assert len(set(g.drawn)) == len(g.drawn) and all(n in BALLS for n in g.drawn)
             assert len(g.awards) == g.stage <= len(g.spec.stages)
-            assert (g.stage == len(g.spec.stages)) == (g.status is not GameStatus.RUNNING)
+            if g.stage == len(g.spec.stages):
+                assert g.status is not GameStatus.RUNNING
+            else:
+                assert g.status is GameStatus.RUNNING or len(g.drawn) == len(BALLS)
             for n, marks in g.marks.items():
                 assert self.plays(n, g), f"marks on carton {n} which does not play game {i}"
                 assert marks <= set(g.drawn) & self.cartons[n].carton.numbers, f"marks {n}"

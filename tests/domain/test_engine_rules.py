@@ -710,3 +710,33 @@ def test_replay_of_the_serialised_events_gives_the_same_state():
     again = Evening.replay(e.program, [ev.event_from_dict(x.to_dict()) for x in e.history], KEY)
     assert again.fingerprint() == e.fingerprint()
     again.check_invariants()
+
+
+def test_a_game_nobody_won_ends_once_all_90_numbers_are_out():
+    special = GameSpec(Kind.SPECIAL, (Stage(Pattern.FULL_CARD, Lot("Vélo", 1)),))
+    e = evening(special, CP_ONLY, source=DrawSource.ELECTRONIC)
+    with_players(e, "a")  # classique cartons only: nobody can win the spécial game
+    e.start_game()
+    rng = random.Random(4)
+    for _ in range(89):
+        e.draw(rng)
+    with pytest.raises(err.DemarquageTooEarly):
+        e.allow_unmark()
+    e.draw(rng)
+    e.allow_unmark()  # the lot stays unwon, the evening goes on
+    assert e.game.status is GameStatus.FINISHED and not e.game.awards
+    e.start_game()
+    e.check_invariants()
+
+
+def test_no_sale_of_cartons_that_no_game_left_would_play():
+    vit = GameSpec(Kind.VITRINE, (Stage(Pattern.ONE_CARD, Lot("Robot", 1)),))
+    e = evening(vit, CP_ONLY)
+    e.join("p", "Paul")
+    e.sell("p", Kind.VITRINE, 1, rng=random.Random(1))  # the vitrine game is still to come
+    e.start_game()
+    e.enter_ball(1)  # the vitrine game has begun: a vitrine bought now would never play
+    with pytest.raises(err.InvalidSale):
+        e.sell("p", Kind.VITRINE, 1)
+    e.sell("p", Kind.CLASSIQUE, 1, rng=random.Random(2))  # the classique game is next
+    assert e.purchase_of[e.player_cartons("p")[-1].no].first_game == 1

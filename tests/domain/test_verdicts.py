@@ -6,16 +6,30 @@ Every carton here is built by hand from explicit rows that obey the format of RU
 
 from __future__ import annotations
 
+import inspect
+import random
 from collections.abc import Sequence
 
 import pytest
 
-from loto_app.domain.cartons import Carton
-from loto_app.domain.program import Pattern
+from loto_app.domain import events as ev
+from loto_app.domain.cartons import Carton, validate_classic, validate_maxi
+from loto_app.domain.engine import Evening
+from loto_app.domain.program import (
+    DrawSource,
+    GameSpec,
+    Kind,
+    Lot,
+    Pattern,
+    Program,
+    Settings,
+    Stage,
+)
 from loto_app.domain.verdicts import Judgement, Verdict, judge
 
-CLASSIC_RANGES = ((1, 9), (10, 19), (20, 29), (30, 39), (40, 49), (50, 59), (60, 69), (70, 79))
-CLASSIC_RANGES = (*CLASSIC_RANGES, (80, 90))
+CLASSIC_RANGES = (
+    (1, 9), (10, 19), (20, 29), (30, 39), (40, 49), (50, 59), (60, 69), (70, 79), (80, 90),
+)  # fmt: skip
 MAXI_RANGES = ((1, 18), (19, 36), (37, 54), (55, 72), (73, 90))
 
 
@@ -97,6 +111,9 @@ def false(judgement: Judgement) -> None:
 
 
 def test_helpers_build_the_intended_grids() -> None:
+    for carton in (A, B, C):
+        validate_classic(carton)
+    validate_maxi(M)
     assert A.rows == tuple(frozenset(r) for r in A_ROWS)
     assert A.grid[0] == (1, 12, 25, None, 43, None, 61, None, None)
     assert A.grid[2][8] == 90
@@ -370,8 +387,6 @@ def test_maxi_diagonal_false() -> None:
 
 def test_marks_are_irrelevant_judge_reads_only_the_draw() -> None:
     # judge() takes no marks at all: the verdict is a function of the cartons and the draw.
-    import inspect
-
     assert list(inspect.signature(judge).parameters) == ["pattern", "unit", "drawn"]
 
 
@@ -379,3 +394,54 @@ def test_verdict_does_not_depend_on_the_draw_container() -> None:
     drawn = [*OFF, *A_ROWS[1]]
     valid(judge(Pattern.ONE_LINE, (A,), tuple(drawn)), A_ROWS[1])
     valid(judge(Pattern.ONE_LINE, [A], drawn), A_ROWS[1])
+
+
+def one_carton_evening(auto_marking: bool) -> tuple[Evening, int]:
+    """A physical-boulier evening, one player holding one classique carton, game started."""
+    program = Program(
+        "A",
+        (GameSpec(Kind.CLASSIQUE, (Stage(Pattern.ONE_LINE, Lot("Jambon")),)),),
+        Settings(draw_source=DrawSource.PHYSICAL, auto_marking=auto_marking),
+    )
+    evening = Evening(program, b"verdict-tests-key")
+    evening.join("p1", "Paul")
+    evening.sell("p1", Kind.CLASSIQUE, 1, rng=random.Random(7))
+    (carton,) = evening.player_cartons("p1")
+    evening.start_game()
+    return evening, carton.no
+
+
+def claim_verdict(events: list[ev.Event]) -> str:
+    (made,) = events
+    assert isinstance(made, ev.ClaimMade)
+    return made.verdict
+
+
+def test_engine_claim_without_any_mark_is_valid() -> None:
+    evening, no = one_carton_evening(auto_marking=False)
+    row = sorted(evening.cartons[no].carton.rows[0])
+    for n in row:
+        evening.enter_ball(n)
+    assert not any(evening.game.marks.values())  # type: ignore[union-attr]
+    assert claim_verdict(evening.claim("p1", no)) == Verdict.VALID
+
+
+def test_engine_claim_stays_valid_after_a_pion_taken_off_by_mistake() -> None:
+    evening, no = one_carton_evening(auto_marking=True)
+    row = sorted(evening.cartons[no].carton.rows[1])
+    for n in row:
+        evening.enter_ball(n)
+    assert evening.game.marks[no] == set(row)  # type: ignore[union-attr]
+    evening.toggle_mark("p1", no, row[0])  # a slip: the pion comes off
+    assert claim_verdict(evening.claim("p1", no)) == Verdict.VALID
+
+
+def test_engine_claim_is_false_even_with_every_drawn_number_marked() -> None:
+    evening, no = one_carton_evening(auto_marking=False)
+    rows = [sorted(r) for r in evening.cartons[no].carton.rows]
+    # four numbers of each row: 12 pions, no complete line
+    for n in [x for r in rows for x in r[:4]]:
+        evening.enter_ball(n)
+        evening.toggle_mark("p1", no, n)
+    assert len(evening.game.marks[no]) == 12  # type: ignore[union-attr]
+    assert claim_verdict(evening.claim("p1", no)) == Verdict.FALSE
