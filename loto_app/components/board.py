@@ -8,7 +8,7 @@ from loto_app.components.ui import ACCENT, tid
 from loto_app.live.hall import HallView
 
 
-def _number(n: int, size: str) -> rx.Component:
+def _number(n: int, size: str | list[str]) -> rx.Component:
     drawn = HallView.drawn.contains(n)
     last = HallView.last == n
     return rx.box(
@@ -28,13 +28,13 @@ def _number(n: int, size: str) -> rx.Component:
     )
 
 
-def board(size: str = "1.2rem") -> rx.Component:
-    """Ten numbers a row, drawn ones lit."""
+def board(size: str | list[str] = "1.2rem") -> rx.Component:
+    """Ten numbers a row, drawn ones lit; `size` may be responsive (a list, phone first)."""
     return rx.box(
         *[_number(n, size) for n in range(1, 91)],
         display="grid",
-        grid_template_columns="repeat(10, 1fr)",
-        gap="0.3rem",
+        grid_template_columns="repeat(10, minmax(0, 1fr))",
+        gap=["0.2rem", "0.3rem"],
         width="100%",
         custom_attrs={"aria-label": "Numéros tirés"},
     )

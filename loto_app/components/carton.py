@@ -19,14 +19,19 @@ def _cell(c: rx.Var[CartonView], cell: rx.Var[CellView]) -> rx.Component:
         cell.n == 0,
         rx.box(background="#d9d4c7", border_radius="0.3rem", min_height="3rem"),
         rx.el.button(
-            # as large as the cell's width allows (the grid is a size container), capped
-            rx.text(cell.n, as_="span", font_size="min(6.6cqi, 1.75rem)"),
+            # as large as the cell's width allows (the grid is a size container), capped;
+            # browsers without container units keep the button's 1.15rem
+            rx.text(cell.n, as_="span", font_size="min(6.6cqi, 1.75rem)", white_space="nowrap"),
             on_click=PlayerState.toggle(c.no, cell.n),
             background=rx.cond(marked, ACCENT, rx.cond(drawn, DRAWN, "white")),
             color=rx.cond(marked, "white", INK),
-            # a marked cell is a round pion with a thick ring: shape, not only colour
-            border=rx.cond(
-                marked, f"3px double {INK}", rx.cond(drawn, f"3px solid {INK}", "1px solid #999")
+            # a marked cell is a round pion with a double ring, a drawn one a thick frame: shape,
+            # not only colour; rings are inset shadows, so every cell keeps the same inner width
+            border=rx.cond(drawn | marked, f"1px solid {INK}", "1px solid #999"),
+            box_shadow=rx.cond(
+                marked,
+                f"inset 0 0 0 2px #fff, inset 0 0 0 4px {INK}",
+                rx.cond(drawn, f"inset 0 0 0 2px {INK}", "none"),
             ),
             border_radius=rx.cond(marked, "999px", "0.3rem"),
             font_size="1.15rem",
@@ -60,7 +65,9 @@ def carton_card(c: rx.Var[CartonView]) -> rx.Component:
             rx.spacer(),
             rx.cond(
                 c.annulled,
-                rx.badge("ANNULÉ pour cette partie", color_scheme="red", size="2"),
+                rx.badge(
+                    "ANNULÉ pour cette partie", color_scheme="red", size="2", high_contrast=True
+                ),
                 rx.cond(
                     c.plays,
                     rx.badge("en jeu", color_scheme="grass", size="2"),
@@ -69,6 +76,7 @@ def carton_card(c: rx.Var[CartonView]) -> rx.Component:
             ),
             width="100%",
             align="center",
+            wrap="wrap",
         ),
         rx.box(
             rx.foreach(c.rows, lambda r: rx.foreach(r, lambda cell: _cell(c, cell))),

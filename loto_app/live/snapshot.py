@@ -191,7 +191,14 @@ def public_snapshot(
         "claim_open": bool(running and g.drawn and not g.tie.closed),
         "can_draw": e.can_draw(),
         "unmark_allowed": bool(g and g.status is GameStatus.FINISHED),
-        "awaiting_unmark": bool(g and g.status is GameStatus.AWAITING_UNMARK),
+        # every lot awarded, or all 90 numbers out with no valid claim: the game can end
+        "awaiting_unmark": bool(
+            g
+            and (
+                g.status is GameStatus.AWAITING_UNMARK
+                or (running and len(g.drawn) == 90 and not g.entries())
+            )
+        ),
         "can_start": bool((g is None or g.status is GameStatus.FINISHED) and not e.is_over),
         "entries": [_name(e, p) for p in entries],
         "tie": len(entries) > 1 and not (g and g.tie.broken),
