@@ -61,6 +61,8 @@ def _announcement(e: Evening, g: Game | None) -> tuple[str, str]:
     """(text, kind) of the latest thing the hall must hear."""
     if g is None:
         return "La partie va bientôt commencer.", "info"
+    if e.is_over:
+        return "La soirée est terminée. Merci à tous et à bientôt !", "winner"
     for x in reversed(e.history):
         match x:
             case ev.NumberDrawn() | ev.DrawCorrected():
@@ -140,8 +142,10 @@ def rhythm(times: list[float]) -> str:
         return ""
     gap = (recent[-1] - recent[0]) / (len(recent) - 1)
     if gap >= 90:
-        return f"un numéro toutes les {gap / 60:.0f} min"
-    return f"un numéro toutes les {max(gap, 1):.0f} s"
+        minutes = round(gap / 60)
+        return "un numéro par minute" if minutes <= 1 else f"un numéro toutes les {minutes} min"
+    seconds = round(gap)
+    return "un numéro par seconde" if seconds <= 1 else f"un numéro toutes les {seconds} s"
 
 
 def public_snapshot(

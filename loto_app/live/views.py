@@ -147,7 +147,10 @@ def private_view(e: Evening, player_id: str) -> PrivateView:
             verdict = verdict_text(last.verdict, last.carton_no, last.number)
             kind = VERDICT_KIND[Verdict(last.verdict)]
             if last.verdict == Verdict.VALID:
-                verdict = _outcome(g, last.stage, player_id) or verdict
+                outcome = _outcome(g, last.stage, player_id)
+                if outcome:
+                    verdict = outcome
+                    kind = "valid" if outcome.startswith("Gagné") else "late"
     offer = bool(g and player_id in g.tie.share_offered_to and g.tie.broken is None)
     return PrivateView(
         name=e.players.get(player_id, ""),

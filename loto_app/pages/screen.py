@@ -82,7 +82,15 @@ def index() -> rx.Component:
                     rx.hstack(
                         rx.foreach(
                             HallView.tie_tokens,
-                            lambda t: rx.badge(f"{t['name']} : {t['token']}", size="3"),
+                            lambda t: rx.text(
+                                f"{t['name']} : {t['token']}",
+                                font_size="2rem",
+                                font_weight="800",
+                                color="#000",
+                                background="#ffd54a",
+                                padding="0.2rem 0.8rem",
+                                border_radius="0.4rem",
+                            ),
                         ),
                         wrap="wrap",
                     ),
@@ -92,21 +100,23 @@ def index() -> rx.Component:
                     rx.hstack(
                         rx.image(
                             src=ScreenState.qr,
-                            width="11rem",
-                            height="11rem",
+                            width="14rem",
+                            height="14rem",
                             alt="QR code pour rejoindre",
                             background="white",
                         ),
                         rx.vstack(
-                            rx.text("Rejoignez avec votre téléphone", font_size="1.4rem"),
+                            rx.text("Rejoignez avec votre téléphone", font_size="1.7rem"),
                             rx.text(
                                 f"Code : {HallView.join_code}",
                                 font_size="2.4rem",
                                 font_weight="900",
                             ),
-                            rx.text(f"Série {HallView.series}", font_size="1.3rem"),
+                            rx.text(f"Série {HallView.series}", font_size="1.6rem"),
                         ),
                         align="center",
+                        justify="center",
+                        wrap="wrap",
                         custom_attrs=tid("join-qr"),
                     ),
                 ),
@@ -127,6 +137,8 @@ def index() -> rx.Component:
                         border="1px solid #888",
                         custom_attrs=tid("phrases-toggle", **{"aria-pressed": "true"}),
                     ),
+                    justify="center",
+                    wrap="wrap",
                 ),
                 align="center",
                 spacing="3",
@@ -138,7 +150,8 @@ def index() -> rx.Component:
                     font_size="2rem",
                     color="#000",
                 ),
-                board("2.1rem"),
+                # as big as the TV allows (phone-first sizes: 360, 480, 768, 992, 1280, 1536 px)
+                board(["1rem", "1.4rem", "1.8rem", "1.8rem", "2.3rem", "2.8rem"]),
                 spacing="4",
                 width="100%",
             ),
