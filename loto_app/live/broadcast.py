@@ -142,7 +142,9 @@ def touched_players(events: list[ev.Event]) -> set[str]:
     return out
 
 
-async def _publish(evening_id: int, lv: LiveEvening, events: list[ev.Event]) -> None:
+async def _publish(
+    evening_id: int, lv: LiveEvening, events: list[ev.Event], actor: str | None = None
+) -> None:
     if _app is None:
         return
     if any(isinstance(x, PUBLIC_EVENTS) for x in events):
@@ -155,5 +157,5 @@ async def _publish(evening_id: int, lv: LiveEvening, events: list[ev.Event]) -> 
     if any(isinstance(x, (ev.GameStarted, ev.UnmarkAllowed)) for x in events):
         await _emit(poke, room(evening_id))  # which cartons play, marks and annulments reset
         return
-    for pid in touched_players(events):
+    for pid in touched_players(events) - {actor}:
         await _emit(poke, player_room(evening_id, pid))

@@ -225,7 +225,7 @@ class PlayerState(rx.State):
             self._refused(handler, BadInput("not identified"))
             return None
         try:
-            events = await registry.play(self._evening_id, move)
+            events = await registry.play(self._evening_id, move, actor=self._player_id)
         except LotoError as exc:
             self._refused(handler, exc)
             return None

@@ -20,7 +20,7 @@ from loto_app.storage.repository import EveningStore, LiveEvening
 
 log = logging.getLogger(__name__)
 
-Publisher = Callable[[int, LiveEvening, list[ev.Event]], Awaitable[None]]
+Publisher = Callable[[int, LiveEvening, list[ev.Event], str | None], Awaitable[None]]
 
 _store: EveningStore | None = None
 _lives: dict[int, LiveEvening] = {}
@@ -60,8 +60,10 @@ async def play(
     evening_id: int,
     move: Callable[[Evening], list[ev.Event]],
     extra: Callable[[Session], None] | None = None,
+    actor: str | None = None,
 ) -> list[ev.Event]:
-    """Run a move, commit it, then publish it.
+    """Run a move, commit it, then publish it (`actor`: the player who made it, whose own
+    handler already refreshes their view).
 
     Raises:
         LotoError: the move is illegal; nothing changed and nothing is published.
@@ -72,7 +74,7 @@ async def play(
         if events:
             for publish in _publishers:
                 try:
-                    await publish(evening_id, lv, events)
+                    await publish(evening_id, lv, events, actor)
                 except Exception:  # a failed broadcast must not undo a committed move
                     log.exception("evening %s: publishing failed", evening_id)
         return events
@@ -85,7 +87,7 @@ async def join(evening_id: int, name: str) -> tuple[str, str]:
         pid, secret = await asyncio.to_thread(lv.join, name)
         for publish in _publishers:
             try:
-                await publish(evening_id, lv, lv.evening.history[-1:])
+                await publish(evening_id, lv, lv.evening.history[-1:], None)
             except Exception:
                 log.exception("evening %s: publishing failed", evening_id)
         return pid, secret
