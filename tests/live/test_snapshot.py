@@ -1,0 +1,83 @@
+"""The public and private pictures built from the engine (no Reflex, no database)."""
+
+from __future__ import annotations
+
+import random
+
+from loto_app.domain.engine import Evening
+from loto_app.domain.program import (
+    DrawSource,
+    GameSpec,
+    Kind,
+    Lot,
+    Pattern,
+    Program,
+    Settings,
+    Stage,
+)
+from loto_app.live.snapshot import embed_url, public_snapshot, rhythm
+from loto_app.live.views import private_view
+
+QUINE = GameSpec(Kind.CLASSIQUE, (Stage(Pattern.ONE_LINE, Lot("Jambon", 2500)),))
+
+
+def test_embed_url_turns_youtube_links_into_embeds_and_keeps_others():
+    embed = "https://www.youtube-nocookie.com/embed/abc_DEF-123?autoplay=1&mute=1"
+    assert embed_url("https://www.youtube.com/watch?v=abc_DEF-123") == embed
+    assert embed_url("https://youtu.be/abc_DEF-123") == embed
+    assert embed_url("https://m.youtube.com/live/abc_DEF-123") == embed
+    assert embed_url("https://player.example.org/live/1") == "https://player.example.org/live/1"
+    assert embed_url("") == ""
+
+
+def test_rhythm_reads_well():
+    assert rhythm([]) == ""
+    assert rhythm([10.0]) == ""
+    assert rhythm([0.0, 12.0, 24.0]) == "un numéro toutes les 12 s"
+    assert rhythm([0.0, 0.4]) == "un numéro par seconde"
+    assert rhythm([0.0, 80.0]) == "un numéro toutes les 80 s"
+    assert rhythm([0.0, 300.0]) == "un numéro toutes les 5 min"
+
+
+def _evening() -> Evening:
+    e = Evening(Program("A", (QUINE,), Settings(DrawSource.PHYSICAL)), b"k")
+    for p in ("ana", "bob"):
+        e.join(p, p.title())
+        e.sell(p, Kind.CLASSIQUE, 1, rng=random.Random(7))
+    return e
+
+
+def test_public_snapshot_tells_the_hall_what_happens_and_nothing_private():
+    e = _evening()
+    snap = public_snapshot(e, "Loto du foot", "ABCDEF")
+    assert snap["status"] == "waiting" and snap["can_start"] and not snap["can_draw"]
+    e.start_game()
+    ana = e.player_cartons("ana")[0]
+    first = sorted(ana.carton.rows[0])
+    e.enter_ball(first[0])
+    e.claim("ana", ana.no)  # too early: a false claim
+    snap = public_snapshot(e, "Loto du foot", "ABCDEF")
+    assert snap["announcement_kind"] == "false"
+    assert "Fausse annonce de Ana" in snap["announcement"]
+    assert snap["claims"][0]["verdict"] == "false"
+    assert snap["last"] == first[0] and snap["count"] == 1 and snap["claim_open"]
+    text = repr(snap)
+    assert "rows" not in text and str(sorted(ana.carton.numbers)) not in text  # no carton data
+    view = private_view(e, "ana")
+    assert view.cartons[0].annulled and "Fausse annonce" in view.verdict
+    assert private_view(e, "bob").verdict == ""
+
+
+def test_end_of_evening_is_announced():
+    e = _evening()
+    e.start_game()
+    bob = e.player_cartons("bob")[0]
+    for n in sorted(bob.carton.rows[1]):
+        e.enter_ball(n)
+    e.claim("bob", bob.no)
+    e.award()
+    e.allow_unmark()
+    snap = public_snapshot(e, "Loto", "ABCDEF")
+    assert snap["status"] == "over" and not snap["can_start"]
+    assert "soirée est terminée" in snap["announcement"]
+    assert private_view(e, "bob").tickets[0].lot == "Jambon"
