@@ -21,7 +21,7 @@ def _cell(c: rx.Var[CartonView], cell: rx.Var[CellView]) -> rx.Component:
         rx.el.button(
             # as large as the cell's width allows (the grid is a size container), capped;
             # browsers without container units keep the button's 1.15rem
-            rx.text(cell.n, as_="span", font_size="min(6.6cqi, 1.75rem)", white_space="nowrap"),
+            rx.text(cell.n, as_="span", font_size="min(6.3cqi, 1.75rem)", white_space="nowrap"),
             on_click=PlayerState.toggle(c.no, cell.n),
             background=rx.cond(marked, ACCENT, rx.cond(drawn, DRAWN, "white")),
             color=rx.cond(marked, "white", INK),
@@ -30,7 +30,7 @@ def _cell(c: rx.Var[CartonView], cell: rx.Var[CellView]) -> rx.Component:
             border=rx.cond(drawn | marked, f"1px solid {INK}", "1px solid #999"),
             box_shadow=rx.cond(
                 marked,
-                f"inset 0 0 0 2px #fff, inset 0 0 0 4px {INK}",
+                f"inset 0 0 0 1.5px #fff, inset 0 0 0 3.5px {INK}",
                 rx.cond(drawn, f"inset 0 0 0 2px {INK}", "none"),
             ),
             border_radius=rx.cond(marked, "999px", "0.3rem"),

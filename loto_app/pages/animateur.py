@@ -271,7 +271,13 @@ def _dashboard() -> rx.Component:
         _game_controls(),
         _claims(),
         board("1rem"),
-        rx.button("Se déconnecter", on_click=AnimateurState.logout, variant="ghost"),
+        rx.button(
+            "Se déconnecter",
+            on_click=AnimateurState.logout,
+            variant="ghost",
+            size="3",
+            align_self="center",  # a ghost button's negative margins widen the page otherwise
+        ),
     )
 
 

@@ -16,7 +16,7 @@ TITLE = "Loto — mes cartons"
 def _header() -> rx.Component:
     return rx.hstack(
         rx.box(
-            rx.text("Dernier numéro", font_size="0.9rem", color="#555"),
+            rx.text("Dernier numéro", font_size="1rem", color="#555"),
             rx.text(
                 rx.cond(HallView.last > 0, HallView.last.to_string(), "–"),
                 font_size="3.5rem",
