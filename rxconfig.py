@@ -22,6 +22,12 @@ def _db_url() -> str:
     return url
 
 
+# One process (the embedded default): per-client states in memory. The database is the source
+# of truth and a page re-identifies itself from its local storage after a restart, so nothing is
+# lost; Reflex's disk manager cost ~30 % of the server's CPU in a 400-phone join storm
+# (bench/README.md). With REFLEX_REDIS_URL set, Reflex picks its Redis manager by itself.
+_state_manager = {} if os.environ.get("REFLEX_REDIS_URL") else {"state_manager_mode": "memory"}
+
 config = rx.Config(
     app_name="loto_app",
     # SQLite file by default; e.g. postgresql://root@127.0.0.1:5432/test for a server.
@@ -42,4 +48,5 @@ config = rx.Config(
     ],
     # A hall app has nothing to index: no sitemap.xml, and no warning about the default plugin.
     disable_plugins=[rx.plugins.SitemapPlugin],
+    **_state_manager,
 )

@@ -1,0 +1,1029 @@
+"""Benchmark of the live room: a join storm of N emulated phones, then draws with N connected.
+
+Run from the repository root with the project's virtualenv:
+
+    .venv/bin/python bench/room.py --players 400 --draws 20 --start
+    .venv/bin/python bench/room.py --players 400 --draws 20 --url http://127.0.0.1:3000 \\
+        --code DEMO42 --secret <animateur secret>
+
+`--start` serves the app itself: a fresh SQLite file, Reflex state directory and frontend
+directory (REFLEX_WEB_WORKDIR: built there, the checkout's .web/ is left alone) in a temp dir,
+`python -m loto_app.storage.cli migrate`, an evening with a known animateur secret (the demo
+program, electronic draws), then `scripts/with-env.sh .venv/bin/reflex run --env prod` on a free
+port of 127.0.0.1, stopped (its whole process group) at the end. Without `--start` the server at
+`--url` must serve the evening of `--code` (and `--secret` signs in as its animateur), and the
+compiled frontend in `.web/` must be the one it serves (the state schema and initial hashes are
+read from `.web/utils/context.jsx`, as a browser has them compiled in).
+
+Each emulated tab speaks the frames Chromium sends on `/_event/?EIO=4&transport=websocket`
+(engine.io 4 / socket.io 5 over a minimal websocket client of its own, see
+../shared/tools/fanout-probe/storm.py): the boot
+event `hydrate_and_load` rides in the socket.io CONNECT packet with the route, the initial state
+hashes and the local-storage values; events pushed by the server (`refresh`) are sent back as the
+browser would; `_redirect` is followed like React Router does (a client-side navigation sends
+`update_vars_internal` with the local-storage values, then `on_load_internal` for the new route).
+
+A player: opens `/?code=CODE` (the QR code), waits for hydration, submits `join_evening`, reads its
+secret from the PlayerState delta (LocalStorage), follows the redirect to `/jouer` so that
+`resume` runs (or, with `--after-join reload`, reconnects with the same token as a reloaded page),
+buys a pack of cartons (`buy("classique", 3)`), then listens. The animateur opens `/animateur`,
+signs in (`login`), and once every player is ready starts the first game and draws.
+
+Measured: the join storm (first connect to last player holding its cartons; per-player join time
+and its phases), the start of the game (every phone re-reads its cartons after the server's
+`refresh` poke), then D draws with N connected: draw event sent -> each player receiving the new
+`last` in the HallView delta (p50/p95/p99/max, missed updates), the server's RSS (whole process
+tree) and CPU per draw. The server is left to go idle (< 5 % of a core over a window) between
+phases and draws. The last line is machine-readable:
+
+    players=N join_s=.. join_p95_ms=.. p50_ms=.. p95_ms=.. p99_ms=.. max_ms=.. missed=.. ...
+
+Only 127.0.0.1 is contacted; every wait has a timeout and `--time-limit` bounds the whole run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import base64
+import collections
+import contextlib
+import gc
+import json
+import math
+import os
+import re
+import resource
+import secrets
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.parse
+import urllib.request
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import psutil
+
+ROOT = Path(__file__).resolve().parent.parent
+EV = "42/_event,"  # socket.io EVENT packet on the /_event namespace
+RE_LAST = re.compile(r'"last_rx_state_":\s*(\d+)')
+HYDRATED = '"is_hydrated_rx_state_":true'
+SECRET = "bench-animateur-" + secrets.token_hex(8)
+IDLE_CPU = 0.05  # "idle": the server used less than 5 % of a core over a window
+
+
+class BenchError(Exception):
+    """The benchmark cannot go on (reported in one line, exit status 2)."""
+
+
+def now() -> float:
+    """Monotonic clock, seconds."""
+    return time.perf_counter()
+
+
+def pct(values: list[float], q: float) -> float:
+    """Nearest-rank percentile of a sorted list (inf for missing values sorts last)."""
+    if not values:
+        return math.nan
+    return values[max(0, math.ceil(q * len(values)) - 1)]
+
+
+def ms(x: float) -> float:
+    """Seconds to milliseconds, rounded (inf stays inf)."""
+    return round(x * 1000, 1) if math.isfinite(x) else math.inf
+
+
+async def until(cond: Callable[[], bool], timeout: float, step: float = 0.005) -> bool:
+    """Poll `cond` until it holds or `timeout` seconds pass; returns whether it held."""
+    end = now() + timeout
+    while not cond():
+        if now() >= end:
+            return False
+        await asyncio.sleep(step)
+    return True
+
+
+# ---------------------------------------------------------------------- the compiled frontend
+
+
+@dataclass(frozen=True)
+class Frontend:
+    """What a browser has compiled in: the state schema, initial hashes and state names."""
+
+    schema: str
+    hashes: list[str]
+    root: str  # "reflex___state____state"
+    player: str  # full name of PlayerState
+    animateur: str
+    hall: str
+    update_vars: str  # handler names of the client-side navigation events
+    on_load: str
+    local_storage: dict[str, str]  # storage name -> state key ("<state>.<var>_rx_state_")
+
+    @classmethod
+    def read(cls, web: Path) -> Frontend:
+        """Parse `.web/utils/context.jsx` (Reflex 0.10.1 layout)."""
+        text = (web / "utils" / "context.jsx").read_text()
+
+        def grab(pattern: str) -> str:
+            m = re.search(pattern, text)
+            if m is None:
+                raise BenchError(f"{web}/utils/context.jsx: no match for {pattern!r}")
+            return m.group(1)
+
+        initial = json.loads(grab(r"export const initialState = (\{.*\})\n"))
+        storage = json.loads(grab(r"export const clientStorage = (\{.*\})\n"))
+        root = grab(r'export const state_name = "([^"]+)"')
+
+        def state(suffix: str) -> str:
+            names = [k for k in initial if k.endswith(suffix)]
+            if len(names) != 1:
+                raise BenchError(f"context.jsx: state *{suffix} not found (is .web built?)")
+            return names[0]
+
+        return cls(
+            schema=grab(r'export const stateSchema = "([0-9a-f]+)"'),
+            hashes=json.loads(grab(r"export const initialStateHashes = (\[.*?\])")),
+            root=root,
+            player=state("___player____player_state"),
+            animateur=state("___animateur____animateur_state"),
+            hall=state("___hall____hall_view"),
+            update_vars=f"{state('update_vars_internal_state')}.update_vars_internal",
+            on_load=f"{state('on_load_internal_state')}.on_load_internal",
+            local_storage={v["name"]: k for k, v in storage["local_storage"].items()},
+        )
+
+
+# ---------------------------------------------------------------------- one browser tab
+
+
+def route(path: str) -> dict[str, Any]:
+    """router_data as the frontend's withRouterData() builds it."""
+    parts = urllib.parse.urlsplit(path)
+    data: dict[str, Any] = {"pathname": parts.path, "asPath": path}
+    if parts.query:
+        data["query"] = dict(urllib.parse.parse_qsl(parts.query))
+    return data
+
+
+class WebSocket(asyncio.Protocol):
+    """A minimal RFC 6455 client (text frames, no extensions), cheap per frame so that the
+    emulator, not the server, is never what is measured: each frame is handled right in
+    `data_received`, without waking a task."""
+
+    def __init__(self, on_text: Callable[[str], None], on_close: Callable[[str], None]) -> None:
+        self.on_text, self.on_close = on_text, on_close
+        self.transport: asyncio.Transport | None = None
+        self.opened: asyncio.Future = asyncio.get_running_loop().create_future()
+        self.buf = bytearray()
+        self.parts: list[bytes] = []
+        self.key = base64.b64encode(os.urandom(16)).decode()
+
+    @classmethod
+    async def connect(
+        cls,
+        host: str,
+        port: int,
+        target: str,
+        on_text: Callable[[str], None],
+        on_close: Callable[[str], None],
+        timeout: float,
+    ) -> WebSocket:
+        """Open the TCP connection and do the HTTP upgrade."""
+        loop = asyncio.get_running_loop()
+        _, ws = await asyncio.wait_for(
+            loop.create_connection(lambda: cls(on_text, on_close), host, port), timeout
+        )
+        ws.transport.write(
+            (
+                f"GET {target} HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\n"
+                f"Connection: Upgrade\r\nSec-WebSocket-Key: {ws.key}\r\n"
+                "Sec-WebSocket-Version: 13\r\n\r\n"
+            ).encode()
+        )
+        try:
+            await asyncio.wait_for(ws.opened, timeout)
+        except BaseException:
+            ws.close()
+            raise
+        return ws
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = transport  # type: ignore[assignment]
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if not self.opened.done():
+            self.opened.set_exception(ConnectionError(f"closed during the handshake ({exc})"))
+        self.on_close(f"connection lost ({exc})" if exc else "")
+
+    def data_received(self, data: bytes) -> None:
+        buf = self.buf
+        buf += data
+        if not self.opened.done():
+            end = buf.find(b"\r\n\r\n")
+            if end < 0:
+                return
+            head = bytes(buf[:end]).decode("latin-1")
+            del buf[: end + 4]
+            if not head.startswith("HTTP/1.1 101"):
+                self.opened.set_exception(ConnectionError(head.split("\r\n")[0]))
+                self.transport.close()
+                return
+            self.opened.set_result(True)
+        while len(buf) >= 2:
+            b0, b1 = buf[0], buf[1]
+            n, i = b1 & 0x7F, 2
+            if n == 126:
+                if len(buf) < 4:
+                    return
+                n, i = int.from_bytes(buf[2:4], "big"), 4
+            elif n == 127:
+                if len(buf) < 10:
+                    return
+                n, i = int.from_bytes(buf[2:10], "big"), 10
+            if len(buf) < i + n:
+                return
+            payload = bytes(buf[i : i + n])
+            del buf[: i + n]
+            op = b0 & 0x0F
+            if op in (0, 1, 2):
+                self.parts.append(payload)
+                if b0 & 0x80:  # FIN
+                    text = b"".join(self.parts).decode()
+                    self.parts.clear()
+                    self.on_text(text)
+            elif op == 9:  # ping -> pong
+                self._frame(10, payload)
+            elif op == 8:  # close
+                self.close()
+                return
+
+    def _frame(self, op: int, payload: bytes) -> None:
+        if self.transport is None or self.transport.is_closing():
+            return
+        n = len(payload)
+        if n < 126:
+            head = bytes((0x80 | op, 0x80 | n))
+        elif n < 65536:
+            head = bytes((0x80 | op, 0x80 | 126)) + n.to_bytes(2, "big")
+        else:
+            head = bytes((0x80 | op, 0x80 | 127)) + n.to_bytes(8, "big")
+        mask = os.urandom(4)
+        key = int.from_bytes((mask * (n // 4 + 1))[:n], "big")
+        body = (int.from_bytes(payload, "big") ^ key).to_bytes(n, "big")
+        self.transport.write(head + mask + body)
+
+    def send(self, text: str) -> bool:
+        """Send a text message; False when the socket is closed."""
+        if self.transport is None or self.transport.is_closing():
+            return False
+        self._frame(1, text.encode())
+        return True
+
+    def close(self) -> None:
+        """Send a close frame and drop the connection."""
+        if self.transport is not None and not self.transport.is_closing():
+            self._frame(8, (1000).to_bytes(2, "big"))
+            self.transport.close()
+
+
+class Tab:
+    """One emulated browser tab: a websocket speaking engine.io 4 / socket.io 5 like Chromium."""
+
+    def __init__(self, bench: Bench, label: str) -> None:
+        self.b = bench
+        self.fe = bench.fe
+        self.label = label
+        self.token = str(uuid.uuid4())  # sessionStorage token: kept across a reload
+        self.path = "/"
+        self.storage: dict[str, str] = {}  # localStorage: storage name -> value
+        self.seen: dict[int, float] = {}  # HallView `last` -> first time received
+        self.errors: list[str] = []
+        self.hydrated = False
+        self.player: dict[str, Any] = {}  # latest PlayerState vars (without the marker)
+        self.animateur: dict[str, Any] = {}
+        self.hall: dict[str, Any] = {}  # HallView vars, kept only when `track_hall`
+        self.track_hall = False
+        self.cartons_at: list[float] = []  # times a PlayerState delta with cartons arrived
+        self.redirects: list[str] = []
+        self.new_tokens = 0
+        self.changed = asyncio.Event()  # set after every received message
+        self.sent = 0  # events sent (boot events included)
+        self.pokes = 0  # events pushed by the server and sent back
+        self._ws: WebSocket | None = None
+
+    # -- transport
+
+    async def open(self, path: str, *, first: bool = True) -> None:
+        """Open the socket and send the boot event for `path` (a page load)."""
+        self.close()
+        self.path, self.hydrated = path, False
+        target = f"/_event/?EIO=4&transport=websocket&token={self.token}"
+        self._ws = await WebSocket.connect(
+            self.b.host, self.b.port, target, self._frame, self._lost, self.b.args.step_timeout
+        )
+        payload: dict[str, Any] = {}
+        if self.storage:
+            payload["vars"] = self._storage_vars()
+        if first:
+            payload["hashes"] = self.fe.hashes
+        boot = {"name": f"{self.fe.root}.hydrate_and_load", "router_data": route(path)}
+        if payload:
+            boot["payload"] = payload
+        self._send("40/_event," + json.dumps({"event": boot, "state_schema": self.fe.schema}))
+
+    def close(self) -> None:
+        """Close the socket (a tab closed or reloaded)."""
+        ws, self._ws = self._ws, None
+        if ws is not None:
+            ws.close()
+
+    async def until(self, cond: Callable[[], Any], timeout: float) -> bool:
+        """Wait, without polling, until `cond` holds after some message (or `timeout`)."""
+        end = now() + timeout
+        while not cond():
+            left = end - now()
+            if left <= 0:
+                return False
+            self.changed.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.changed.wait(), left)
+        return True
+
+    def _lost(self, why: str) -> None:
+        if why and self._ws is not None:
+            self.errors.append(why)
+
+    def _send(self, text: str) -> None:
+        if self._ws is None or not self._ws.send(text):
+            self.errors.append("send on a closed socket")
+            return
+        self.sent += 1
+
+    def emit(self, handler: str, payload: dict[str, Any] | None = None) -> None:
+        """Send an event (full handler name) with the current route, as applyEvent does."""
+        event: dict[str, Any] = {"name": handler, "router_data": route(self.path)}
+        if payload:
+            event["payload"] = payload
+        self._send(EV + json.dumps(["event", event]))
+
+    # -- protocol
+
+    def _frame(self, d: str) -> None:
+        self._message(d)
+        self.changed.set()
+
+    def _message(self, d: str) -> None:
+        if d == "2":  # engine.io ping -> pong
+            if self._ws is not None:
+                self._ws.send("3")
+            return
+        if not d.startswith(EV):
+            if d.startswith(("44", "41")):
+                self.errors.append(d[:200])
+            return
+        t = now()
+        body = d[len(EV) :]
+        if '"last_rx_state_"' in body:  # the fast path: every draw, every phone
+            m = RE_LAST.search(body)
+            if m and (x := int(m.group(1))) not in self.seen:
+                self.seen[x] = t
+                self.b.arrivals[x] += 1
+            if not (
+                self.track_hall or self.fe.player in body or '"events"' in body or HYDRATED in body
+            ):
+                return
+        if HYDRATED in body:
+            self.hydrated = True
+        if body.startswith('["new_token"'):  # the token was still linked: the browser obeys
+            self.token = json.loads(body)[1]
+            self.new_tokens += 1
+            return
+        if not body.startswith('["event"'):  # state_mismatch, reload, ...
+            self.errors.append(body[:200])
+            return
+        msg = json.loads(body)[1]
+        delta = msg.get("delta") or {}
+        marker = len("_rx_state_")
+        for state, mine in ((self.fe.player, self.player), (self.fe.animateur, self.animateur)):
+            vars_ = delta.get(state)
+            if vars_:
+                mine.update({k[:-marker]: v for k, v in vars_.items()})
+                if state == self.fe.player and vars_.get("cartons_rx_state_"):
+                    self.cartons_at.append(t)
+        if self.track_hall and (vars_ := delta.get(self.fe.hall)):
+            self.hall.update({k[:-marker]: v for k, v in vars_.items()})
+        for state, vars_ in delta.items():  # what the frontend saves to localStorage
+            for key, value in vars_.items():
+                name = self.b.storage_names.get(f"{state}.{key}")
+                if name is not None:
+                    self.storage[name] = value
+        for event in msg.get("events") or ():
+            name = event.get("name", "")
+            if name == "_redirect":
+                path = event.get("payload", {}).get("path", "/")
+                self.redirects.append(path)
+                if self.b.args.after_join == "nav":
+                    self._navigate(path)
+            elif not name.startswith("_"):  # a backend event (the `refresh` poke): send it
+                self.pokes += 1
+                self.emit(name, event.get("payload") or None)
+
+    def _storage_vars(self) -> dict[str, str]:
+        return {self.fe.local_storage[name]: v for name, v in self.storage.items()}
+
+    def _navigate(self, path: str) -> None:
+        """React Router's client-side navigation: onLoadInternalEvent() for the new route."""
+        self.path = path
+        self.hydrated = False
+        if self.storage:
+            self.emit(self.fe.update_vars, {"vars": self._storage_vars()})
+        self.emit(self.fe.on_load)
+
+
+# ---------------------------------------------------------------------- the server
+
+
+class Server:
+    """The Reflex server's processes (the whole tree under the `reflex run` process)."""
+
+    def __init__(self, root_pid: int) -> None:
+        self.root = psutil.Process(root_pid)
+        self._procs: list[psutil.Process] = []
+        self._listed = -math.inf
+
+    def procs(self) -> list[psutil.Process]:
+        """The root and all its descendants (listed again every 5 s: a scan of /proc)."""
+        if now() - self._listed > 5:
+            try:
+                self._procs = [self.root, *self.root.children(recursive=True)]
+            except psutil.NoSuchProcess:
+                self._procs = []
+            self._listed = now()
+        return self._procs
+
+    def cpu(self) -> float:
+        """User + system CPU seconds of the tree."""
+        total = 0.0
+        for p in self.procs():
+            with contextlib.suppress(psutil.Error):
+                t = p.cpu_times()
+                total += t.user + t.system
+        return total
+
+    def rss(self) -> int:
+        """Resident memory of the tree, bytes."""
+        total = 0
+        for p in self.procs():
+            with contextlib.suppress(psutil.Error):
+                total += p.memory_info().rss
+        return total
+
+    @classmethod
+    def listening_on(cls, port: int) -> Server:
+        """The server listening on `port`, climbing to the top `reflex` process."""
+        pid = next(
+            (
+                c.pid
+                for c in psutil.net_connections("tcp")
+                if c.status == psutil.CONN_LISTEN and c.laddr and c.laddr.port == port and c.pid
+            ),
+            None,
+        )
+        if pid is None:
+            raise BenchError(f"no process listens on port {port} (or not visible to this user)")
+        p = psutil.Process(pid)
+        while (parent := p.parent()) is not None and "reflex" in " ".join(parent.cmdline()):
+            p = parent
+        return cls(p.pid)
+
+    async def wait_idle(self, limit: float, window: float = 1.0) -> tuple[float, float] | None:
+        """Wait until the tree used < 5 % of a core over `window` s.
+
+        Returns:
+            When that idle window began and the tree's CPU seconds then; None on timeout.
+        """
+        end = now() + limit
+        while now() < end:
+            c0, t0 = self.cpu(), now()
+            await asyncio.sleep(window)
+            if (self.cpu() - c0) / (now() - t0) < IDLE_CPU:
+                return t0, c0
+        return None
+
+
+def free_port() -> int:
+    """A TCP port free on 127.0.0.1 right now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def ping(url: str, timeout: float = 2.0) -> bool:
+    """GET /ping answers."""
+    try:
+        with urllib.request.urlopen(f"{url}/ping", timeout=timeout) as r:
+            return r.status == 200
+    except OSError:
+        return False
+
+
+class Started:
+    """`--start`: a fresh database and a production server of the app, stopped on exit."""
+
+    def __init__(self, args: argparse.Namespace) -> None:
+        self.args = args
+        self.tmp = Path(tempfile.mkdtemp(prefix="loto-room-bench-"))
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.proc: subprocess.Popen | None = None
+        self.log = self.tmp / "server.log"
+        self.env = dict(os.environ)
+        self.env["LOTO_DB_URL"] = f"sqlite:///{self.tmp / 'loto.db'}"
+        self.env["REFLEX_STATES_WORKDIR"] = str(self.tmp / "states")  # disk state manager
+        # A private frontend directory: `reflex run` initialises it (npm install from npm's
+        # cache, vite build: ~30 s) instead of rewriting the checkout's .web/, which other runs
+        # of the app may be installing or building at the same moment (a copy of it can be
+        # caught half-written).
+        self.web = self.tmp / "web"
+        self.env["REFLEX_WEB_WORKDIR"] = str(self.web)
+        for kv in args.server_env:
+            k, _, v = kv.partition("=")
+            self.env[k] = v
+        self.code = ""
+        self.secret = SECRET
+
+    def start(self) -> None:
+        """Migrate, create the evening, serve; returns once /ping answers."""
+        py = ROOT / ".venv" / "bin" / "python"
+        python = str(py) if py.exists() else sys.executable
+        t0 = now()
+        subprocess.run(
+            [python, "-m", "loto_app.storage.cli", "migrate"],
+            cwd=ROOT,
+            env=self.env,
+            check=True,
+            timeout=120,
+            stdout=subprocess.DEVNULL,
+        )
+        make = (
+            "import sys\n"
+            "from loto_app.domain.program import demo_program\n"
+            "from loto_app.storage.db import make_engine\n"
+            "from loto_app.storage.repository import EveningStore\n"
+            "c = EveningStore(make_engine(sys.argv[1])).create_evening(\n"
+            "    'Banc d\\'essai', demo_program('B'), animateur_secret=sys.argv[2])\n"
+            "print(c.join_code)\n"
+        )
+        out = subprocess.run(
+            [python, "-c", make, self.env["LOTO_DB_URL"], self.secret],
+            cwd=ROOT,
+            env=self.env,
+            check=True,
+            timeout=60,
+            capture_output=True,
+            text=True,
+        )
+        self.code = out.stdout.strip().splitlines()[-1]
+        cmd = [
+            str(ROOT / "scripts" / "with-env.sh"),
+            str(ROOT / ".venv" / "bin" / "reflex"),
+            "run",
+            "--env",
+            "prod",
+            "--frontend-port",
+            str(self.port),
+            "--backend-port",
+            str(self.port),
+            "--backend-host",
+            "127.0.0.1",
+        ]
+        with self.log.open("wb") as log:
+            self.proc = subprocess.Popen(
+                cmd,
+                cwd=ROOT,
+                env=self.env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
+                start_new_session=True,  # its own process group, stopped as one
+            )
+        end = now() + self.args.start_timeout
+        while now() < end:
+            if self.proc.poll() is not None:
+                raise BenchError(f"server exited ({self.proc.returncode}):\n{self.tail()}")
+            if ping(self.url):
+                print(f"server: {self.url} up in {now() - t0:.1f}s (log {self.log})", flush=True)
+                return
+            time.sleep(0.5)
+        raise BenchError(f"server not up within {self.args.start_timeout}s:\n{self.tail()}")
+
+    def tail(self, n: int = 30) -> str:
+        """The end of the server's log."""
+        try:
+            return "\n".join(self.log.read_text(errors="replace").splitlines()[-n:])
+        except OSError:
+            return ""
+
+    def stop(self, keep: bool) -> None:
+        """Stop the server's process group; remove the temp dir unless `keep`."""
+        if self.proc is not None and self.proc.poll() is None:
+            pgid = self.proc.pid  # start_new_session: the group id is the leader's pid
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(pgid, signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(pgid, signal.SIGKILL)
+                self.proc.wait(timeout=10)
+            # Workers that outlived the leader are still in the group.
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(pgid, signal.SIGKILL)
+        if keep:
+            print(f"kept: {self.tmp}", flush=True)
+        else:
+            shutil.rmtree(self.tmp, ignore_errors=True)
+
+
+# ---------------------------------------------------------------------- the benchmark
+
+
+@dataclass
+class PlayerRun:
+    """One emulated phone and its join timings (seconds, perf_counter)."""
+
+    tab: Tab
+    t_start: float = 0.0
+    t_hydrated: float = 0.0
+    t_secret: float = 0.0
+    t_resumed: float = 0.0
+    t_ready: float = 0.0
+    failed: str = ""
+
+
+@dataclass
+class Bench:
+    """Settings shared by every tab."""
+
+    args: argparse.Namespace
+    fe: Frontend
+    host: str
+    port: int
+    code: str
+    secret: str
+    storage_names: dict[str, str] = field(default_factory=dict)  # state key -> storage name
+    arrivals: collections.Counter = field(default_factory=collections.Counter)  # `last` -> tabs
+
+    def __post_init__(self) -> None:
+        self.storage_names = {k: n for n, k in self.fe.local_storage.items()}
+
+
+async def run_player(b: Bench, p: PlayerRun, gate: asyncio.Semaphore, delay: float) -> None:
+    """Scan the QR code, join, land on /jouer, buy cartons."""
+    args, tab = b.args, p.tab
+    tmo = args.step_timeout
+    await asyncio.sleep(delay)
+    try:
+        async with gate:  # at most --batch handshakes at a time
+            p.t_start = now()
+            await tab.open(f"/?code={b.code}")
+        if not await tab.until(lambda: tab.hydrated, tmo):
+            raise TimeoutError("no hydration of /")
+        p.t_hydrated = now()
+        name = f"Joueur {tab.label}"
+        tab.emit(f"{b.fe.player}.join_evening", {"form_data": {"code": b.code, "name": name}})
+        if not await tab.until(lambda: tab.player.get("secret") and tab.redirects, tmo):
+            raise TimeoutError(f"no secret/redirect after join ({tab.player.get('message')!r})")
+        p.t_secret = now()
+        if args.after_join == "reload":  # a reload of /jouer: same token, new socket
+            tab.player.pop("ready", None)
+            await tab.open("/jouer")
+        if not await tab.until(lambda: tab.player.get("ready") is True, tmo):
+            raise TimeoutError("resume did not finish (ready) on /jouer")
+        p.t_resumed = now()
+        n_before = len(tab.cartons_at)
+        tab.emit(f"{b.fe.player}.buy", {"kind": "classique", "quantity": args.cartons})
+        if not await tab.until(
+            lambda: len(tab.cartons_at) > n_before and len(tab.player["cartons"]) >= args.cartons,
+            tmo,
+        ):
+            raise TimeoutError(f"no cartons after buy ({tab.player.get('message')!r})")
+        p.t_ready = tab.cartons_at[n_before]
+    except Exception as exc:
+        p.failed = f"{type(exc).__name__}: {exc}"
+
+
+def summary(values: list[float]) -> dict[str, float]:
+    """p50/p95/p99/max in ms of a list of seconds (inf = missing)."""
+    v = sorted(values)
+    return {
+        "p50_ms": ms(pct(v, 0.50)),
+        "p95_ms": ms(pct(v, 0.95)),
+        "p99_ms": ms(pct(v, 0.99)),
+        "max_ms": ms(v[-1]) if v else math.nan,
+    }
+
+
+def _busy(t: Any) -> float:
+    return t.user + t.nice + t.system + t.irq + t.softirq + t.steal
+
+
+def foreign_cpu(total0: Any, total1: Any, own: float) -> float:
+    """Average cores used by other processes (not the server, not us) over an interval."""
+    cores = psutil.cpu_count() or 1
+    wall = (sum(total1) - sum(total0)) / cores  # seconds elapsed
+    return max(0.0, (_busy(total1) - _busy(total0) - own) / wall) if wall > 0 else 0.0
+
+
+async def bench_main(b: Bench, srv: Server) -> dict[str, Any]:
+    """The scenario; returns the measurements."""
+    args = b.args
+    n = args.players
+    me = psutil.Process()
+    res: dict[str, Any] = {"players": n, "draws": args.draws, "url": f"{b.host}:{b.port}"}
+
+    def my_cpu() -> float:
+        t = me.cpu_times()
+        return t.user + t.system
+
+    # The animateur signs in before the doors open.
+    anim = Tab(b, "animateur")
+    anim.track_hall = True
+    await anim.open("/animateur")
+    if not await anim.until(lambda: anim.hydrated, args.step_timeout):
+        raise BenchError(f"animateur: no hydration ({anim.errors[:2]})")
+    anim.emit(f"{b.fe.animateur}.login", {"form_data": {"code": b.code, "secret": b.secret}})
+    await anim.until(
+        lambda: anim.animateur.get("signed_in") is True or anim.animateur.get("message"),
+        args.step_timeout,
+    )
+    if anim.animateur.get("signed_in") is not True:
+        raise BenchError(f"animateur: sign-in failed ({anim.animateur.get('message')!r})")
+    await srv.wait_idle(30)
+    rss0 = srv.rss()
+    res["rss_before_mb"] = round(rss0 / 2**20, 1)
+
+    # The join storm.
+    players = [PlayerRun(Tab(b, f"{i + 1:04d}")) for i in range(n)]
+    gate = asyncio.Semaphore(args.batch)
+    cpu_s0, cpu_me0, sys0 = srv.cpu(), my_cpu(), psutil.cpu_times()
+    t0 = now()
+    tasks = [
+        asyncio.create_task(run_player(b, p, gate, args.ramp * i / n))
+        for i, p in enumerate(players)
+    ]
+    _, pending = await asyncio.wait(tasks, timeout=args.join_timeout)
+    for t in pending:
+        t.cancel()
+    ok = [p for p in players if p.t_ready and not p.failed]
+    failed = [p for p in players if p not in ok]
+    t_last = max((p.t_ready for p in ok), default=t0)
+    joins = sorted(p.t_ready - p.t_start for p in ok)
+    idle = await srv.wait_idle(args.join_timeout)
+    cpu_join = (idle[1] if idle else srv.cpu()) - cpu_s0
+    cpu_me_join = my_cpu() - cpu_me0
+    res.update(
+        joined=len(ok),
+        join_failed=len(failed),
+        join_fail_sample=next((p.failed for p in failed if p.failed), "timeout" if failed else ""),
+        join_s=round(t_last - t0, 2),
+        join_p50_ms=ms(pct(joins, 0.5)),
+        join_p95_ms=ms(pct(joins, 0.95)),
+        join_max_ms=ms(joins[-1]) if joins else math.nan,
+        join_phase_p50_ms={
+            "connect_hydrate": ms(statistics.median(p.t_hydrated - p.t_start for p in ok)),
+            "join_evening": ms(statistics.median(p.t_secret - p.t_hydrated for p in ok)),
+            "resume": ms(statistics.median(p.t_resumed - p.t_secret for p in ok)),
+            "buy": ms(statistics.median(p.t_ready - p.t_resumed for p in ok)),
+        }
+        if ok
+        else {},
+        join_events_per_player=round(statistics.mean(p.tab.sent for p in ok), 2) if ok else 0,
+        join_pokes_per_player=round(statistics.mean(p.tab.pokes for p in ok), 2) if ok else 0,
+        join_server_idle_s=round(idle[0] - t0, 2) if idle else None,
+        join_cpu_server_s=round(cpu_join, 2),
+        join_cpu_emulator_s=round(cpu_me_join, 2),
+        join_foreign_cores=round(foreign_cpu(sys0, psutil.cpu_times(), cpu_join + cpu_me_join), 2),
+    )
+    rss1 = srv.rss()
+    res["rss_after_join_mb"] = round(rss1 / 2**20, 1)
+    res["rss_per_player_kb"] = round((rss1 - rss0) / max(1, len(ok)) / 1024, 1)
+    tabs = [p.tab for p in ok]
+    if not ok:
+        return res
+
+    # The animateur starts the next game: every phone is poked to re-read its cartons.
+    gc.collect()
+    if anim.hall.get("can_start"):
+        marks = [len(t.cartons_at) for t in tabs]
+        c0 = srv.cpu()
+        t_start = now()
+        anim.emit(f"{b.fe.animateur}.start_game")
+        got = await until(
+            lambda: all(len(t.cartons_at) > m for t, m in zip(tabs, marks, strict=True)),
+            args.step_timeout,
+            0.01,
+        )
+        refreshed = [
+            t.cartons_at[m] - t_start
+            for t, m in zip(tabs, marks, strict=True)
+            if len(t.cartons_at) > m
+        ]
+        idle = await srv.wait_idle(60)
+        res["start_game_all_refreshed_s"] = round(max(refreshed), 2) if got else None
+        res["start_game_refreshed"] = len(refreshed)
+        res["start_game_cpu_server_s"] = round((idle[1] if idle else srv.cpu()) - c0, 2)
+    elif not anim.hall.get("can_draw"):
+        res["draw_error"] = f"the evening can neither start a game nor draw ({anim.hall})"
+        return res
+
+    # Draws with everyone connected.
+    async def draw() -> tuple[int | None, float]:
+        before = set(anim.seen)
+        t = now()
+        anim.emit(f"{b.fe.animateur}.draw")
+        if not await anim.until(lambda: set(anim.seen) - before, args.draw_timeout):
+            return None, t
+        x = (set(anim.seen) - before).pop()
+        await until(
+            lambda: b.arrivals[x] > len(tabs) and all(x in tab.seen for tab in tabs),
+            args.draw_timeout,
+            0.002,
+        )
+        return x, t
+
+    x, _ = await draw()  # warm-up, not measured
+    if x is None:
+        res["draw_error"] = f"warm-up draw not seen by the animateur ({anim.errors[:2]})"
+        return res
+    await srv.wait_idle(30, window=0.5)
+    gc.collect()
+    gc.freeze()  # keep the emulator's own GC pauses out of the timings
+    lat: list[float] = []
+    per_draw_max: list[float] = []
+    cpu_draws = 0.0  # server CPU from each draw sent to the start of the idle window after it
+    c_me, c_srv, sys0 = my_cpu(), srv.cpu(), psutil.cpu_times()
+    for _ in range(args.draws):
+        c0 = srv.cpu()
+        x, t = await draw()
+        if x is None:
+            res["draw_error"] = f"draw not seen by the animateur within {args.draw_timeout}s"
+            break
+        one = [tab.seen.get(x, math.inf) - t for tab in tabs]
+        lat += one
+        per_draw_max.append(ms(max(one)))
+        idle = await srv.wait_idle(30, window=0.5)
+        cpu_draws += (idle[1] if idle else srv.cpu()) - c0
+    gc.unfreeze()
+    n_draws = len(per_draw_max)
+    if n_draws:
+        res.update(summary(lat))
+        res.update(
+            missed=sum(1 for v in lat if not math.isfinite(v)),
+            draws_done=n_draws,
+            draw_max_per_draw_ms=per_draw_max,
+            draw_cpu_server_ms=round(cpu_draws / n_draws * 1000, 1),
+            draw_cpu_emulator_ms=round((my_cpu() - c_me) / n_draws * 1000, 1),
+            draw_foreign_cores=round(
+                foreign_cpu(sys0, psutil.cpu_times(), srv.cpu() - c_srv + my_cpu() - c_me), 2
+            ),
+        )
+    rss2 = srv.rss()
+    res["rss_after_draws_mb"] = round(rss2 / 2**20, 1)
+    res["errors"] = sum(len(t.errors) for t in [anim, *tabs])
+    res["error_sample"] = next((e for t in [anim, *tabs] for e in t.errors), "")
+    res["new_tokens"] = sum(t.new_tokens for t in [anim, *tabs])
+    for t in [anim, *(p.tab for p in players)]:
+        t.close()
+    await asyncio.sleep(0.2)  # let the close frames go out
+    return res
+
+
+def report(res: dict[str, Any]) -> None:
+    """Human-readable lines, then the machine-readable last line."""
+    print(json.dumps(res, indent=1, default=str), flush=True)
+    keys = [
+        ("players", "players"),
+        ("join_s", "join_s"),
+        ("join_p95_ms", "join_p95_ms"),
+        ("p50_ms", "p50_ms"),
+        ("p95_ms", "p95_ms"),
+        ("p99_ms", "p99_ms"),
+        ("max_ms", "max_ms"),
+        ("missed", "missed"),
+        ("rss_per_player_kb", "rss_per_player_kb"),
+    ]
+    line = " ".join(f"{k}={res.get(src, 'nan')}" for k, src in keys)
+    extra = (
+        f" joined={res.get('joined')} join_p50_ms={res.get('join_p50_ms')}"
+        f" cpu_per_draw_ms={res.get('draw_cpu_server_ms', 'nan')}"
+        f" rss_mb={res.get('rss_after_join_mb')}"
+    )
+    print(line + extra, flush=True)
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    """Command line."""
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--players", type=int, default=400)
+    ap.add_argument("--draws", type=int, default=20)
+    ap.add_argument("--url", default="http://127.0.0.1:3000", help="server (without --start)")
+    ap.add_argument("--start", action="store_true", help="serve a fresh app on a free port")
+    ap.add_argument("--code", default="", help="join code of the evening (without --start)")
+    ap.add_argument("--secret", default="", help="its animateur secret (without --start)")
+    ap.add_argument("--cartons", type=int, choices=(1, 3, 6), default=3, help="pack bought")
+    ap.add_argument(
+        "--after-join",
+        choices=("nav", "reload"),
+        default="nav",
+        help="after join: client-side navigation to /jouer (browser default) or a page reload",
+    )
+    ap.add_argument("--batch", type=int, default=50, help="simultaneous websocket handshakes")
+    ap.add_argument("--ramp", type=float, default=0.0, help="spread the joins over S seconds")
+    ap.add_argument("--join-timeout", type=float, default=300.0)
+    ap.add_argument("--step-timeout", type=float, default=120.0, help="one step of one tab")
+    ap.add_argument("--draw-timeout", type=float, default=30.0, help="all players see a draw")
+    ap.add_argument("--start-timeout", type=float, default=600.0, help="build + server start")
+    ap.add_argument("--time-limit", type=float, default=1800.0, help="the whole run")
+    ap.add_argument(
+        "--web", type=Path, default=ROOT / ".web", help="the compiled frontend (without --start)"
+    )
+    ap.add_argument("--server-env", action="append", default=[], metavar="K=V", help="with --start")
+    ap.add_argument("--keep-tmp", action="store_true", help="keep the --start temp dir")
+    ap.add_argument("--json", type=Path, help="also write the results to this file")
+    args = ap.parse_args(argv)
+    if not 1 <= args.players <= 5000:
+        ap.error("--players: 1..5000")
+    if not 1 <= args.draws <= 85:
+        ap.error("--draws: 1..85 (one game has 90 balls; one warm-up draw)")
+    if not args.start and not (args.code and args.secret):
+        ap.error("without --start, give --code and --secret of an existing evening")
+    return args
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point."""
+    args = parse_args(argv)
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    want = min(hard, max(soft, 4 * args.players + 256))
+    if want > soft:  # the server started below inherits it too
+        resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
+    started = Started(args) if args.start else None
+    ok = False
+    try:
+        if started:
+            started.start()
+            url, code, secret = started.url, started.code, started.secret
+        else:
+            url, code, secret = args.url, args.code.upper(), args.secret
+        parts = urllib.parse.urlsplit(url)
+        if parts.hostname not in ("127.0.0.1", "localhost"):
+            raise BenchError("this benchmark only talks to 127.0.0.1")
+        host, port = "127.0.0.1", parts.port or 80
+        if not ping(f"http://{host}:{port}"):
+            raise BenchError(f"{url}/ping does not answer")
+        srv = Server(started.proc.pid) if started else Server.listening_on(port)
+        fe = Frontend.read(started.web if started else args.web)
+        b = Bench(args, fe, host, port, code, secret)
+        print(
+            f"bench: {args.players} players, {args.draws} draws, evening {code} at {url}"
+            f" (server pid {srv.root.pid}, {psutil.cpu_count()} cpus,"
+            f" load {os.getloadavg()[0]:.2f})",
+            flush=True,
+        )
+        res = asyncio.run(asyncio.wait_for(bench_main(b, srv), args.time_limit))
+        res["date"] = time.strftime("%Y-%m-%d %H:%M")
+        res["cpus"] = psutil.cpu_count()
+        if args.json:
+            args.json.write_text(json.dumps(res, indent=1, default=str))
+        report(res)
+        ok = res.get("joined") == args.players and res.get("missed") == 0
+        return 0 if ok else 1
+    except BenchError as exc:
+        print(f"room.py: {exc}", file=sys.stderr)
+        return 2
+    except TimeoutError:
+        print(f"room.py: stopped by --time-limit ({args.time_limit:.0f}s)", file=sys.stderr)
+        return 2
+    except subprocess.SubprocessError as exc:
+        print(f"room.py: {exc}", file=sys.stderr)
+        return 2
+    finally:
+        if started:
+            if not ok:
+                print(started.tail(15), file=sys.stderr)
+            started.stop(keep=args.keep_tmp or not ok)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
