@@ -78,7 +78,7 @@
 
   function onPlayerNumber(n) {
     keepAwake();
-    var hint = document.querySelector('[data-testid="claim-hint"]');
+    var hint = document.querySelector('[data-testid="quine-hint"]');
     if (claimable(n)) {
       vibrate([300, 100, 300]);
       if (hint) hint.hidden = false;

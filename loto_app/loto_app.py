@@ -9,7 +9,30 @@ from loto_app.live.player import PlayerState
 from loto_app.live.screen import ScreenState
 from loto_app.pages import animateur, join, player, screen
 
-app = rx.App(html_lang="fr")
+app = rx.App(
+    # Installable PWA: assets/manifest.webmanifest, assets/icons/, assets/sw.js (served from /).
+    head_components=[
+        rx.el.link(rel="manifest", href="/manifest.webmanifest"),
+        rx.el.meta(name="theme-color", content="#b3001b"),
+        rx.el.link(rel="icon", type="image/png", sizes="32x32", href="/icons/favicon-32.png"),
+        rx.el.link(rel="apple-touch-icon", sizes="180x180", href="/icons/apple-touch-icon.png"),
+        rx.el.meta(name="apple-mobile-web-app-title", content="Loto"),
+        # The service worker's URL carries the build: the hash of the production build's
+        # router manifest (/assets/manifest-<hash>.js), new with every change of JS or CSS, so
+        # a new build installs the worker again and renews its cache (see assets/sw.js).
+        # `reflex run` dev mode has no such file: no service worker there.
+        rx.el.script(
+            "window.addEventListener('load', function () {"
+            " var rr = window.__reactRouterManifest;"
+            r" var m = rr && /^\/assets\/manifest-([\w-]+)\.js$/.exec(rr.url);"
+            " if (m && 'serviceWorker' in navigator)"
+            " navigator.serviceWorker.register('/sw.js?v=' + m[1], {scope: '/'})"
+            ".catch(function (e) { console.warn('service worker:', e); });"
+            " });"
+        ),
+    ],
+    html_lang="fr",
+)
 
 # Routes are added here rather than with @rx.page: Reflex 0.10 re-applies decorated pages on
 # each compile and warns "Page ... is being redefined" in `reflex run --env prod`.

@@ -225,7 +225,7 @@ def index() -> rx.Component:
         _stream(),
         rx.box(
             rx.text("Une quine possible ! Vérifiez vos cartons.", font_weight="900"),
-            custom_attrs=tid("claim-hint", hidden=True, role="status"),
+            custom_attrs=tid("quine-hint", hidden=True, role="status"),
             background="#fff4d6",
             border="3px solid #c98a00",
             padding="0.6rem",

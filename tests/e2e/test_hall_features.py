@@ -78,14 +78,14 @@ def test_vibrations_hint_voice_rhythm_and_stream(
     _ball(tablet, row[0])  # mine: a short vibration
     player.wait_for_function("(window.__lotoVibrations || []).length === 1")
     assert player.evaluate("window.__lotoVibrations") == [120]
-    expect(player.get_by_test_id("claim-hint")).to_be_hidden()
+    expect(player.get_by_test_id("quine-hint")).to_be_hidden()
     if 22 not in mine:
         _ball(tablet, 22)
         screen.wait_for_function("(window.__lotoSpoken || []).includes('Le 22, les deux cocottes')")
     for n in row[1:]:
         _ball(tablet, n)
     expect(player.get_by_test_id("last-number")).to_have_text(str(row[-1]))
-    expect(player.get_by_test_id("claim-hint")).to_be_visible()
+    expect(player.get_by_test_id("quine-hint")).to_be_visible()
     assert player.evaluate("window.__lotoVibrations")[-1] == [300, 100, 300]
     assert player.evaluate("window.__lotoWakeLock") is not None  # asked for (held or refused)
     player.screenshot(path=results_dir / "01-quine-possible.png", full_page=True)
