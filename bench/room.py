@@ -932,6 +932,28 @@ def report(res: dict[str, Any]) -> None:
     print(line + extra, flush=True)
 
 
+def git_commit() -> str:
+    """The checkout's commit, "+dirty" when files differ from it ("" without git)."""
+    try:
+        head = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=10,
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=10,
+        ).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return ""
+    return head + ("+dirty" if dirty else "")
+
+
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     """Command line."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -1003,6 +1025,7 @@ def main(argv: list[str] | None = None) -> int:
         )
         res = asyncio.run(asyncio.wait_for(bench_main(b, srv), args.time_limit))
         res["date"] = time.strftime("%Y-%m-%d %H:%M")
+        res["commit"] = git_commit()
         res["cpus"] = psutil.cpu_count()
         if args.json:
             args.json.write_text(json.dumps(res, indent=1, default=str))

@@ -406,8 +406,10 @@ class Evening:
                 g.index, g.stage, "draw", tuple(zip(entries, tokens, strict=True)), (winner,)
             )
         )
-        # the free carton: a classique one, or of a kind that still has a game to play
-        kinds = [Kind.CLASSIQUE, g.spec.kind, *Kind]
+        # the free carton: a classique one, or a single carton of a kind that still has a game
+        # to play (a vitrine is a unit of 3, not "a carton")
+        kinds = [Kind.CLASSIQUE, g.spec.kind, Kind.SPECIAL, Kind.MAXIQUINE]
+        kinds = [k for k in kinds if k is not Kind.VITRINE]
         kind = next((k for k in kinds if self._plays_later(k)), None)
         if kind is not None:  # (none after the evening's last game: nothing left to play)
             for p in entries:

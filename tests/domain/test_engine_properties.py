@@ -411,7 +411,7 @@ def audit(evening: Evening) -> None:
                     best = max(e.tokens, key=lambda pt: pt[1])[0]
                     assert e.winners == (best,), "the highest token wins"
                     # a free carton only while some game is left for it to play
-                    if program.games[e.game + 1 :]:
+                    if any(spec.kind is not Kind.VITRINE for spec in program.games[e.game + 1 :]):
                         consolation_due = [p for p in entries if p != best]
                     for p in consolation_due:
                         losses[p] = losses.get(p, 0) + 1
