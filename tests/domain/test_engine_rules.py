@@ -740,3 +740,29 @@ def test_no_sale_of_cartons_that_no_game_left_would_play():
         e.sell("p", Kind.VITRINE, 1)
     e.sell("p", Kind.CLASSIQUE, 1, rng=random.Random(2))  # the classique game is next
     assert e.purchase_of[e.player_cartons("p")[-1].no].first_game == 1
+
+
+def test_no_consolation_carton_when_only_a_vitrine_game_is_left():
+    vit = GameSpec(Kind.VITRINE, (Stage(Pattern.ONE_CARD, Lot("Robot", 1)),))
+    e = Evening(Program("A", (QUINE_DIVISIBLE, vit), Settings(DrawSource.PHYSICAL)), KEY)
+    for p in ("p0", "p1"):
+        e.join(p, p)
+    rng = random.Random(11)
+    target = None
+    for p in ("p0", "p1"):
+        while True:
+            e.sell(p, Kind.CLASSIQUE, 1, rng=rng)
+            c = e.player_cartons(p)[-1]
+            target = target or sorted(c.carton.rows[0])[-1]
+            if target in c.carton.rows[0]:
+                break
+    e.start_game()
+    rows = [e.player_cartons(p)[-1].carton.rows[0] for p in ("p0", "p1")]
+    draw_all(e, sorted(set().union(*rows) - {target}))
+    e.enter_ball(target)
+    for p in ("p0", "p1"):
+        e.claim(p, e.player_cartons(p)[-1].no)
+    events = e.break_tie_by_draw(random.Random(3))
+    assert [type(x) for x in events] == [ev.TieBroken]  # nothing left for a free carton to play
+    e.award()
+    e.check_invariants()
