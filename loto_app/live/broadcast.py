@@ -87,9 +87,11 @@ def delta(values: dict[str, Any]) -> dict[str, Any]:
     return {"delta": {_hall_state: {k + FIELD_MARKER: v for k, v in values.items()}}}
 
 
-async def _emit(message: dict[str, Any], to: str) -> None:
+async def _emit(message: dict[str, Any], to: str, skip_sid: str | None = None) -> None:
     assert _app is not None and _app.sio is not None, "broadcast.bind() was not called"
-    await _app.sio.emit("event", message, to=to, namespace=_app.event_namespace.namespace)
+    await _app.sio.emit(
+        "event", message, to=to, namespace=_app.event_namespace.namespace, skip_sid=skip_sid
+    )
 
 
 async def enter(
@@ -157,5 +159,5 @@ async def _publish(
     if any(isinstance(x, (ev.GameStarted, ev.UnmarkAllowed)) for x in events):
         await _emit(poke, room(evening_id))  # which cartons play, marks and annulments reset
         return
-    for pid in touched_players(events) - {actor}:
-        await _emit(poke, player_room(evening_id, pid))
+    for pid in touched_players(events):
+        await _emit(poke, player_room(evening_id, pid), skip_sid=actor)

@@ -225,7 +225,9 @@ class PlayerState(rx.State):
             self._refused(handler, BadInput("not identified"))
             return None
         try:
-            events = await registry.play(self._evening_id, move, actor=self._player_id)
+            events = await registry.play(
+                self._evening_id, move, actor=self.router.session.session_id
+            )
         except LotoError as exc:
             self._refused(handler, exc)
             return None

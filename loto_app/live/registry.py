@@ -62,8 +62,8 @@ async def play(
     extra: Callable[[Session], None] | None = None,
     actor: str | None = None,
 ) -> list[ev.Event]:
-    """Run a move, commit it, then publish it (`actor`: the player who made it, whose own
-    handler already refreshes their view).
+    """Run a move, commit it, then publish it (`actor`: the socket that made it, whose own
+    handler already refreshes its view; the player's other tabs are still told).
 
     Raises:
         LotoError: the move is illegal; nothing changed and nothing is published.
