@@ -72,11 +72,7 @@ async def play(
         lv = await live(evening_id, fresh=False)
         events = await asyncio.to_thread(lv.run, move, extra)
         if events:
-            for publish in _publishers:
-                try:
-                    await publish(evening_id, lv, events, actor)
-                except Exception:  # a failed broadcast must not undo a committed move
-                    log.exception("evening %s: publishing failed", evening_id)
+            await _publish(evening_id, lv, events, actor)
         return events
 
 
@@ -85,12 +81,18 @@ async def join(evening_id: int, name: str) -> tuple[str, str]:
     async with _lock(evening_id):
         lv = await live(evening_id, fresh=False)
         pid, secret = await asyncio.to_thread(lv.join, name)
-        for publish in _publishers:
-            try:
-                await publish(evening_id, lv, lv.evening.history[-1:], None)
-            except Exception:
-                log.exception("evening %s: publishing failed", evening_id)
+        await _publish(evening_id, lv, lv.evening.history[-1:], None)
         return pid, secret
+
+
+async def _publish(
+    evening_id: int, lv: LiveEvening, events: list[ev.Event], actor: str | None
+) -> None:
+    for publish in _publishers:
+        try:
+            await publish(evening_id, lv, events, actor)
+        except Exception:  # a failed broadcast must not undo a committed move
+            log.exception("evening %s: publishing failed", evening_id)
 
 
 def forget_all() -> None:
