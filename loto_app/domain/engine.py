@@ -28,8 +28,25 @@ from loto_app.domain.cartons import (
     validate_classic,
     validate_maxi,
 )
-from loto_app.domain.program import DrawSource, GameSpec, Kind, Program, Stage, TieMethod
+from loto_app.domain.program import (
+    DrawSource,
+    GameSpec,
+    Kind,
+    Offer,
+    Program,
+    Stage,
+    TieMethod,
+)
 from loto_app.domain.serial import verify_check_code
+from loto_app.domain.till import (
+    DESK_METHODS,
+    MAX_PENDING_PER_PLAYER,
+    MAX_REASON,
+    MAX_STAFF_NAME,
+    SETTLE_METHODS,
+    Sale,
+    SaleStatus,
+)
 from loto_app.domain.verdicts import Verdict, judge
 
 MAX_NAME = 30
@@ -37,6 +54,7 @@ MAX_PER_SALE = 36  # cartons (or vitrine units) in one sale
 BALLS = range(1, 91)
 TOKEN_BAG = 90  # tokens numbered 1..90 in the tie-break bag
 _JUDGED = (Verdict.VALID, Verdict.LATE, Verdict.FALSE, Verdict.ANNULLED)  # checked on the grid
+ORIGINS = ("hall", "remote", "paper")
 
 
 class GameStatus(StrEnum):
@@ -141,6 +159,11 @@ class Evening:
         self.program = program
         self.key = key
         self.players: dict[str, str] = {}
+        self.origins: dict[str, str] = {}  # player id -> "hall" | "remote" | "paper"
+        self.sales: dict[int, Sale] = {}
+        self.till_closed_by: str | None = None
+        self.handed_over: dict[int, str] = {}  # lot ticket no -> who handed it
+        self.voided: set[int] = set()  # cartons of refunded sales: they play no more
         self.cartons: dict[int, IssuedCarton] = {}
         self.units: dict[int, tuple[int, ...]] = {}
         self.purchases: list[Purchase] = []
@@ -184,7 +207,22 @@ class Evening:
         """Does this carton play this game (default: the current one)?"""
         g = game or self.game
         p = self.purchase_of.get(carton_no)
-        return bool(g and p and p.first_game <= g.index and p.kind is g.spec.kind)
+        return bool(
+            g
+            and p
+            and p.first_game <= g.index
+            and p.kind is g.spec.kind
+            and carton_no not in self.voided
+        )
+
+    def tickets(self) -> dict[int, tuple[int, int, str, str]]:
+        """Every lot ticket: number -> (game, stage, player id, share)."""
+        return {
+            no: (a.game, a.stage, pid, share)
+            for g in self.games
+            for a in g.awards
+            for no, pid, share in a.tickets
+        }
 
     def next_game_index(self) -> int:
         """The index of the game a carton bought now plays first (art. 7, choice)."""
@@ -204,13 +242,210 @@ class Evening:
 
     # ------------------------------------------------------------------ moves: players and sales
 
-    def join(self, player_id: str, name: str) -> list[ev.Event]:
-        """Register a player under a server-issued id and a pseudonym."""
+    def join(self, player_id: str, name: str, origin: str = "hall") -> list[ev.Event]:
+        """Register a player under a server-issued id and a pseudonym.
+
+        `origin`: "hall" (a phone in the hall), "remote" (joined with the invitation link, when
+        remote play is on) or "paper" (a player without a phone, registered at the desk).
+        """
         if not isinstance(player_id, str) or not (1 <= len(player_id) <= 64):
             raise err.InvalidArgument(f"player id {player_id!r} is not a 1-64 character string")
         if player_id in self.players:
             raise err.DuplicatePlayer(f"player {player_id} is already registered")
-        return self._emit(ev.PlayerJoined(player_id, _clean_name(name)))
+        if origin not in ORIGINS:
+            raise err.InvalidArgument(f"player origin {origin!r}")
+        if origin == "remote" and not self.program.settings.remote_play:
+            raise err.InvalidArgument(
+                "remote join on an evening without remote play",
+                "Le jeu à distance n'est pas ouvert pour cette soirée.",
+            )
+        return self._emit(ev.PlayerJoined(player_id, _clean_name(name), origin))
+
+    # ------------------------------------------------------------------ moves: the till
+
+    def offer(self, index: int) -> Offer:
+        """A line of the tariff, by its index."""
+        if not _is_int(index) or not 0 <= index < len(self.program.offers):
+            raise err.InvalidSale(f"no offer {index!r}", "Ce tarif n'existe pas.")
+        return self.program.offers[index]
+
+    def desk_sale(
+        self,
+        player_id: str,
+        offer: int,
+        method: str,
+        seller: str,
+        rng: random.Random | None = None,
+    ) -> list[ev.Event]:
+        """A vendeur sells a pack of the tariff, paid now by cash or card."""
+        self._till_open()
+        seller = _staff_name(seller)
+        if method not in DESK_METHODS:
+            raise err.InvalidSale(f"desk payment method {method!r}", "Espèces ou carte.")
+        o = self.offer(offer)
+        events = self._hand(player_id, o, rng)
+        sold = events[-1]
+        assert isinstance(sold, ev.CartonsSold)
+        return [
+            *events,
+            *self._emit(
+                ev.SaleRecorded(
+                    len(self.sales) + 1,
+                    player_id,
+                    offer,
+                    o.kind.value,
+                    o.quantity,
+                    o.planche,
+                    o.price_cents,
+                    method,
+                    seller,
+                    sold.purchase_no,
+                )
+            ),
+        ]
+
+    def order(self, player_id: str, offer: int, rng: random.Random | None = None) -> list[ev.Event]:
+        """A phone orders a pack: "à régler" until a caissier confirms the payment (on a free
+        loto, the cartons are handed at once and the sale recorded as "offert")."""
+        self._till_open()
+        self._need_player(player_id)
+        if self.origins.get(player_id) == "paper":
+            raise err.InvalidSale(f"order for paper player {player_id}")
+        o = self.offer(offer)
+        self._check_sellable(o.kind)
+        if self.program.settings.free_cartons:
+            events = self._hand(player_id, o, rng)
+            sold = events[-1]
+            assert isinstance(sold, ev.CartonsSold)
+            rec = ev.SaleRecorded(
+                len(self.sales) + 1,
+                player_id,
+                offer,
+                o.kind.value,
+                o.quantity,
+                o.planche,
+                0,
+                "free",
+                "",
+                sold.purchase_no,
+            )
+            return [*events, *self._emit(rec)]
+        pending = [
+            s
+            for s in self.sales.values()
+            if s.player_id == player_id and s.status is SaleStatus.PENDING
+        ]
+        if len(pending) >= MAX_PENDING_PER_PLAYER:
+            raise err.InvalidSale(
+                f"player {player_id} has {len(pending)} orders pending",
+                "Vous avez déjà plusieurs commandes à régler : passez à la caisse d'abord.",
+            )
+        return self._emit(
+            ev.SaleRecorded(
+                len(self.sales) + 1,
+                player_id,
+                offer,
+                o.kind.value,
+                o.quantity,
+                o.planche,
+                o.price_cents,
+                "pending",
+                "",
+                0,
+            )
+        )
+
+    def confirm_payment(
+        self, sale_no: int, method: str, cashier: str, rng: random.Random | None = None
+    ) -> list[ev.Event]:
+        """A caissier received the money of an order: its cartons are handed now."""
+        self._till_open()
+        cashier = _staff_name(cashier)
+        if method not in SETTLE_METHODS:
+            raise err.InvalidSale(f"settle method {method!r}", "Mode de paiement inconnu.")
+        sale = self._sale(sale_no)
+        if sale.status is not SaleStatus.PENDING:
+            raise err.InvalidSale(
+                f"sale {sale_no} is {sale.status}", "Cette commande est déjà réglée ou annulée."
+            )
+        o = self.offer(sale.offer)
+        events = self._hand(sale.player_id, o, rng)
+        sold = events[-1]
+        assert isinstance(sold, ev.CartonsSold)
+        return [
+            *events,
+            *self._emit(ev.PaymentConfirmed(sale_no, method, cashier, sold.purchase_no)),
+        ]
+
+    def cancel_sale(self, sale_no: int, by: str, reason: str) -> list[ev.Event]:
+        """Cancel an order, or refund a sale whose cartons have not played yet (they are
+        withdrawn). Nothing is deleted: the cancellation is an event of its own."""
+        by = _staff_name(by)
+        if not isinstance(reason, str) or not reason.strip() or len(reason) > MAX_REASON:
+            raise err.InvalidArgument(
+                f"cancel reason {reason!r:.40}", "Indiquez le motif de l'annulation."
+            )
+        sale = self._sale(sale_no)
+        if sale.status is SaleStatus.CANCELLED:
+            raise err.InvalidSale(f"sale {sale_no} already cancelled", "Vente déjà annulée.")
+        refund = 0
+        if sale.status is SaleStatus.PAID:
+            self._till_open()
+            p = self.purchases[sale.purchase_no - 1]
+            if any(g.index >= p.first_game and g.spec.kind is p.kind for g in self.games):
+                raise err.InvalidSale(
+                    f"sale {sale_no}: cartons already played",
+                    "Ces cartons ont déjà joué : la vente ne peut plus être remboursée.",
+                )
+            refund = sale.amount_cents
+        return self._emit(ev.SaleCancelled(sale_no, by, " ".join(reason.split()), refund))
+
+    def close_till(self, by: str) -> list[ev.Event]:
+        """The caissier closes the till (every order settled or cancelled first)."""
+        self._till_open()
+        by = _staff_name(by)
+        pending = [s.no for s in self.sales.values() if s.status is SaleStatus.PENDING]
+        if pending:
+            raise err.InvalidSale(
+                f"orders {pending} still pending",
+                f"{len(pending)} commande(s) encore à régler : encaissez-les ou annulez-les.",
+            )
+        return self._emit(ev.TillClosed(by))
+
+    def hand_over(self, ticket_no: int, by: str) -> list[ev.Event]:
+        """The desk hands a lot to the holder of its ticket."""
+        by = _staff_name(by)
+        if not _is_int(ticket_no) or ticket_no not in self.tickets():
+            raise err.UnknownTicket(f"no lot ticket {ticket_no!r}")
+        if ticket_no in self.handed_over:
+            raise err.UnknownTicket(
+                f"ticket {ticket_no} already handed over by {self.handed_over[ticket_no]}",
+                "Ce lot a déjà été remis.",
+            )
+        return self._emit(ev.LotHandedOver(ticket_no, by))
+
+    def _till_open(self) -> None:
+        if self.till_closed_by is not None:
+            raise err.TillIsClosed(f"till closed by {self.till_closed_by}")
+
+    def _sale(self, sale_no: int) -> Sale:
+        if not _is_int(sale_no) or sale_no not in self.sales:
+            raise err.UnknownSale(f"no sale {sale_no!r}")
+        return self.sales[sale_no]
+
+    def _hand(self, player_id: str, o: Offer, rng: random.Random | None) -> list[ev.Event]:
+        if o.planche:
+            return self.sell(player_id, o.kind, planche=True, rng=rng)
+        return self.sell(player_id, o.kind, o.quantity, rng=rng)
+
+    def _check_sellable(self, kind: Kind) -> None:
+        if self.is_over:
+            raise err.InvalidSale("the evening is over", "La soirée est terminée.")
+        if not self._plays_later(kind):
+            raise err.InvalidSale(
+                f"no {kind} game left to play",
+                "Plus aucune partie de ce type ce soir : ce carton ne jouerait pas.",
+            )
 
     def sell(
         self,
@@ -241,13 +476,7 @@ class Evening:
             raise err.InvalidSale(
                 f"no {kind} game tonight", "Aucune partie de ce type n'est au programme."
             )
-        if self.is_over:
-            raise err.InvalidSale("the evening is over", "La soirée est terminée.")
-        if not self._plays_later(kind):
-            raise err.InvalidSale(
-                f"no {kind} game left to play",
-                "Plus aucune partie de ce type ce soir : ce carton ne jouerait pas.",
-            )
+        self._check_sellable(kind)
         if planche and kind not in (Kind.CLASSIQUE, Kind.SPECIAL):
             raise err.InvalidSale(
                 f"no planche of {kind} cartons", "Planche : classique ou spéciale."
@@ -630,6 +859,36 @@ class Evening:
         match e:
             case ev.PlayerJoined():
                 self.players[e.player_id] = e.name
+                self.origins[e.player_id] = e.origin
+            case ev.SaleRecorded():
+                self.sales[e.sale_no] = Sale(
+                    e.sale_no,
+                    e.player_id,
+                    e.offer,
+                    e.kind,
+                    e.quantity,
+                    e.planche,
+                    e.amount_cents,
+                    e.method,
+                    e.seller,
+                    e.purchase_no,
+                    SaleStatus.PENDING if e.method == "pending" else SaleStatus.PAID,
+                )
+            case ev.PaymentConfirmed():
+                sale = self.sales[e.sale_no]
+                sale.status = SaleStatus.PAID
+                sale.method, sale.cashier, sale.purchase_no = e.method, e.cashier, e.purchase_no
+            case ev.SaleCancelled():
+                sale = self.sales[e.sale_no]
+                sale.status = SaleStatus.CANCELLED
+                sale.cancelled_by, sale.cancel_reason = e.by, e.reason
+                sale.refunded_cents = e.refunded_cents
+                if sale.purchase_no:
+                    self.voided.update(self.purchases[sale.purchase_no - 1].carton_nos)
+            case ev.TillClosed():
+                self.till_closed_by = e.by
+            case ev.LotHandedOver():
+                self.handed_over[e.ticket_no] = e.by
             case ev.CartonsPrinted():
                 kind = Kind(e.kind)
                 for no, unit, rows in e.cartons:
@@ -715,6 +974,27 @@ class Evening:
         """A canonical, comparable picture of the whole state (for tests and audits)."""
         return {
             "players": dict(sorted(self.players.items())),
+            "origins": dict(sorted(self.origins.items())),
+            "sales": [
+                (
+                    s.no,
+                    s.player_id,
+                    s.offer,
+                    s.amount_cents,
+                    s.method,
+                    s.seller,
+                    s.purchase_no,
+                    s.status.value,
+                    s.cashier,
+                    s.cancelled_by,
+                    s.cancel_reason,
+                    s.refunded_cents,
+                )
+                for s in self.sales.values()
+            ],
+            "till_closed_by": self.till_closed_by,
+            "handed_over": dict(sorted(self.handed_over.items())),
+            "voided": sorted(self.voided),
             "cartons": {
                 n: (c.kind.value, c.unit, c.carton.to_rows())
                 for n, c in sorted(self.cartons.items())
@@ -759,6 +1039,13 @@ class Evening:
             assert all(sold) or not any(sold), f"unit {u} partly sold"
             in_stock = u in self.stock[self.cartons[u].kind]
             assert in_stock != all(sold), f"unit {u}: stock/sold mismatch"
+        for sale in self.sales.values():
+            if sale.status is SaleStatus.PENDING:
+                assert sale.purchase_no == 0, "a pending order holds no cartons"
+            elif sale.purchase_no:
+                p = self.purchases[sale.purchase_no - 1]
+                assert p.player_id == sale.player_id and p.reason in ("sale", "planche")
+        assert set(self.handed_over) <= set(self.tickets()), "a lot handed without a ticket"
         seen: set[int] = set()
         for p in self.purchases:
             assert p.player_id in self.players
@@ -816,6 +1103,12 @@ def _kind(kind: object) -> Kind:
         return Kind(kind)
     except ValueError as exc:
         raise err.InvalidSale(f"unknown carton kind {kind!r}", "Type de carton inconnu.") from exc
+
+
+def _staff_name(name: object) -> str:
+    if not isinstance(name, str) or not (1 <= len(name.strip()) <= MAX_STAFF_NAME):
+        raise err.InvalidArgument(f"staff name {name!r:.40}", "Nom du vendeur manquant.")
+    return " ".join(name.split())
 
 
 def _clean_name(name: object) -> str:

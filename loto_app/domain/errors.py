@@ -240,3 +240,24 @@ class DemarquageTooEarly(LotoError):
 
     code = "demarquage_too_early"
     default_user_message = "Tous les lots de la partie n'ont pas encore été attribués."
+
+
+class UnknownSale(LotoError):
+    """No sale (or order) with this number."""
+
+    code = "unknown_sale"
+    default_user_message = "Vente introuvable."
+
+
+class TillIsClosed(LotoError):
+    """The till is closed: no sale, order or payment any more."""
+
+    code = "till_closed"
+    default_user_message = "La caisse est fermée : plus aucune vente ce soir."
+
+
+class UnknownTicket(LotoError):
+    """No lot ticket with this number (or it was already handed over)."""
+
+    code = "unknown_ticket"
+    default_user_message = "Ticket de lot introuvable."

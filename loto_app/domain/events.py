@@ -8,7 +8,7 @@ round-trip exactly.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
+from dataclasses import MISSING, asdict, dataclass, fields
 from typing import Any, ClassVar
 
 Rows = tuple[tuple[int | None, ...], ...]
@@ -46,6 +46,7 @@ class PlayerJoined(Event):
     type: ClassVar[str] = "player_joined"
     player_id: str
     name: str
+    origin: str = "hall"  # "hall" (phone in the hall) | "remote" (invitation) | "paper" (desk)
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,6 +212,66 @@ class CartonsCleared(Event):
     player_id: str
 
 
+@dataclass(frozen=True, slots=True)
+class SaleRecorded(Event):
+    """Money side of a sale: a desk sale paid by cash or card, or an order from a phone left
+    "à régler" (`method` "pending", no cartons yet: `purchase_no` 0).
+
+    `offer` is the index of the tariff line in the program's offers.
+    """
+
+    type: ClassVar[str] = "sale_recorded"
+    sale_no: int
+    player_id: str
+    offer: int
+    kind: str
+    quantity: int
+    planche: bool
+    amount_cents: int
+    method: str  # "cash" | "card" | "pending"
+    seller: str  # the vendeur's name, or "" for an order from the phone
+    purchase_no: int
+
+
+@dataclass(frozen=True, slots=True)
+class PaymentConfirmed(Event):
+    """A caissier received the payment of an order; its cartons were handed (`purchase_no`)."""
+
+    type: ClassVar[str] = "payment_confirmed"
+    sale_no: int
+    method: str  # "cash" | "card" | "transfer" | a provider's name
+    cashier: str
+    purchase_no: int
+
+
+@dataclass(frozen=True, slots=True)
+class SaleCancelled(Event):
+    """A sale cancelled (an order never paid) or refunded (its unplayed cartons withdrawn)."""
+
+    type: ClassVar[str] = "sale_cancelled"
+    sale_no: int
+    by: str
+    reason: str
+    refunded_cents: int
+
+
+@dataclass(frozen=True, slots=True)
+class TillClosed(Event):
+    """The caissier closed the till: no more sales tonight."""
+
+    type: ClassVar[str] = "till_closed"
+    by: str
+
+
+@dataclass(frozen=True, slots=True)
+class LotHandedOver(Event):
+    """The desk handed the lot of a lot ticket to its winner."""
+
+    type: ClassVar[str] = "lot_handed_over"
+    ticket_no: int
+    by: str
+
+
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.type: cls
     for cls in (
@@ -229,6 +290,11 @@ EVENT_TYPES: dict[str, type[Event]] = {
         StageAwarded,
         UnmarkAllowed,
         CartonsCleared,
+        SaleRecorded,
+        PaymentConfirmed,
+        SaleCancelled,
+        TillClosed,
+        LotHandedOver,
     )
 }
 
@@ -244,7 +310,8 @@ def event_from_dict(data: dict[str, Any]) -> Event:
     except KeyError as exc:
         raise ValueError(f"unknown event type in {data!r}") from exc
     names = {f.name for f in fields(cls)}
+    required = {f.name for f in fields(cls) if f.default is MISSING}
     given = set(data) - {"type"}
-    if given != names:
+    if not required <= given <= names:
         raise ValueError(f"event {cls.type}: fields {sorted(given)} != {sorted(names)}")
     return cls(**{k: _freeze(v) for k, v in data.items() if k != "type"})

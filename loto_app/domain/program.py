@@ -5,7 +5,7 @@ All value objects here are immutable and validated on construction (`InvalidProg
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
@@ -76,6 +76,18 @@ class TieMethod(StrEnum):
 
 MAX_LOT_DESCRIPTION = 120
 MAX_STREAM_URL = 300
+#: Lotos traditionnels (Code de la sécurité intérieure, art. L322-4): stakes of low value.
+#: A carton (or pack) must cost less than 20 euros.
+MAX_PRICE_CENTS = 1999
+MAX_OFFER_QUANTITY = 36
+LEGAL_PRICE_MESSAGE = (
+    "Un loto traditionnel se joue avec des mises de faible valeur (art. L322-4 du Code de la "
+    "sécurité intérieure) : chaque prix doit rester inférieur à 20 €."
+)
+LEGAL_CASH_MESSAGE = (
+    "Un loto traditionnel ne peut pas faire gagner d'argent (art. L322-4 du Code de la "
+    "sécurité intérieure) : proposez un objet ou un bon d'achat."
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,11 +98,14 @@ class Lot:
         description: what the winner receives ("Un vélo", "Bon d'achat de 50 €").
         value_cents: its value, for the record (0 when unknown).
         divisible: vouchers or anything that two winners can share.
+        cash: a sum of money: refused (no cash prizes in a loto traditionnel, L322-4); the
+            field exists so that the set-up can say why.
     """
 
     description: str
     value_cents: int = 0
     divisible: bool = False
+    cash: bool = False
 
     def __post_init__(self) -> None:
         if not isinstance(self.description, str) or not self.description.strip():
@@ -109,6 +124,8 @@ class Lot:
                 f"lot value {self.value_cents!r} is not a non-negative integer of cents",
                 "La valeur du lot doit être un montant positif.",
             )
+        if self.cash is not False:
+            raise InvalidProgram(f"cash lot {self.description!r:.40}", LEGAL_CASH_MESSAGE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,6 +184,76 @@ class GameSpec:
 
 
 @dataclass(frozen=True, slots=True)
+class Offer:
+    """A price of the evening's tariff: a pack of cartons of one kind.
+
+    Attributes:
+        kind: the kind of cartons.
+        quantity: cartons in the pack (vitrine: units of 3 cartons); 6 with `planche`.
+        price_cents: what the pack costs (under 20 euros: L322-4).
+        planche: a whole fresh planche of 6 (classique or spécial), every number 1-90 once.
+    """
+
+    kind: Kind
+    quantity: int
+    price_cents: int
+    planche: bool = False
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.kind, Kind):
+            raise InvalidProgram(f"offer kind {self.kind!r}", "Type de carton inconnu.")
+        q = self.quantity
+        if not isinstance(q, int) or isinstance(q, bool) or not 1 <= q <= MAX_OFFER_QUANTITY:
+            raise InvalidProgram(
+                f"offer quantity {q!r} not in 1..{MAX_OFFER_QUANTITY}",
+                f"Un tarif porte sur 1 à {MAX_OFFER_QUANTITY} cartons.",
+            )
+        if self.planche and (self.kind not in (Kind.CLASSIQUE, Kind.SPECIAL) or q != 6):
+            raise InvalidProgram(
+                f"planche offer of {q} {self.kind}", "Une planche compte 6 cartons classiques."
+            )
+        p = self.price_cents
+        if not isinstance(p, int) or isinstance(p, bool) or p <= 0:
+            raise InvalidProgram(f"offer price {p!r}", "Le prix doit être un montant positif.")
+        if p > MAX_PRICE_CENTS:
+            raise InvalidProgram(f"offer price {p} cents is 20 euros or more", LEGAL_PRICE_MESSAGE)
+
+    @property
+    def label(self) -> str:
+        """French name of the pack ("3 cartons", "Planche de 6", "1 vitrine")."""
+        if self.planche:
+            return "Planche de 6"
+        if self.kind is Kind.VITRINE:
+            return f"{self.quantity} vitrine" + ("s" if self.quantity > 1 else "")
+        noun = "grille" if self.kind is Kind.MAXIQUINE else "carton"
+        return f"{self.quantity} {noun}" + ("s" if self.quantity > 1 else "")
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready form."""
+        return {
+            "kind": self.kind.value,
+            "quantity": self.quantity,
+            "price_cents": self.price_cents,
+            "planche": self.planche,
+        }
+
+
+def default_offers(kinds: frozenset[Kind] | set[Kind]) -> tuple[Offer, ...]:
+    """A common tariff for the kinds played (what most associations charge)."""
+    table = {
+        Kind.CLASSIQUE: (
+            Offer(Kind.CLASSIQUE, 1, 300),
+            Offer(Kind.CLASSIQUE, 3, 800),
+            Offer(Kind.CLASSIQUE, 6, 1500, planche=True),
+        ),
+        Kind.SPECIAL: (Offer(Kind.SPECIAL, 1, 200), Offer(Kind.SPECIAL, 3, 500)),
+        Kind.VITRINE: (Offer(Kind.VITRINE, 1, 500),),
+        Kind.MAXIQUINE: (Offer(Kind.MAXIQUINE, 1, 200), Offer(Kind.MAXIQUINE, 2, 300)),
+    }
+    return tuple(o for k in Kind if k in kinds for o in table[k])
+
+
+@dataclass(frozen=True, slots=True)
 class Settings:
     """What the animateur announces about the way the evening is played.
 
@@ -178,6 +265,10 @@ class Settings:
         claim_hint: tell a player that a quine is possible (off by default: spotting it is part
             of the game).
         stream_url: a live-stream link (https) shown above the cartons of remote players.
+        remote_play: players outside the hall may join with the invitation link (off by
+            default: a loto traditionnel is played in a restricted circle, L322-4).
+        free_cartons: a free loto (a retirement home, a school party): cartons ordered on a
+            phone are handed at once for nothing, and recorded as "offert".
     """
 
     draw_source: DrawSource = DrawSource.ELECTRONIC
@@ -185,6 +276,8 @@ class Settings:
     tie_method: TieMethod = TieMethod.SHARE_OR_DRAW
     claim_hint: bool = False
     stream_url: str = ""
+    remote_play: bool = False
+    free_cartons: bool = False
 
     def __post_init__(self) -> None:
         url = self.stream_url
@@ -202,11 +295,13 @@ class Settings:
 
 @dataclass(frozen=True, slots=True)
 class Program:
-    """The evening as announced: série code, settings and the ordered games."""
+    """The evening as announced: série code, settings, the ordered games and the tariff
+    (`offers`; empty means the default tariff for the kinds played)."""
 
     series: str
     games: tuple[GameSpec, ...]
     settings: Settings = field(default_factory=Settings)
+    offers: tuple[Offer, ...] = ()
 
     def __post_init__(self) -> None:
         if not isinstance(self.series, str) or not (1 <= len(self.series.strip()) <= 16):
@@ -218,6 +313,25 @@ class Program:
             raise InvalidProgram(
                 "the program has no game", "Le programme ne contient aucune partie."
             )
+        if not self.offers:
+            object.__setattr__(self, "offers", default_offers(self.kinds()))
+        seen: set[tuple[Kind, int, bool]] = set()
+        for o in self.offers:
+            if o.kind not in self.kinds():
+                raise InvalidProgram(
+                    f"offer for {o.kind} cartons but no {o.kind} game",
+                    f"Aucune partie {KIND_LABELS[o.kind].lower()} au programme : "
+                    "ce tarif ne servirait à rien.",
+                )
+            if (o.kind, o.quantity, o.planche) in seen:
+                raise InvalidProgram(
+                    f"offer {o} given twice", f"Le tarif « {o.label} » est donné deux fois."
+                )
+            seen.add((o.kind, o.quantity, o.planche))
+
+    def with_settings(self, **changes: Any) -> Program:
+        """The same program with some settings changed (validated again)."""
+        return Program(self.series, self.games, replace(self.settings, **changes), self.offers)
 
     def kinds(self) -> frozenset[Kind]:
         """The kinds of games played tonight (the kinds of cartons worth selling)."""
@@ -233,7 +347,10 @@ class Program:
                 "tie_method": self.settings.tie_method.value,
                 "claim_hint": self.settings.claim_hint,
                 "stream_url": self.settings.stream_url,
+                "remote_play": self.settings.remote_play,
+                "free_cartons": self.settings.free_cartons,
             },
+            "offers": [o.to_dict() for o in self.offers],
             "games": [
                 {
                     "kind": g.kind.value,
@@ -245,6 +362,7 @@ class Program:
                                 "description": s.lot.description,
                                 "value_cents": s.lot.value_cents,
                                 "divisible": s.lot.divisible,
+                                "cash": s.lot.cash,
                             },
                         }
                         for s in g.stages
@@ -265,6 +383,8 @@ class Program:
                 tie_method=TieMethod(st["tie_method"]),
                 claim_hint=bool(st.get("claim_hint", False)),
                 stream_url=str(st.get("stream_url", "")),
+                remote_play=bool(st.get("remote_play", False)),
+                free_cartons=bool(st.get("free_cartons", False)),
             )
             games = tuple(
                 GameSpec(
@@ -276,7 +396,16 @@ class Program:
                 )
                 for g in data["games"]
             )
-            return cls(series=str(data["series"]), games=games, settings=settings)
+            offers = tuple(
+                Offer(
+                    Kind(o["kind"]),
+                    o["quantity"],
+                    o["price_cents"],
+                    planche=bool(o.get("planche", False)),
+                )
+                for o in data.get("offers", ())
+            )
+            return cls(series=str(data["series"]), games=games, settings=settings, offers=offers)
         except (KeyError, TypeError, ValueError) as exc:
             if isinstance(exc, InvalidProgram):
                 raise

@@ -1,0 +1,116 @@
+"""The till: sales of cartons, their payments, refunds, and the totals the caissier closes.
+
+Pure bookkeeping over `Sale` records kept by the engine (which applies the sale events); the
+money rules themselves (who may sell, when) are moves of `Evening`.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from enum import StrEnum
+
+
+class SaleStatus(StrEnum):
+    """Where a sale stands."""
+
+    PENDING = "pending"  # ordered on a phone, "à régler": no cartons yet
+    PAID = "paid"  # cartons handed, money received
+    CANCELLED = "cancelled"  # an order cancelled, or a sale refunded (cartons withdrawn)
+
+
+#: How a sale may be paid at the desk, and the French names.
+DESK_METHODS: dict[str, str] = {"cash": "Espèces", "card": "Carte"}
+#: How a caissier may settle an order ("à régler"): at the desk, or a transfer received.
+SETTLE_METHODS: dict[str, str] = {**DESK_METHODS, "transfer": "Virement"}
+METHOD_LABELS: dict[str, str] = {**SETTLE_METHODS, "pending": "À régler", "free": "Offert"}
+MAX_STAFF_NAME = 30
+MAX_REASON = 120
+MAX_PENDING_PER_PLAYER = 5
+
+
+@dataclass(slots=True)
+class Sale:
+    """One sale of a pack of cartons (mutable: an order becomes paid, a sale cancelled)."""
+
+    no: int
+    player_id: str
+    offer: int
+    kind: str
+    quantity: int
+    planche: bool
+    amount_cents: int
+    method: str  # "pending" until paid
+    seller: str  # "" for an order from a phone
+    purchase_no: int  # 0 while pending
+    status: SaleStatus
+    cashier: str = ""
+    cancelled_by: str = ""
+    cancel_reason: str = ""
+    refunded_cents: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class TillTotals:
+    """What the caissier counts: money received, by vendeur, kind and method."""
+
+    received_cents: int  # paid sales, refunds deducted
+    refunded_cents: int
+    pending_cents: int
+    sales: int  # paid sales (not cancelled)
+    cartons: int  # cartons (vitrine: units) in those sales
+    by_seller: dict[str, int]
+    by_kind: dict[str, int]
+    by_method: dict[str, int]
+
+
+def totals(sales: list[Sale]) -> TillTotals:
+    """Add up the till: cancelled sales count only as refunds (their money was given back)."""
+    by_seller: dict[str, int] = defaultdict(int)
+    by_kind: dict[str, int] = defaultdict(int)
+    by_method: dict[str, int] = defaultdict(int)
+    received = refunded = pending = count = cartons = 0
+    for s in sales:
+        if s.status is SaleStatus.PENDING:
+            pending += s.amount_cents
+            continue
+        if s.status is SaleStatus.CANCELLED:
+            refunded += s.refunded_cents
+            continue
+        received += s.amount_cents
+        count += 1
+        cartons += s.quantity
+        by_seller[s.seller or f"Caisse ({s.cashier})"] += s.amount_cents
+        by_kind[s.kind] += s.amount_cents
+        by_method[s.method] += s.amount_cents
+    return TillTotals(
+        received, refunded, pending, count, cartons, dict(by_seller), dict(by_kind), dict(by_method)
+    )
+
+
+def euros(cents: int) -> str:
+    """French money format: 300 -> '3 €', 850 -> '8,50 €', 123450 -> '1 234,50 €'."""
+    sign = "-" if cents < 0 else ""
+    whole, frac = divmod(abs(cents), 100)
+    text = f"{sign}{whole:,}".replace(",", "\u202f")
+    return f"{text},{frac:02d} €" if frac else f"{text} €"
+
+
+DESK_CODE_LENGTH = 8
+
+
+def desk_code(player_id: str) -> str:
+    """The code a player shows the vendeur (in the app, as text and QR code): the start of
+    their server-issued id, upper case. It only names the buyer: it grants nothing."""
+    return player_id[:DESK_CODE_LENGTH].upper()
+
+
+def player_for_desk_code(code: str, player_ids: list[str] | set[str] | dict) -> str | None:
+    """The player a typed or scanned desk code names (None when unknown or ambiguous)."""
+    if not isinstance(code, str):
+        return None
+    clean = "".join(code.split()).replace("-", "").upper()
+    if len(clean) != DESK_CODE_LENGTH:
+        return None
+    found = [p for p in player_ids if p[:DESK_CODE_LENGTH].upper() == clean]
+    return found[0] if len(found) == 1 else None
