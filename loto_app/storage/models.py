@@ -40,6 +40,23 @@ class EveningRow(SQLModel, table=True):
     animateur_secret_hash: str = Field(max_length=64)
     program: dict = _json()
     created_at: datetime = _ts()
+    organiser_secret_hash: str | None = Field(default=None, max_length=64)
+    invitation_token: str | None = Field(default=None, max_length=32)
+
+
+class StaffRow(SQLModel, table=True):
+    """A member of the desk: a vendeur (sells cartons) or a caissier (settles and closes)."""
+
+    __tablename__ = "staff"
+    __table_args__ = (sa.UniqueConstraint("evening_id", "name"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    evening_id: int = Field(foreign_key="evening.id", index=True)
+    name: str = Field(max_length=30)
+    role: str = Field(max_length=10)  # "vendeur" | "caissier"
+    secret_hash: str = Field(max_length=64, index=True)
+    active: bool = True
+    created_at: datetime = _ts()
 
 
 class SeriesRow(SQLModel, table=True):
@@ -64,6 +81,7 @@ class PlayerRow(SQLModel, table=True):
     name: str = Field(max_length=30)
     secret_hash: str | None = Field(default=None, max_length=64, index=True)
     joined_at: datetime = _ts()
+    origin: str = Field(default="hall", max_length=8)  # hall | remote | paper
 
 
 class CartonRow(SQLModel, table=True):
@@ -93,6 +111,32 @@ class PurchaseRow(SQLModel, table=True):
     first_game: int
     reason: str = Field(max_length=12)
     at: datetime = _ts()
+
+
+class SaleRow(SQLModel, table=True):
+    """A sale of a pack of cartons and its money: paid, "à régler" (pending) or cancelled."""
+
+    __tablename__ = "sale"
+
+    evening_id: int = Field(foreign_key="evening.id", primary_key=True)
+    no: int = Field(primary_key=True)
+    player_id: str = Field(max_length=64, index=True)
+    offer: int
+    kind: str = Field(max_length=12)
+    quantity: int
+    planche: bool = False
+    amount_cents: int
+    method: str = Field(max_length=12)
+    seller: str = Field(default="", max_length=30)
+    cashier: str = Field(default="", max_length=30)
+    status: str = Field(max_length=10)
+    purchase_no: int = 0
+    cancelled_by: str = Field(default="", max_length=30)
+    cancel_reason: str = Field(default="", max_length=120)
+    refunded_cents: int = 0
+    at: datetime = _ts()
+    settled_at: datetime | None = Field(default=None, sa_type=sa.DateTime(timezone=True))
+    cancelled_at: datetime | None = Field(default=None, sa_type=sa.DateTime(timezone=True))
 
 
 class GameRow(SQLModel, table=True):
@@ -197,6 +241,8 @@ class AwardRow(SQLModel, table=True):
     code: str = Field(max_length=12)
     handed_over: bool = False
     at: datetime = _ts()
+    handed_by: str = Field(default="", max_length=30)
+    handed_at: datetime | None = Field(default=None, sa_type=sa.DateTime(timezone=True))
 
 
 class AuditRow(SQLModel, table=True):

@@ -50,6 +50,8 @@ class Credentials:
     evening_id: int
     join_code: str
     animateur_secret: str
+    organiser_secret: str = ""
+    invitation: str = ""  # the token of the remote players' invitation link
 
 
 class EveningStore:
@@ -69,9 +71,13 @@ class EveningStore:
         date: str = "",
         join_code: str | None = None,
         animateur_secret: str | None = None,
+        organiser_secret: str | None = None,
     ) -> Credentials:
-        """Create an evening with its série and a fresh secret key."""
+        """Create an evening with its série, a fresh secret key, the animateur's and the
+        organiser's secrets and the token of the remote players' invitation link."""
         secret = animateur_secret or secrets.token_urlsafe(9)
+        organiser = organiser_secret or secrets.token_urlsafe(12)
+        invitation = secrets.token_urlsafe(12)
         with Session(self.engine) as s:
             for _ in range(20):
                 code = join_code or new_code()
@@ -86,6 +92,8 @@ class EveningStore:
                 join_code=code,
                 animateur_secret_hash=hash_secret(secret),
                 program=program.to_dict(),
+                organiser_secret_hash=hash_secret(organiser),
+                invitation_token=invitation,
             )
             s.add(row)
             s.flush()
@@ -96,7 +104,7 @@ class EveningStore:
                 )
             )
             s.commit()
-            return Credentials(row.id, code, secret)
+            return Credentials(row.id, code, secret, organiser, invitation)
 
     def evening_id_for_code(self, join_code: str) -> int | None:
         """The evening a join code opens (case-insensitive)."""
@@ -319,7 +327,7 @@ class LiveEvening:
             if isinstance(e, ev.NumberDrawn):
                 self.drawn_at.setdefault(e.game, []).append(time.time())
 
-    def join(self, name: str) -> tuple[str, str]:
+    def join(self, name: str, origin: str = "hall") -> tuple[str, str]:
         """Register a new player; returns (player id, secret identity for the browser)."""
         player_id = uuid.uuid4().hex[:16]
         secret = secrets.token_urlsafe(24)
@@ -333,7 +341,7 @@ class LiveEvening:
                 .values(secret_hash=hash_secret(secret))
             )
 
-        self.run(lambda e: e.join(player_id, name), extra=set_secret)
+        self.run(lambda e: e.join(player_id, name, origin), extra=set_secret)
         return player_id, secret
 
 
@@ -344,7 +352,66 @@ def _project(s: Session, evening_id: int, program: Program, key: bytes, e: ev.Ev
     eid = evening_id
     match e:
         case ev.PlayerJoined():
-            s.add(m.PlayerRow(evening_id=eid, player_id=e.player_id, name=e.name, joined_at=now))
+            s.add(
+                m.PlayerRow(
+                    evening_id=eid,
+                    player_id=e.player_id,
+                    name=e.name,
+                    joined_at=now,
+                    origin=e.origin,
+                )
+            )
+        case ev.SaleRecorded():
+            s.add(
+                m.SaleRow(
+                    evening_id=eid,
+                    no=e.sale_no,
+                    player_id=e.player_id,
+                    offer=e.offer,
+                    kind=e.kind,
+                    quantity=e.quantity,
+                    planche=e.planche,
+                    amount_cents=e.amount_cents,
+                    method=e.method,
+                    seller=e.seller,
+                    status="pending" if e.method == "pending" else "paid",
+                    purchase_no=e.purchase_no,
+                    at=now,
+                    settled_at=None if e.method == "pending" else now,
+                )
+            )
+        case ev.PaymentConfirmed():
+            s.exec(
+                sa.update(m.SaleRow)
+                .where(m.SaleRow.evening_id == eid, m.SaleRow.no == e.sale_no)
+                .values(
+                    status="paid",
+                    method=e.method,
+                    cashier=e.cashier,
+                    purchase_no=e.purchase_no,
+                    settled_at=now,
+                )
+            )
+        case ev.SaleCancelled():
+            s.exec(
+                sa.update(m.SaleRow)
+                .where(m.SaleRow.evening_id == eid, m.SaleRow.no == e.sale_no)
+                .values(
+                    status="cancelled",
+                    cancelled_by=e.by,
+                    cancel_reason=e.reason,
+                    refunded_cents=e.refunded_cents,
+                    cancelled_at=now,
+                )
+            )
+        case ev.LotHandedOver():
+            s.exec(
+                sa.update(m.AwardRow)
+                .where(m.AwardRow.evening_id == eid, m.AwardRow.ticket_no == e.ticket_no)
+                .values(handed_over=True, handed_by=e.by, handed_at=now)
+            )
+        case ev.TillClosed():
+            pass  # the audit log is its record
         case ev.CartonsPrinted():
             for no, unit, rows in e.cartons:
                 s.add(

@@ -23,6 +23,8 @@ EXPECTED_TABLES = {
     "claim",
     "tie_break",
     "award",
+    "sale",
+    "staff",
     "audit_log",
 }
 

@@ -1,0 +1,191 @@
+"""Who may do what on an evening besides the players: the organiser, the desk's vendeurs and
+caissiers, and the remote players' invitation link. Secrets are stored hashed."""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, select
+
+from loto_app.storage import models as m
+from loto_app.storage.repository import hash_secret
+
+ROLES = {"vendeur": "Vendeur", "caissier": "Caissier"}
+MAX_STAFF_NAME = 30
+MAX_STAFF = 50
+
+
+class AccessError(ValueError):
+    """A refused change, with a French message for the organiser."""
+
+    def __init__(self, detail: str, user_message: str) -> None:
+        super().__init__(detail)
+        self.user_message = user_message
+
+
+@dataclass(frozen=True, slots=True)
+class StaffMember:
+    """A member of the desk."""
+
+    id: int
+    name: str
+    role: str
+    active: bool
+
+
+class AccessStore:
+    """Organiser, staff and invitation checks on one SQLAlchemy engine."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    # ------------------------------------------------------------------ organiser
+
+    def check_organiser(self, evening_id: int, secret: str) -> bool:
+        """Does this secret sign in as the evening's organiser?"""
+        with Session(self.engine) as s:
+            row = s.get(m.EveningRow, evening_id)
+        return bool(row and row.organiser_secret_hash) and secrets.compare_digest(
+            row.organiser_secret_hash, hash_secret(secret)
+        )
+
+    def reset_organiser_secret(self, evening_id: int) -> str:
+        """Issue a new organiser secret (the old one stops working)."""
+        secret = secrets.token_urlsafe(12)
+        with Session(self.engine) as s:
+            row = s.get(m.EveningRow, evening_id)
+            if row is None:
+                raise KeyError(evening_id)
+            row.organiser_secret_hash = hash_secret(secret)
+            s.add(row)
+            s.commit()
+        return secret
+
+    # ------------------------------------------------------------------ invitation link
+
+    def invitation(self, evening_id: int) -> str:
+        """The token of the remote players' invitation link."""
+        with Session(self.engine) as s:
+            row = s.get(m.EveningRow, evening_id)
+            if row is None:
+                raise KeyError(evening_id)
+            if not row.invitation_token:
+                row.invitation_token = secrets.token_urlsafe(12)
+                s.add(row)
+                s.commit()
+            return row.invitation_token
+
+    def renew_invitation(self, evening_id: int) -> str:
+        """A new invitation link: the old one stops letting anyone in."""
+        with Session(self.engine) as s:
+            row = s.get(m.EveningRow, evening_id)
+            if row is None:
+                raise KeyError(evening_id)
+            row.invitation_token = secrets.token_urlsafe(12)
+            s.add(row)
+            s.commit()
+            return row.invitation_token
+
+    def check_invitation(self, evening_id: int, token: str) -> bool:
+        """Is this the evening's current invitation token?"""
+        if not isinstance(token, str) or not token or len(token) > 64:
+            return False
+        with Session(self.engine) as s:
+            row = s.get(m.EveningRow, evening_id)
+        return bool(row and row.invitation_token) and secrets.compare_digest(
+            row.invitation_token.encode(), token.encode()
+        )
+
+    # ------------------------------------------------------------------ staff
+
+    def add_staff(self, evening_id: int, name: str, role: str) -> str:
+        """A new vendeur or caissier; returns their secret (shown once to the organiser).
+
+        Raises:
+            AccessError: bad name or role, a name already used, too many members.
+        """
+        clean = " ".join(name.split()) if isinstance(name, str) else ""
+        if not 1 <= len(clean) <= MAX_STAFF_NAME or not clean.isprintable():
+            raise AccessError(
+                f"staff name {name!r:.40}", f"Le nom doit faire de 1 à {MAX_STAFF_NAME} caractères."
+            )
+        if role not in ROLES:
+            raise AccessError(f"staff role {role!r}", "Rôle inconnu : vendeur ou caissier.")
+        secret = secrets.token_urlsafe(9)
+        with Session(self.engine) as s:
+            count = s.exec(
+                select(sa.func.count())
+                .select_from(m.StaffRow)
+                .where(m.StaffRow.evening_id == evening_id)
+            ).one()
+            if count >= MAX_STAFF:
+                raise AccessError(
+                    f"evening {evening_id} has {count} staff", "Trop de membres pour la caisse."
+                )
+            s.add(
+                m.StaffRow(
+                    evening_id=evening_id, name=clean, role=role, secret_hash=hash_secret(secret)
+                )
+            )
+            try:
+                s.commit()
+            except IntegrityError as exc:
+                raise AccessError(
+                    f"staff name {clean!r} already used", f"« {clean} » existe déjà."
+                ) from exc
+        return secret
+
+    def reset_staff_secret(self, evening_id: int, name: str) -> str:
+        """A new secret for a member (a lost one); the old one stops working."""
+        secret = secrets.token_urlsafe(9)
+        with Session(self.engine) as s:
+            row = s.exec(
+                select(m.StaffRow).where(
+                    m.StaffRow.evening_id == evening_id, m.StaffRow.name == name
+                )
+            ).first()
+            if row is None:
+                raise AccessError(f"no staff {name!r} in evening {evening_id}", "Membre inconnu.")
+            row.secret_hash = hash_secret(secret)
+            row.active = True
+            s.add(row)
+            s.commit()
+        return secret
+
+    def staff(self, evening_id: int) -> list[StaffMember]:
+        """The desk's members, in creation order."""
+        with Session(self.engine) as s:
+            rows = s.exec(
+                select(m.StaffRow)
+                .where(m.StaffRow.evening_id == evening_id)
+                .order_by(m.StaffRow.id)
+            ).all()
+        return [StaffMember(r.id or 0, r.name, r.role, r.active) for r in rows]
+
+    def set_active(self, evening_id: int, staff_id: int, active: bool) -> None:
+        """Withdraw (or give back) a member's access; their past sales stay theirs."""
+        with Session(self.engine) as s:
+            row = s.get(m.StaffRow, staff_id)
+            if row is None or row.evening_id != evening_id:
+                raise AccessError(f"no staff {staff_id} in evening {evening_id}", "Membre inconnu.")
+            row.active = active
+            s.add(row)
+            s.commit()
+
+    def staff_for_secret(self, evening_id: int, secret: str) -> StaffMember | None:
+        """The active member this secret signs in as."""
+        if not isinstance(secret, str) or not secret or len(secret) > 64:
+            return None
+        with Session(self.engine) as s:
+            r = s.exec(
+                select(m.StaffRow).where(
+                    m.StaffRow.evening_id == evening_id,
+                    m.StaffRow.secret_hash == hash_secret(secret),
+                    m.StaffRow.active == sa.true(),
+                )
+            ).first()
+        return StaffMember(r.id or 0, r.name, r.role, r.active) if r else None
