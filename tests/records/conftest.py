@@ -1,0 +1,49 @@
+"""Fixtures: one evening played through the engine and committed to a SQLite file, shared by
+the records tests (they only read it), and the Hypothesis profiles of the domain tests."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import pytest
+from evening_scenario import find_seed, play_evening, program
+from hypothesis import settings
+
+from loto_app.records.report import EveningReport, build_report
+from loto_app.storage.db import make_engine
+from loto_app.storage.migrations import upgrade
+from loto_app.storage.repository import EveningStore, LiveEvening
+
+settings.register_profile("ci", derandomize=True, print_blob=True)
+settings.register_profile("dev", print_blob=True)
+settings.load_profile("ci" if os.environ.get("CI") else os.environ.get("HYPOTHESIS_PROFILE", "dev"))
+
+EVENING_NAME = "Loto du foot « Les Verts »"
+EVENING_DATE = "2025-03-01"
+
+
+@dataclass
+class Played:
+    """The played evening: its store, id, live evening, the scenario's numbers and report."""
+
+    store: EveningStore
+    evening_id: int
+    live: LiveEvening
+    info: dict[str, int]
+    report: EveningReport
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Played]:
+    """The scripted evening (see `evening_scenario`), committed to SQLite, and its report."""
+    url = f"sqlite:///{tmp_path_factory.mktemp('records') / 'loto.db'}"
+    upgrade(url)
+    engine = make_engine(url)
+    store = EveningStore(engine)
+    creds = store.create_evening(EVENING_NAME, program(), date=EVENING_DATE)
+    live = LiveEvening(store, creds.evening_id)
+    info = play_evening(live.run, lambda: live.evening, find_seed())
+    yield Played(store, creds.evening_id, live, info, build_report(store, creds.evening_id))
+    engine.dispose()
