@@ -18,7 +18,12 @@ class BadInput(ValueError):
 
 def as_int(value: Any, lo: int, hi: int, what: str) -> int:
     """An int (or a string of digits, as HTML forms send) within [lo, hi]."""
-    if isinstance(value, str) and value.strip().isdigit() and len(value.strip()) <= 6:
+    if (
+        isinstance(value, str)
+        and value.strip().isascii()
+        and value.strip().isdigit()
+        and (len(value.strip()) <= 6)
+    ):  # (isdigit() alone lets "²" through, and int("²") raises)
         value = int(value.strip())
     if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
         raise BadInput(f"{what}: {value!r:.40} is not an integer in {lo}..{hi}")
