@@ -167,7 +167,8 @@ class Started:
             "from loto_app.storage.db import make_engine\n"
             "from loto_app.storage.repository import EveningStore\n"
             "c = EveningStore(make_engine(sys.argv[1])).create_evening(\n"
-            "    'Banc téléphone', demo_program('P'), animateur_secret=sys.argv[2])\n"
+            "    'Banc téléphone', demo_program('P').with_settings(free_cartons=True),\n"
+            "    animateur_secret=sys.argv[2])\n"
             "print(c.join_code)\n"
         )
         out = subprocess.run(

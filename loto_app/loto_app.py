@@ -4,10 +4,12 @@ import reflex as rx
 
 from loto_app.live import broadcast
 from loto_app.live.animateur import AnimateurState
+from loto_app.live.caisse import CaisseState
 from loto_app.live.hall import HallView
 from loto_app.live.player import PlayerState
+from loto_app.live.ratelimit import EventGate
 from loto_app.live.screen import ScreenState
-from loto_app.pages import animateur, join, player, screen
+from loto_app.pages import animateur, caisse, join, organisation, player, screen
 
 app = rx.App(
     # Installable PWA: assets/manifest.webmanifest, assets/icons/, assets/sw.js (served from /).
@@ -42,5 +44,15 @@ app.add_page(
     animateur.index, route="/animateur", title=animateur.TITLE, on_load=AnimateurState.resume
 )
 app.add_page(screen.index, route="/ecran", title=screen.TITLE, on_load=ScreenState.watch)
+app.add_page(caisse.index, route="/caisse", title=caisse.TITLE, on_load=CaisseState.resume)
+app.add_page(
+    organisation.index,
+    route="/organisation",
+    title=organisation.TITLE,
+    on_load=organisation.OrganisationState.resume,
+)
 
 broadcast.bind(app, HallView, f"{PlayerState.get_full_name()}.refresh")
+broadcast.bind_desk(f"{CaisseState.get_full_name()}.refresh")
+# Every event passes here first: per-client rate limit and payload shape (live/ratelimit.py).
+app.add_middleware(EventGate())

@@ -80,12 +80,20 @@ def totals(sales: list[Sale]) -> TillTotals:
         received += s.amount_cents
         count += 1
         cartons += s.quantity
-        by_seller[s.seller or f"Caisse ({s.cashier})"] += s.amount_cents
+        by_seller[_counter(s)] += s.amount_cents
         by_kind[s.kind] += s.amount_cents
         by_method[s.method] += s.amount_cents
     return TillTotals(
         received, refunded, pending, count, cartons, dict(by_seller), dict(by_kind), dict(by_method)
     )
+
+
+def _counter(s: Sale) -> str:
+    """Who took the money: the vendeur, the caissier who settled an order, or nobody (a free
+    loto's cartons ordered on a phone)."""
+    if s.seller:
+        return s.seller
+    return f"Caisse ({s.cashier})" if s.cashier else "Application (offert)"
 
 
 def euros(cents: int) -> str:

@@ -14,8 +14,10 @@ import reflex as rx
 from loto_app.domain import events as ev
 from loto_app.domain.engine import Evening
 from loto_app.domain.errors import LotoError
+from loto_app.domain.verdicts import Verdict
 from loto_app.live import broadcast, registry
 from loto_app.live.guards import BadInput, as_int, as_text, form, refuse
+from loto_app.live.views import VERDICT_KIND, verdict_text
 
 
 class AnimateurState(rx.State):
@@ -25,6 +27,8 @@ class AnimateurState(rx.State):
     secret: str = rx.LocalStorage("", name="loto_animateur_secret")
     signed_in: bool = False
     message: str = ""
+    paper_verdict: str = ""
+    paper_verdict_kind: str = ""
     _evening_id: int = 0
     _authorized: bool = False
 
@@ -124,6 +128,31 @@ class AnimateurState(rx.State):
         """ "Vous pouvez démarquer": ends the game."""
         await self._play("allow_unmark", lambda e: e.allow_unmark())
 
+    @rx.event
+    async def paper_claim(self, form_data: dict):
+        """The control desk: a paper player's claim, checked by carton number and check code
+        with the same verdicts as in the app."""
+        try:
+            data = form(form_data)
+            no = as_int(data.get("carton"), 1, 100_000, "carton")
+            check = as_text(data.get("check", ""), "check", 16)
+        except BadInput as exc:
+            self._refused("paper_claim", exc)
+            self.message = "Tapez le numéro du carton et son code de contrôle."
+            return
+        if not self._authorized:
+            await self._play("paper_claim", lambda e: [])
+            return
+        lv = await registry.live(self._evening_id, fresh=False)
+        series = lv.evening.program.series
+        events = await self._play("paper_claim", lambda e: e.desk_claim(series, no, check))
+        claims = [x for x in events or () if isinstance(x, ev.ClaimMade)]
+        if claims:
+            c = claims[-1]
+            who = lv.evening.players.get(c.player_id or "", "carton non vendu")
+            self.paper_verdict = f"{verdict_text(c.verdict, c.carton_no, c.number)} ({who})"
+            self.paper_verdict_kind = VERDICT_KIND[Verdict(c.verdict)]
+
     # ------------------------------------------------------------------ helpers
 
     def _who(self) -> str:
@@ -133,13 +162,17 @@ class AnimateurState(rx.State):
         refuse(self._who(), handler, exc)
         self.message = getattr(exc, "user_message", "Action impossible.")
 
-    async def _play(self, handler: str, move: Callable[[Evening], list[ev.Event]]) -> None:
+    async def _play(
+        self, handler: str, move: Callable[[Evening], list[ev.Event]]
+    ) -> list[ev.Event] | None:
         if not self._authorized:
             self._refused(handler, BadInput("not signed in as animateur"))
             self.message = "Réservé à l'animateur : connectez-vous avec le secret de la soirée."
-            return
+            return None
         try:
-            await registry.play(self._evening_id, move)
+            events = await registry.play(self._evening_id, move)
             self.message = ""
+            return events
         except LotoError as exc:
             self._refused(handler, exc)
+            return None

@@ -52,6 +52,31 @@ def staff_room(evening_id: int) -> str:
     return f"loto:{evening_id}:staff"
 
 
+def desk_room(evening_id: int) -> str:
+    """The socket.io room of the desk (vendeurs and caissiers at /caisse)."""
+    return f"loto:{evening_id}:desk"
+
+
+_desk_refresh_event: str = ""
+
+#: Events that change what the desk sees (sales, orders, lots to hand over). Not joins: a
+#: join storm must not make every desk reload its lists a thousand times.
+DESK_EVENTS = (
+    ev.SaleRecorded,
+    ev.PaymentConfirmed,
+    ev.SaleCancelled,
+    ev.TillClosed,
+    ev.StageAwarded,
+    ev.LotHandedOver,
+)
+
+
+def bind_desk(refresh_handler: str) -> None:
+    """The desk's refresh handler, poked after every change of the till or the lots."""
+    global _desk_refresh_event
+    _desk_refresh_event = refresh_handler
+
+
 def bind(app: rx.App, hall_state: type, refresh_handler: str) -> None:
     """Wire the broadcast to the app, the public state class and the private refresh handler."""
     global _app, _hall_state, _refresh_event
@@ -95,12 +120,19 @@ async def _emit(message: dict[str, Any], to: str, skip_sid: str | None = None) -
 
 
 async def enter(
-    sid: str, evening_id: int, player_id: str | None = None, *, staff: bool = False
+    sid: str,
+    evening_id: int,
+    player_id: str | None = None,
+    *,
+    staff: bool = False,
+    desk: bool = False,
 ) -> None:
     """Put a socket in the evening's rooms."""
     assert _app is not None and _app.sio is not None
     ns = _app.event_namespace.namespace
     await _app.sio.enter_room(sid, room(evening_id), namespace=ns)
+    if desk:
+        await _app.sio.enter_room(sid, desk_room(evening_id), namespace=ns)
     if player_id:
         await _app.sio.enter_room(sid, player_room(evening_id, player_id), namespace=ns)
     if staff:
@@ -126,14 +158,17 @@ PUBLIC_EVENTS = (
 )
 
 
-def touched_players(events: list[ev.Event]) -> set[str]:
-    """Players whose private view changed: cartons received, lot tickets, share offers,
-    token draws, and everyone's cartons when a game starts or ends (playing / annulled)."""
+def touched_players(events: list[ev.Event], lv: LiveEvening | None = None) -> set[str]:
+    """Players whose private view changed: cartons received, orders recorded or cancelled,
+    lot tickets, share offers, token draws, and everyone's cartons when a game starts or ends
+    (playing / annulled)."""
     out: set[str] = set()
     for x in events:
         match x:
-            case ev.CartonsSold():
+            case ev.CartonsSold() | ev.SaleRecorded():
                 out.add(x.player_id)
+            case ev.SaleCancelled() if lv is not None and x.sale_no in lv.evening.sales:
+                out.add(lv.evening.sales[x.sale_no].player_id)
             case ev.StageAwarded():
                 out.update(p for _, p, _ in x.tickets)
             case ev.ShareOffered():
@@ -155,9 +190,12 @@ async def _publish(
         )
     elif any(isinstance(x, ev.PlayerJoined) for x in events):
         await _emit(delta({"players": len(lv.evening.players)}), staff_room(evening_id))
+    if _desk_refresh_event and any(isinstance(x, DESK_EVENTS) for x in events):
+        desk_poke = {"events": [{"name": _desk_refresh_event, "payload": {}, "router_data": {}}]}
+        await _emit(desk_poke, desk_room(evening_id), skip_sid=actor)
     poke = {"events": [{"name": _refresh_event, "payload": {}, "router_data": {}}]}
     if any(isinstance(x, (ev.GameStarted, ev.UnmarkAllowed)) for x in events):
         await _emit(poke, room(evening_id))  # which cartons play, marks and annulments reset
         return
-    for pid in touched_players(events):
+    for pid in touched_players(events, lv):
         await _emit(poke, player_room(evening_id, pid), skip_sid=actor)

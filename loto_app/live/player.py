@@ -12,21 +12,26 @@ import reflex as rx
 from loto_app.domain import events as ev
 from loto_app.domain.engine import MAX_NAME, Evening
 from loto_app.domain.errors import LotoError
-from loto_app.domain.program import Kind
+from loto_app.domain.till import desk_code
 from loto_app.domain.verdicts import Verdict
 from loto_app.live import broadcast, registry
 from loto_app.live.guards import BadInput, as_bool, as_int, as_text, form, log, refuse
-from loto_app.live.views import VERDICT_KIND, CartonView, TicketView, private_view, verdict_text
-
-#: What a phone may buy, and in which quantities (packs).
-PACKS: dict[str, tuple[int, ...]] = {
-    Kind.CLASSIQUE.value: (1, 3, 6),
-    Kind.SPECIAL.value: (1, 3),
-    Kind.VITRINE.value: (1,),
-    Kind.MAXIQUINE.value: (1, 2),
-}
+from loto_app.live.screen import qr_svg_data_uri
+from loto_app.live.views import (
+    VERDICT_KIND,
+    CartonView,
+    OfferView,
+    OrderView,
+    TicketView,
+    offer_views,
+    order_views,
+    private_view,
+    verdict_text,
+)
+from loto_app.storage.access import AccessStore
 
 MAX_CARTON_NO = 100_000
+MAX_OFFERS = 64
 
 
 class PlayerState(rx.State):
@@ -45,6 +50,11 @@ class PlayerState(rx.State):
     share_offer: bool = False
     share_answered: bool = False
     ready: bool = False
+    offers: list[OfferView] = []
+    orders: list[OrderView] = []
+    desk_code: str = ""
+    desk_qr: str = ""
+    remote: bool = False
     _evening_id: int = 0
     _player_id: str = ""
 
@@ -57,6 +67,7 @@ class PlayerState(rx.State):
             data = form(form_data)
             code = as_text(data.get("code", ""), "code", 16).upper()
             name = as_text(data.get("name", ""), "name", 80)
+            invitation = as_text(data.get("invitation", ""), "invitation", 64)
         except BadInput as exc:
             refuse(self._who(), "join_evening", exc)
             self.message = exc.user_message
@@ -76,8 +87,19 @@ class PlayerState(rx.State):
             pid = await asyncio.to_thread(store.player_for_secret, evening_id, self.secret)
             if pid is not None:
                 return rx.redirect("/jouer")
+        origin = "hall"
+        if invitation:
+            access = AccessStore(store.engine)
+            if not await asyncio.to_thread(access.check_invitation, evening_id, invitation):
+                refuse(self._who(), "join_evening", f"bad invitation for evening {evening_id}")
+                self.message = (
+                    "Ce lien d'invitation n'est plus valable : demandez-en un nouveau "
+                    "aux organisateurs."
+                )
+                return
+            origin = "remote"
         try:
-            _pid, secret = await registry.join(evening_id, name)
+            _pid, secret = await registry.join(evening_id, name, origin)
         except LotoError as exc:
             refuse(self._who(), "join_evening", exc)
             self.message = exc.user_message
@@ -176,27 +198,46 @@ class PlayerState(rx.State):
             self.marks = []
 
     @rx.event
+    async def order(self, offer: int):
+        """Order a pack of the tariff from the phone: "à régler" at the desk (or handed at once
+        on a free loto)."""
+        try:
+            index = as_int(offer, 0, MAX_OFFERS, "offer")
+        except BadInput as exc:
+            return self._refused("order", exc)
+        await self._order(index)
+
+    async def _order(self, index: int) -> None:
+        events = await self._play("order", lambda e: e.order(self._player_id, index))
+        if events is not None:
+            await self.refresh()
+            sold = any(isinstance(x, ev.CartonsSold) for x in events)
+            self.message = (
+                "Cartons ajoutés."
+                if sold
+                else "Commande enregistrée : réglez-la à la caisse, vos cartons arriveront ici."
+            )
+
+    @rx.event
     async def buy(self, kind: str, quantity: int):
-        """Buy cartons from the phone (a pack of one kind)."""
+        """Order by kind and pack size (the tariff line that matches), as `order` does."""
         try:
             kind = as_text(kind, "kind", 12)
-            packs = PACKS.get(kind)
-            if packs is None:
-                raise BadInput(f"kind {kind!r} not sold on phones")
-            qty = as_int(quantity, 1, max(packs), "quantity")
-            if qty not in packs:
-                raise BadInput(f"pack of {qty} {kind} not offered")
+            qty = as_int(quantity, 1, 36, "quantity")
         except BadInput as exc:
             return self._refused("buy", exc)
-
-        def sale(e: Evening) -> list[ev.Event]:
-            if kind == Kind.CLASSIQUE.value and qty == 6:
-                return e.sell(self._player_id, kind, planche=True)
-            return e.sell(self._player_id, kind, qty)
-
-        if await self._play("buy", sale) is not None:
-            await self.refresh()
-            self.message = "Cartons ajoutés." if qty > 1 else "Carton ajouté."
+        if not self._player_id and not await self._identify():
+            return self._refused("buy", BadInput("not identified"))
+        lv = await registry.live(self._evening_id, fresh=False)
+        match = [
+            i
+            for i, o in enumerate(lv.evening.program.offers)
+            if o.kind.value == kind and o.quantity == qty
+        ]
+        if not match:
+            self.message = "Ce tarif n'existe pas ce soir."
+            return self._refused("buy", BadInput(f"no offer of {qty} {kind!r}"))
+        await self._order(match[0])
 
     @rx.event
     async def answer_share(self, accept: bool):
@@ -240,3 +281,9 @@ class PlayerState(rx.State):
         self.tickets, self.consolations = v.tickets, v.consolations
         self.verdict, self.verdict_kind = v.verdict, v.verdict_kind
         self.share_offer, self.share_answered = v.share_offer, v.share_answered
+        self.offers = offer_views(e)
+        self.orders = order_views(e, self._player_id)
+        self.remote = e.origins.get(self._player_id) == "remote"
+        code = desk_code(self._player_id)
+        if code != self.desk_code:
+            self.desk_code, self.desk_qr = code, qr_svg_data_uri(f"LOTO-JOUEUR:{code}")

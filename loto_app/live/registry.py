@@ -76,11 +76,11 @@ async def play(
         return events
 
 
-async def join(evening_id: int, name: str) -> tuple[str, str]:
-    """Register a player; returns (player id, secret identity)."""
+async def join(evening_id: int, name: str, origin: str = "hall") -> tuple[str, str]:
+    """Register a player ("hall", "remote" or "paper"); returns (player id, secret identity)."""
     async with _lock(evening_id):
         lv = await live(evening_id, fresh=False)
-        pid, secret = await asyncio.to_thread(lv.join, name)
+        pid, secret = await asyncio.to_thread(lv.join, name, origin)
         await _publish(evening_id, lv, lv.evening.history[-1:], None)
         return pid, secret
 

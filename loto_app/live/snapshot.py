@@ -32,11 +32,6 @@ HALL_VERDICTS = {
 }
 
 
-def euros(cents: int) -> str:
-    """12345 -> '123,45 €'."""
-    return f"{cents // 100},{cents % 100:02d} €" if cents % 100 else f"{cents // 100} €"
-
-
 def claim_word(e: Evening) -> str:
     """The word on the claim button for the stage in play ("QUINE !")."""
     g = e.game

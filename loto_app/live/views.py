@@ -7,6 +7,7 @@ import dataclasses
 from loto_app.domain.engine import Evening, Game, GameStatus
 from loto_app.domain.program import KIND_LABELS, Kind
 from loto_app.domain.serial import check_code, lot_ticket_code
+from loto_app.domain.till import SaleStatus, euros
 from loto_app.domain.verdicts import VERDICT_LABELS, Verdict
 
 
@@ -43,6 +44,60 @@ class TicketView:
     lot: str = ""
     share: str = "1"
     code: str = ""
+
+
+@dataclasses.dataclass
+class OfferView:
+    """A line of the tariff, as a phone shows it."""
+
+    index: int = 0
+    kind: str = ""
+    quantity: int = 0
+    label: str = ""
+    price: str = ""
+    testid: str = ""
+
+
+@dataclasses.dataclass
+class OrderView:
+    """One of my orders still "à régler"."""
+
+    no: int = 0
+    label: str = ""
+    price: str = ""
+
+
+def offer_views(e: Evening) -> list[OfferView]:
+    """The evening's tariff for the buy buttons (test ids `buy-<kind>[-<quantity>]`)."""
+    free = e.program.settings.free_cartons
+    out = []
+    for i, o in enumerate(e.program.offers):
+        plain = o.kind in (Kind.CLASSIQUE, Kind.VITRINE)
+        label = o.label if plain else f"{o.label} ({KIND_LABELS[o.kind].lower()})"
+        out.append(
+            OfferView(
+                index=i,
+                kind=o.kind.value,
+                quantity=o.quantity,
+                label=label,
+                price="offert" if free else euros(o.price_cents),
+                testid=f"buy-{o.kind.value}" + (f"-{o.quantity}" if o.quantity > 1 else ""),
+            )
+        )
+    return out
+
+
+def order_views(e: Evening, player_id: str) -> list[OrderView]:
+    """My orders waiting for the caissier."""
+    return [
+        OrderView(
+            no=s.no,
+            label=f"{e.program.offers[s.offer].label} ({KIND_LABELS[Kind(s.kind)].lower()})",
+            price=euros(s.amount_cents),
+        )
+        for s in e.sales.values()
+        if s.player_id == player_id and s.status is SaleStatus.PENDING
+    ]
 
 
 @dataclasses.dataclass

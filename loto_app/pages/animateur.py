@@ -215,6 +215,62 @@ def _game_controls() -> rx.Component:
     )
 
 
+def _paper_claim() -> rx.Component:
+    """The control desk: a paper player's claim, by carton number and check code."""
+    return rx.box(
+        rx.heading("Contrôle d'un carton papier", size="5"),
+        rx.form(
+            rx.flex(
+                rx.input(
+                    name="carton",
+                    type="number",
+                    min=1,
+                    placeholder="N° du carton",
+                    size="3",
+                    width="9rem",
+                    custom_attrs=tid("paper-carton", **{"aria-label": "Numéro du carton"}),
+                ),
+                rx.input(
+                    name="check",
+                    placeholder="Code de contrôle",
+                    size="3",
+                    width="11rem",
+                    auto_complete="off",
+                    custom_attrs=tid("paper-check", **{"aria-label": "Code de contrôle"}),
+                ),
+                rx.button(
+                    "Vérifier l'annonce",
+                    type="submit",
+                    size="3",
+                    font_weight="700",
+                    font_size="1.2rem",
+                    custom_attrs=tid("paper-submit"),
+                ),
+                wrap="wrap",
+                gap="0.5rem",
+            ),
+            on_submit=AnimateurState.paper_claim,
+            reset_on_submit=True,
+        ),
+        rx.cond(
+            AnimateurState.paper_verdict != "",
+            announcement_box(
+                AnimateurState.paper_verdict,
+                rx.match(
+                    AnimateurState.paper_verdict_kind,
+                    ("valid", "winner"),
+                    ("false", "false"),
+                    "check",
+                ),
+                testid="paper-verdict",
+                margin_top="0.5rem",
+            ),
+        ),
+        padding_top="0.5rem",
+        custom_attrs=tid("paper-desk"),
+    )
+
+
 def _dashboard() -> rx.Component:
     return rx.fragment(
         rx.hstack(
@@ -270,6 +326,7 @@ def _dashboard() -> rx.Component:
         ),
         _game_controls(),
         _claims(),
+        rx.cond(HallView.status == "running", _paper_claim()),
         board("1rem"),
         rx.button(
             "Se déconnecter",

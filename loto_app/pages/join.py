@@ -14,12 +14,17 @@ class JoinPrefill(rx.State):
     """The code from a join link or QR code (?code=...), to prefill the form."""
 
     code: str = ""
+    invitation: str = ""
 
     @rx.event
     def read_link(self):
-        """Read ?code= from the address (display only: the join handler checks it)."""
-        raw = self.router.url.query_parameters.get("code", "")
+        """Read ?code= (and a remote player's ?invitation=) from the address (display only:
+        the join handler checks both)."""
+        params = self.router.url.query_parameters
+        raw = params.get("code", "")
         self.code = raw.strip().upper()[:12] if isinstance(raw, str) else ""
+        inv = params.get("invitation", "")
+        self.invitation = inv.strip()[:64] if isinstance(inv, str) else ""
 
 
 def index() -> rx.Component:
@@ -58,6 +63,16 @@ def index() -> rx.Component:
                     auto_complete="nickname",
                     width="100%",
                     custom_attrs=tid("join-name"),
+                ),
+                rx.el.input(type="hidden", name="invitation", value=JoinPrefill.invitation),
+                rx.cond(
+                    JoinPrefill.invitation != "",
+                    rx.callout(
+                        "Invitation à jouer à distance : vos achats seront à régler selon les "
+                        "consignes des organisateurs.",
+                        color_scheme="blue",
+                        size="2",
+                    ),
                 ),
                 big_button("Rejoindre", "join-submit", type="submit", width="100%"),
                 rx.cond(

@@ -128,14 +128,17 @@ def _tickets() -> rx.Component:
 
 
 def _buy() -> rx.Component:
-    def offer(kind: str, qty: int, label: str) -> rx.Component:
-        testid = f"buy-{kind}" if qty == 1 else f"buy-{kind}-{qty}"
+    def offer(o) -> rx.Component:
         return rx.button(
-            label,
-            on_click=PlayerState.buy(kind, qty),
+            rx.text(o.label, font_weight="700"),
+            rx.text(o.price, font_weight="400"),
+            on_click=PlayerState.order(o.index),
             size="3",
             variant="outline",
-            custom_attrs=tid(testid),
+            height="auto",
+            padding_y="0.4rem",
+            flex_direction="column",
+            custom_attrs=tid(o.testid),
         )
 
     return rx.box(
@@ -146,15 +149,58 @@ def _buy() -> rx.Component:
             font_size="0.95rem",
         ),
         rx.flex(
-            offer("classique", 1, "1 carton"),
-            offer("classique", 3, "3 cartons"),
-            offer("classique", 6, "Planche de 6"),
-            offer("special", 1, "1 spécial"),
-            offer("vitrine", 1, "1 vitrine (3)"),
-            offer("maxiquine", 1, "1 maxiquine"),
+            rx.foreach(PlayerState.offers, offer),
             wrap="wrap",
             gap="0.5rem",
             margin_top="0.4rem",
+        ),
+        rx.cond(
+            PlayerState.orders.length() > 0,
+            rx.box(
+                rx.heading("À régler à la caisse", size="4"),
+                rx.foreach(
+                    PlayerState.orders,
+                    lambda o: rx.text(
+                        f"Commande n° {o.no} : {o.label} — {o.price}",
+                        custom_attrs=tid(f"order-{o.no}"),
+                    ),
+                ),
+                rx.text(
+                    rx.cond(
+                        PlayerState.remote,
+                        "Réglez selon les consignes des organisateurs (virement, lien de "
+                        "paiement) : vos cartons arrivent dès que la caisse confirme.",
+                        "Montrez votre code à la caisse : vos cartons arrivent dès le paiement.",
+                    ),
+                    color="#555",
+                ),
+                padding="0.6rem",
+                margin_top="0.5rem",
+                border="2px solid #c98a00",
+                border_radius="0.5rem",
+                background="#fff8e6",
+                custom_attrs=tid("orders"),
+            ),
+        ),
+        rx.box(
+            rx.text("Mon code pour la caisse", font_weight="700"),
+            rx.hstack(
+                rx.code(PlayerState.desk_code, size="7", custom_attrs=tid("desk-code")),
+                rx.image(
+                    src=PlayerState.desk_qr,
+                    alt="QR code de mon code caisse",
+                    width="7rem",
+                    height="7rem",
+                ),
+                align="center",
+                spacing="4",
+            ),
+            rx.text(
+                "Le vendeur le tape ou le scanne pour vous vendre des cartons.",
+                color="#555",
+                font_size="0.95rem",
+            ),
+            margin_top="0.6rem",
         ),
         padding_top="0.5rem",
     )

@@ -13,17 +13,13 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
-import tarfile
-import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import pytest
+from axe_check import BLOCKING, axe_script, describe, run_axe
 from playwright.sync_api import expect
 
 from loto_app.domain.program import demo_program
@@ -35,12 +31,6 @@ if TYPE_CHECKING:
 
 WAIT_MS = 20_000
 SECRET = "a11y-test-secret"
-AXE_SPEC = "axe-core@4"  # the major version is pinned; npm picks its latest 4.x
-AXE_CACHE = Path(
-    os.environ.get("LOTO_AXE_CACHE")
-    or Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "loto-axe"
-)
-BLOCKING = ("serious", "critical")
 VIEWPORTS = {"phone": (360, 740), "tablet": (768, 1024), "tv": (1920, 1080)}
 MIN_CELL_HEIGHT = 44  # px, the touch target the issue asks for
 
@@ -81,67 +71,6 @@ WIDE_JS = """
 """
 
 
-# ---------------------------------------------------------------------- axe-core
-
-
-def axe_script() -> Path:
-    """axe.min.js from the npm registry (`npm pack`), fetched once into a cache outside git."""
-    target = AXE_CACHE / "axe-core-4" / "axe.min.js"
-    if target.exists():
-        return target
-    target.parent.mkdir(parents=True, exist_ok=True)
-    npm = Path(sys.executable).parent / "npm"
-    with tempfile.TemporaryDirectory(dir=target.parent) as tmp:
-        out = subprocess.run(
-            [str(npm), "pack", AXE_SPEC, "--silent", "--pack-destination", tmp],
-            capture_output=True,
-            text=True,
-            timeout=300,
-        )
-        tarballs = list(Path(tmp).glob("axe-core-*.tgz"))
-        if out.returncode != 0 or not tarballs:
-            pytest.fail(f"`npm pack {AXE_SPEC}` failed ({out.returncode}): {out.stderr[-2000:]}")
-        with tarfile.open(tarballs[0]) as tar:
-            member = tar.extractfile("package/axe.min.js")
-            assert member is not None, f"{tarballs[0].name} has no package/axe.min.js"
-            data = member.read()
-        partial = Path(tmp) / "axe.min.js"
-        partial.write_bytes(data)
-        (target.parent / "VERSION").write_text(tarballs[0].name.removesuffix(".tgz") + "\n")
-        partial.replace(target)  # atomic: a concurrent session never reads half a file
-    return target
-
-
-def run_axe(page: Page, axe: Path) -> list[dict[str, Any]]:
-    """axe.run() on the whole document (WCAG 2.x A/AA rules and best practices)."""
-    if not page.evaluate("() => typeof window.axe === 'object'"):
-        page.add_script_tag(path=str(axe))
-    return page.evaluate(
-        """async () => {
-          const r = await axe.run(document, {resultTypes: ['violations']});
-          return r.violations.map((v) => ({
-            id: v.id, impact: v.impact, help: v.help, helpUrl: v.helpUrl,
-            nodes: v.nodes.map((n) => ({
-              target: n.target.join(' '), html: n.html.slice(0, 300),
-              summary: n.failureSummary,
-            })),
-          }));
-        }"""
-    )
-
-
-def describe(violations: list[dict[str, Any]]) -> str:
-    lines = []
-    for v in violations:
-        lines.append(f"[{v['impact']}] {v['id']}: {v['help']} ({v['helpUrl']})")
-        for n in v["nodes"]:
-            lines.append(f"    at {n['target']}")
-            lines.append(f"       {n['html']}")
-            for s in (n["summary"] or "").splitlines():
-                lines.append(f"       | {s}")
-    return "\n".join(lines)
-
-
 # ---------------------------------------------------------------------- the hall
 
 
@@ -179,7 +108,11 @@ def _join(browser: Browser, phone: dict, app_url: str, code: str, name: str, pac
 def hall(app_url: str, db_url: str, browser: Browser, playwright) -> Iterator[Hall]:
     phone = dict(playwright.devices["Pixel 7"])
     store = EveningStore(make_engine(db_url))
-    creds = store.create_evening("Loto du club", demo_program("ACC"), animateur_secret=SECRET)
+    creds = store.create_evening(
+        "Loto du club",
+        demo_program("ACC").with_settings(free_cartons=True),
+        animateur_secret=SECRET,
+    )
     code = creds.join_code
 
     player_ctx, player = _join(browser, phone, app_url, code, "Mamie Jo", ["buy-classique-3"])

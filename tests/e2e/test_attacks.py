@@ -93,7 +93,9 @@ def test_a_player_phone_cannot_act_for_the_animateur_or_another_player(
 ) -> None:
     engine = make_engine(db_url)
     store = EveningStore(engine)
-    creds = store.create_evening("Attaque", demo_program("ATK"), animateur_secret=SECRET)
+    creds = store.create_evening(
+        "Attaque", demo_program("ATK").with_settings(free_cartons=True), animateur_secret=SECRET
+    )
     eid = creds.evening_id
 
     victim = join(browser, phone, app_url, creds.join_code, "Victime")

@@ -133,7 +133,11 @@ def program(series: str) -> Program:
             ),
             GameSpec(Kind.CLASSIQUE, (Stage(Pattern.FULL_CARD, CARTON_3),)),
         ),
-        settings=Settings(draw_source=DrawSource.PHYSICAL, tie_method=TieMethod.SHARE_OR_DRAW),
+        settings=Settings(
+            draw_source=DrawSource.PHYSICAL,
+            tie_method=TieMethod.SHARE_OR_DRAW,
+            free_cartons=True,
+        ),
     )
 
 

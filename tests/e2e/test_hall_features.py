@@ -32,7 +32,7 @@ def test_vibrations_hint_voice_rhythm_and_stream(
     app_url: str, db_url: str, browser: Browser, phone: dict, results_dir: Path
 ) -> None:
     demo = demo_program("HALL")
-    settings = Settings(DrawSource.PHYSICAL, claim_hint=True, stream_url=STREAM)
+    settings = Settings(DrawSource.PHYSICAL, claim_hint=True, stream_url=STREAM, free_cartons=True)
     engine = make_engine(db_url)
     creds = EveningStore(engine).create_evening(
         "Salle des fêtes", Program(demo.series, demo.games, settings), animateur_secret=SECRET

@@ -156,7 +156,9 @@ def test_installable_with_manifest_and_icons(
 
 def _join_as_player(page: Page, app_url: str, db_url: str) -> None:
     engine = make_engine(db_url)
-    creds = EveningStore(engine).create_evening("Soirée hors ligne", demo_program("PWA"))
+    creds = EveningStore(engine).create_evening(
+        "Soirée hors ligne", demo_program("PWA").with_settings(free_cartons=True)
+    )
     engine.dispose()
     page.goto(f"{app_url}/?code={creds.join_code}")
     expect(page.get_by_test_id("join-code")).to_have_value(creds.join_code, timeout=30_000)

@@ -29,7 +29,9 @@ def test_connection_lost_and_back_mid_game(
 ) -> None:
     engine = make_engine(db_url)
     creds = EveningStore(engine).create_evening(
-        "Réseau faible", demo_program("NET"), animateur_secret=SECRET
+        "Réseau faible",
+        demo_program("NET").with_settings(free_cartons=True),
+        animateur_secret=SECRET,
     )
     engine.dispose()
     code = creds.join_code

@@ -108,7 +108,9 @@ def scaled_app(pg_database: str, tmp_path_factory: pytest.TempPathFactory) -> It
         [sys.executable, "-m", "loto_app.storage.cli", "migrate"], cwd=tree, env=env, check=True
     )
     program = demo_program("RED")
-    program = Program(program.series, program.games, Settings(DrawSource.ELECTRONIC))
+    program = Program(
+        program.series, program.games, Settings(DrawSource.ELECTRONIC, free_cartons=True)
+    )
     engine = make_engine(pg_database)
     creds = EveningStore(engine).create_evening("Redis", program, animateur_secret=SECRET)
     engine.dispose()

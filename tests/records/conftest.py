@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 import pytest
-from evening_scenario import find_seed, play_evening, program
+from evening_scenario import EVENING_DATE, EVENING_NAME, Played, find_seed, play_evening, program
 from hypothesis import settings
 
-from loto_app.records.report import EveningReport, build_report
+from loto_app.records.report import build_report
 from loto_app.storage.db import make_engine
 from loto_app.storage.migrations import upgrade
 from loto_app.storage.repository import EveningStore, LiveEvening
@@ -19,20 +18,6 @@ from loto_app.storage.repository import EveningStore, LiveEvening
 settings.register_profile("ci", derandomize=True, print_blob=True)
 settings.register_profile("dev", print_blob=True)
 settings.load_profile("ci" if os.environ.get("CI") else os.environ.get("HYPOTHESIS_PROFILE", "dev"))
-
-EVENING_NAME = "Loto du foot « Les Verts »"
-EVENING_DATE = "2025-03-01"
-
-
-@dataclass
-class Played:
-    """The played evening: its store, id, live evening, the scenario's numbers and report."""
-
-    store: EveningStore
-    evening_id: int
-    live: LiveEvening
-    info: dict[str, int]
-    report: EveningReport
 
 
 @pytest.fixture(scope="module")

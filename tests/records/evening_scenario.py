@@ -12,11 +12,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from loto_app.domain.engine import Evening, GameStatus
 from loto_app.domain.program import Program, demo_program
 from loto_app.domain.serial import check_code
 from loto_app.domain.verdicts import Verdict, judge
+from loto_app.records.report import EveningReport
+from loto_app.storage.repository import EveningStore, LiveEvening
 
 Move = Callable[[Evening], list]
 Run = Callable[[Move], list]
@@ -125,3 +128,18 @@ def find_seed(start: int = 0, tries: int = 200) -> int:
             continue
         return seed
     raise AssertionError("no seed gives an ex aequo")
+
+
+EVENING_NAME = "Loto du foot « Les Verts »"
+EVENING_DATE = "2025-03-01"
+
+
+@dataclass
+class Played:
+    """The played evening: its store, id, live evening, the scenario's numbers and report."""
+
+    store: EveningStore
+    evening_id: int
+    live: LiveEvening
+    info: dict[str, int]
+    report: EveningReport

@@ -9,7 +9,7 @@ import re
 from datetime import UTC, datetime, timedelta
 
 import pypdf
-from conftest import EVENING_NAME, Played
+from evening_scenario import EVENING_NAME, Played
 
 from loto_app.domain.engine import Evening
 from loto_app.domain.program import demo_program

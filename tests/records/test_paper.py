@@ -8,7 +8,7 @@ import re
 
 import pypdf
 import pytest
-from conftest import EVENING_NAME, Played
+from evening_scenario import EVENING_NAME, Played
 from sqlmodel import Session, select
 
 from loto_app.domain.cartons import generate_maxi

@@ -8,7 +8,7 @@ import random
 from collections import Counter
 
 import sqlalchemy as sa
-from conftest import EVENING_DATE, EVENING_NAME, Played
+from evening_scenario import EVENING_DATE, EVENING_NAME, Played
 from sqlmodel import Session, select
 
 from loto_app.domain.program import demo_program

@@ -1,0 +1,466 @@
+"""CaisseState: the sales desk (`/caisse`), signed in as a vendeur or a caissier.
+
+A vendeur sells packs of the tariff to a phone player (by the code or QR code their app shows)
+or to a paper player (registered on the spot; their cartons are printed as a PDF), paid by cash
+or card. A caissier does the same, and also confirms the orders phones left "à régler", cancels
+or refunds a sale (logged, never deleted), watches the totals and closes the till. Both hand
+lots over against lot tickets. Every handler re-checks the sign-in (a backend var the client
+cannot set) and the role before anything reaches the engine.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import logging
+from collections.abc import Callable
+
+import reflex as rx
+
+from loto_app.domain import events as ev
+from loto_app.domain.engine import Evening
+from loto_app.domain.errors import LotoError
+from loto_app.domain.program import KIND_LABELS, Kind
+from loto_app.domain.serial import lot_ticket_code
+from loto_app.domain.till import (
+    DESK_METHODS,
+    METHOD_LABELS,
+    SETTLE_METHODS,
+    SaleStatus,
+    euros,
+    player_for_desk_code,
+    totals,
+)
+from loto_app.live import broadcast, registry
+from loto_app.live.guards import BadInput, as_int, as_text, form, refuse
+from loto_app.payments import provider
+from loto_app.storage.access import AccessStore
+
+log = logging.getLogger(__name__)
+
+MAX_SALE_NO = 1_000_000
+MAX_TICKET_NO = 100_000
+SHOWN_SALES = 60  # the latest sales listed (the report has them all)
+SHOWN_ORDERS = 100
+STATUS_LABELS = {
+    SaleStatus.PENDING: "À régler",
+    SaleStatus.PAID: "Payée",
+    SaleStatus.CANCELLED: "Annulée",
+}
+
+
+@dataclasses.dataclass
+class SaleLine:
+    """A sale as the desk lists it."""
+
+    no: int = 0
+    player: str = ""
+    label: str = ""
+    amount: str = ""
+    method: str = ""
+    seller: str = ""
+    status: str = ""
+    pending: bool = False
+    cancelled: bool = False
+    cartons: str = ""
+
+
+@dataclasses.dataclass
+class TicketLine:
+    """A lot ticket to hand over."""
+
+    no: int = 0
+    player: str = ""
+    lot: str = ""
+    stage: str = ""
+    share: str = ""
+    code: str = ""
+    handed: bool = False
+    handed_by: str = ""
+
+
+@dataclasses.dataclass
+class TotalLine:
+    """One line of a breakdown of the till."""
+
+    label: str = ""
+    amount: str = ""
+
+
+class CaisseState(rx.State):
+    """Sign-in, the desk's lists and its moves."""
+
+    code: str = rx.LocalStorage("", name="loto_caisse_code")
+    secret: str = rx.LocalStorage("", name="loto_caisse_secret")
+    signed_in: bool = False
+    staff_name: str = ""
+    role: str = ""  # "vendeur" | "caissier"
+    evening_name: str = ""
+    message: str = ""
+    message_kind: str = ""  # "ok" | "error"
+    offers: list[TotalLine] = []  # label = "<index>", amount = "3 cartons — 8 €"
+    orders: list[SaleLine] = []
+    orders_count: int = 0
+    sales: list[SaleLine] = []
+    tickets: list[TicketLine] = []
+    received: str = ""
+    refunded: str = ""
+    pending: str = ""
+    sold_cartons: int = 0
+    by_seller: list[TotalLine] = []
+    by_kind: list[TotalLine] = []
+    by_method: list[TotalLine] = []
+    till_closed: bool = False
+    till_closed_by: str = ""
+    payment_note: str = ""
+    _evening_id: int = 0
+    _authorized: bool = False
+
+    # ------------------------------------------------------------------ sign-in
+
+    @rx.event
+    async def login(self, form_data: dict):
+        """The sign-in form: evening code and the member's secret."""
+        try:
+            data = form(form_data)
+            code = as_text(data.get("code", ""), "code", 16).upper()
+            secret = as_text(data.get("secret", ""), "secret", 64)
+        except BadInput as exc:
+            return self._refused("login", exc)
+        if not await self._sign_in(code, secret):
+            self._say("Code de soirée ou secret incorrect (ou accès retiré).", ok=False)
+            return
+        self.code, self.secret = code, secret
+        self._say("", ok=True)
+
+    @rx.event
+    async def resume(self):
+        """On load: sign in again with what this device remembers."""
+        self.signed_in = False
+        if isinstance(self.code, str) and isinstance(self.secret, str) and self.secret:
+            await self._sign_in(self.code, self.secret)
+
+    @rx.event
+    def logout(self):
+        """Forget the sign-in on this device."""
+        self.code, self.secret, self.signed_in, self._authorized = "", "", False, False
+        self.role = self.staff_name = ""
+
+    async def _sign_in(self, code: str, secret: str) -> bool:
+        store = registry.store()
+        evening_id = await asyncio.to_thread(store.evening_id_for_code, code)
+        member = None
+        if evening_id is not None:
+            access = AccessStore(store.engine)
+            member = await asyncio.to_thread(access.staff_for_secret, evening_id, secret)
+        if member is None:
+            refuse(self._who(), "login", f"wrong code {code!r} or staff secret")
+            return False
+        self._evening_id, self._authorized = evening_id, True
+        self.signed_in, self.staff_name, self.role = True, member.name, member.role
+        lv = await registry.live(evening_id)
+        self.evening_name = lv.name
+        self.payment_note = provider().instructions
+        await broadcast.enter(self.router.session.session_id, evening_id, desk=True)
+        self._show(lv.evening)
+        return True
+
+    async def _still_member(self) -> bool:
+        """The organiser may withdraw a member's access during the evening."""
+        if not self._authorized or not isinstance(self.secret, str):
+            return False
+        access = AccessStore(registry.store().engine)
+        member = await asyncio.to_thread(access.staff_for_secret, self._evening_id, self.secret)
+        if member is None or member.name != self.staff_name:
+            self._authorized = self.signed_in = False
+            return False
+        return True
+
+    # ------------------------------------------------------------------ the lists
+
+    @rx.event
+    async def refresh(self):
+        """Reload the lists (poked by the server after every change of the till)."""
+        if self._authorized:
+            lv = await registry.live(self._evening_id)
+            self._show(lv.evening)
+
+    def _show(self, e: Evening) -> None:
+        names = e.players
+        self.offers = [
+            TotalLine(str(i), f"{_offer_label(e, i)} — {euros(o.price_cents)}")
+            for i, o in enumerate(e.program.offers)
+        ]
+        sales = list(e.sales.values())
+        pending = [s for s in sales if s.status is SaleStatus.PENDING]
+        self.orders_count = len(pending)
+        self.orders = [_line(e, s, names) for s in pending[:SHOWN_ORDERS]]
+        mine = (
+            sales if self.role == "caissier" else [s for s in sales if s.seller == self.staff_name]
+        )
+        self.sales = [_line(e, s, names) for s in reversed(mine[-SHOWN_SALES:])]
+        t = totals(sales if self.role == "caissier" else mine)
+        self.received, self.refunded, self.pending = (
+            euros(t.received_cents),
+            euros(t.refunded_cents),
+            euros(t.pending_cents),
+        )
+        self.sold_cartons = t.cartons
+        self.by_seller = [TotalLine(k, euros(v)) for k, v in sorted(t.by_seller.items())]
+        self.by_kind = [
+            TotalLine(KIND_LABELS[Kind(k)], euros(v)) for k, v in sorted(t.by_kind.items())
+        ]
+        self.by_method = [
+            TotalLine(METHOD_LABELS.get(k, k), euros(v)) for k, v in sorted(t.by_method.items())
+        ]
+        self.till_closed = e.till_closed_by is not None
+        self.till_closed_by = e.till_closed_by or ""
+        tickets = []
+        for no, (game, stage, pid, share) in sorted(e.tickets().items()):
+            st = e.program.games[game].stages[stage]
+            tickets.append(
+                TicketLine(
+                    no=no,
+                    player=names.get(pid, "?"),
+                    lot=st.lot.description,
+                    stage=f"Partie {game + 1} — {st.label}",
+                    share="moitié du lot" if share == "1/2" else "",
+                    code=lot_ticket_code(e.key, e.program.series, no, pid),
+                    handed=no in e.handed_over,
+                    handed_by=e.handed_over.get(no, ""),
+                )
+            )
+        self.tickets = tickets
+
+    # ------------------------------------------------------------------ moves
+
+    @rx.event
+    async def sell(self, form_data: dict):
+        """Sell a pack to a phone player, by the code their app shows."""
+        try:
+            data = form(form_data)
+            player_code = as_text(data.get("player", ""), "player code", 20)
+            offer = as_int(data.get("offer"), 0, 63, "offer")
+            method = as_text(data.get("method", ""), "method", 10)
+            if method not in DESK_METHODS:
+                raise BadInput(f"desk method {method!r}")
+        except BadInput as exc:
+            self._refused("sell", exc)
+            return self._say("Choisissez le joueur, le tarif et le paiement.", ok=False)
+        if not await self._allowed("sell", ("vendeur", "caissier")):
+            return
+        lv = await registry.live(self._evening_id)
+        pid = player_for_desk_code(player_code, lv.evening.players)
+        if pid is None:
+            refuse(self._who(), "sell", f"no single player with desk code {player_code!r}")
+            return self._say(
+                f"Aucun joueur avec le code « {player_code} » : vérifiez le code affiché "
+                "dans son application.",
+                ok=False,
+            )
+        name = self.staff_name
+        events = await self._play("sell", lambda e: e.desk_sale(pid, offer, method, name))
+        if events is not None:
+            self._say(_sold_text(lv.evening, events), ok=True)
+
+    @rx.event
+    async def sell_paper(self, form_data: dict):
+        """A player without a phone: register them and sell a pack; their cartons are printed
+        (PDF: a planche of 6 per page, série, number, check code, QR code)."""
+        try:
+            data = form(form_data)
+            name = as_text(data.get("name", ""), "name", 60)
+            offer = as_int(data.get("offer"), 0, 63, "offer")
+            method = as_text(data.get("method", ""), "method", 10)
+            if method not in DESK_METHODS:
+                raise BadInput(f"desk method {method!r}")
+        except BadInput as exc:
+            self._refused("sell_paper", exc)
+            return self._say("Nom du joueur, tarif et paiement sont nécessaires.", ok=False)
+        if not name:
+            return self._say("Indiquez le nom du joueur (inscrit sur ses cartons).", ok=False)
+        if not await self._allowed("sell_paper", ("vendeur", "caissier")):
+            return
+        lv = await registry.live(self._evening_id, fresh=False)
+        try:
+            lv.evening.offer(offer)
+        except LotoError as exc:
+            return self._refused("sell_paper", exc)
+        try:
+            pid, _secret = await registry.join(self._evening_id, name, "paper")
+        except LotoError as exc:
+            return self._refused("sell_paper", exc)
+        seller = self.staff_name
+        events = await self._play("sell_paper", lambda e: e.desk_sale(pid, offer, method, seller))
+        if events is None:
+            return
+        self._say(_sold_text(lv.evening, events) + " Impression des cartons…", ok=True)
+        nos = [n for x in events if isinstance(x, ev.CartonsSold) for n in x.carton_nos]
+        pdf = await asyncio.to_thread(_paper_pdf, self._evening_id, lv, nos)
+        if pdf is not None:
+            return rx.download(data=pdf, filename=f"cartons-{'-'.join(map(str, nos[:1]))}.pdf")
+
+    @rx.event
+    async def confirm(self, sale_no: int, method: str):
+        """A caissier received the money of an order: the player's cartons are handed."""
+        try:
+            no = as_int(sale_no, 1, MAX_SALE_NO, "sale")
+            how = as_text(method, "method", 12)
+            if how not in SETTLE_METHODS:
+                raise BadInput(f"settle method {how!r}")
+        except BadInput as exc:
+            return self._refused("confirm", exc)
+        if not await self._allowed("confirm", ("caissier",)):
+            return
+        name = self.staff_name
+        events = await self._play("confirm", lambda e: e.confirm_payment(no, how, name))
+        if events is not None:
+            lv = await registry.live(self._evening_id, fresh=False)
+            self._say(
+                f"Commande n° {no} réglée ({METHOD_LABELS[how]}) : "
+                + _sold_text(lv.evening, events),
+                ok=True,
+            )
+
+    @rx.event
+    async def cancel(self, form_data: dict):
+        """Cancel an order, or refund a sale whose cartons have not played (logged)."""
+        try:
+            data = form(form_data)
+            no = as_int(data.get("sale"), 1, MAX_SALE_NO, "sale")
+            reason = as_text(data.get("reason", ""), "reason", 120)
+        except BadInput as exc:
+            self._refused("cancel", exc)
+            return self._say("Numéro de vente et motif (120 caractères au plus).", ok=False)
+        if not reason:
+            return self._say("Indiquez le motif de l'annulation.", ok=False)
+        if not await self._allowed("cancel", ("caissier",)):
+            return
+        name = self.staff_name
+        events = await self._play("cancel", lambda e: e.cancel_sale(no, name, reason))
+        for x in events or ():
+            if isinstance(x, ev.SaleCancelled):
+                refund = f" : rendre {euros(x.refunded_cents)}" if x.refunded_cents else ""
+                self._say(f"Vente n° {no} annulée{refund}.", ok=True)
+
+    @rx.event
+    async def close_till(self):
+        """Close the till: no more sales tonight."""
+        if not await self._allowed("close_till", ("caissier",)):
+            return
+        name = self.staff_name
+        if await self._play("close_till", lambda e: e.close_till(name)) is not None:
+            self._say(f"Caisse fermée. Total encaissé : {self.received}.", ok=True)
+
+    @rx.event
+    async def hand_over(self, ticket_no: int):
+        """The lot of a ticket was handed to its winner."""
+        try:
+            no = as_int(ticket_no, 1, MAX_TICKET_NO, "ticket")
+        except BadInput as exc:
+            return self._refused("hand_over", exc)
+        if not await self._allowed("hand_over", ("vendeur", "caissier")):
+            return
+        name = self.staff_name
+        if await self._play("hand_over", lambda e: e.hand_over(no, name)) is not None:
+            self._say(f"Lot du ticket n° {no} remis.", ok=True)
+
+    # ------------------------------------------------------------------ helpers
+
+    def _who(self) -> str:
+        return (
+            f"desk {self.staff_name or '?'} ({self.role or '?'}) evening {self._evening_id} "
+            f"(sid {self.router.session.session_id})"
+        )
+
+    def _say(self, text: str, *, ok: bool) -> None:
+        self.message, self.message_kind = text, ("ok" if ok else "error")
+
+    def _refused(self, handler: str, exc: Exception) -> None:
+        refuse(self._who(), handler, exc)
+        self._say(getattr(exc, "user_message", "Action impossible."), ok=False)
+
+    async def _allowed(self, handler: str, roles: tuple[str, ...]) -> bool:
+        if not await self._still_member():
+            self._refused(handler, BadInput("not signed in at the desk"))
+            self._say("Réservé à la caisse : connectez-vous avec votre secret.", ok=False)
+            return False
+        if self.role not in roles:
+            self._refused(handler, BadInput(f"role {self.role} may not {handler}"))
+            self._say("Réservé au caissier.", ok=False)
+            return False
+        return True
+
+    async def _play(
+        self, handler: str, move: Callable[[Evening], list[ev.Event]]
+    ) -> list[ev.Event] | None:
+        try:
+            events = await registry.play(
+                self._evening_id, move, actor=self.router.session.session_id
+            )
+        except LotoError as exc:
+            self._refused(handler, exc)
+            return None
+        lv = await registry.live(self._evening_id, fresh=False)
+        self._show(lv.evening)
+        return events
+
+
+def _offer_label(e: Evening, index: int) -> str:
+    o = e.program.offers[index]
+    return f"{o.label} ({KIND_LABELS[o.kind].lower()})"
+
+
+def _line(e: Evening, s, names: dict[str, str]) -> SaleLine:
+    nos = e.purchases[s.purchase_no - 1].carton_nos if s.purchase_no else ()
+    return SaleLine(
+        no=s.no,
+        player=names.get(s.player_id, "?")
+        + (" (papier)" if e.origins.get(s.player_id) == "paper" else ""),
+        label=_offer_label(e, s.offer),
+        amount=euros(s.amount_cents),
+        method=METHOD_LABELS.get(s.method, s.method),
+        seller=s.seller or (f"caisse : {s.cashier}" if s.cashier else "téléphone"),
+        status=STATUS_LABELS[s.status]
+        + (f" — remboursée {euros(s.refunded_cents)}" if s.refunded_cents else "")
+        + (f" ({s.cancel_reason})" if s.cancel_reason else ""),
+        pending=s.status is SaleStatus.PENDING,
+        cancelled=s.status is SaleStatus.CANCELLED,
+        cartons=_ranges(nos),
+    )
+
+
+def _ranges(nos: tuple[int, ...] | list[int]) -> str:
+    """Carton numbers as the vendeur reads them out: '13 à 18, 25'."""
+    out: list[str] = []
+    run: list[int] = []
+    for n in sorted(nos):
+        if run and n == run[-1] + 1:
+            run.append(n)
+            continue
+        if run:
+            out.append(f"{run[0]} à {run[-1]}" if len(run) > 1 else str(run[0]))
+        run = [n]
+    if run:
+        out.append(f"{run[0]} à {run[-1]}" if len(run) > 1 else str(run[0]))
+    return ", ".join(out)
+
+
+def _sold_text(e: Evening, events: list[ev.Event]) -> str:
+    sold = [x for x in events if isinstance(x, ev.CartonsSold)]
+    rec = [x for x in events if isinstance(x, ev.SaleRecorded)]
+    nos = [n for x in sold for n in x.carton_nos]
+    who = e.players.get(sold[0].player_id, "?") if sold else "?"
+    amount = f" — {euros(rec[-1].amount_cents)}" if rec else ""
+    return f"{len(nos)} carton(s) pour {who}{amount} : n° {_ranges(nos)}."
+
+
+def _paper_pdf(evening_id: int, lv, carton_nos: list[int]) -> bytes | None:
+    """The PDF of a paper player's cartons (None, logged, if printing is unavailable)."""
+    try:
+        from loto_app.records.paper import cartons_for, paper_pdf
+    except ImportError:
+        log.exception("paper cartons: the PDF module is missing")
+        return None
+    cartons = cartons_for(registry.store(), evening_id, carton_nos)
+    return paper_pdf(lv.name, lv.evening.program.series, cartons)

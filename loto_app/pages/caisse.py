@@ -1,0 +1,450 @@
+"""`/caisse`: the sales desk — vendeurs sell cartons, the caissier settles and closes the till,
+both hand lots over against lot tickets."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from loto_app.components.ui import big_button, page_shell, tid
+from loto_app.live.caisse import CaisseState, SaleLine, TicketLine, TotalLine
+
+TITLE = "Loto — caisse"
+
+#: Solid buttons with white text: bold and 1.2rem is "large text" for WCAG contrast (3:1).
+BOLD = {"size": "3", "font_weight": "700", "font_size": "1.2rem"}
+FIELD = {"font_size": "1.2rem", "padding": "0.5rem", "width": "100%", "min_height": "3rem"}
+
+
+def _login() -> rx.Component:
+    return rx.form(
+        rx.vstack(
+            rx.heading("Connexion à la caisse", size="6"),
+            rx.text("Vendeurs et caissiers : le secret vous est donné par l'organisateur."),
+            rx.el.label("Code de la soirée", html_for="caisse-code", font_weight="700"),
+            rx.input(
+                id="caisse-code",
+                name="code",
+                size="3",
+                font_size="1.3rem",
+                custom_attrs=tid("caisse-code"),
+            ),
+            rx.el.label("Votre secret", html_for="caisse-secret", font_weight="700"),
+            rx.input(
+                id="caisse-secret",
+                name="secret",
+                type="password",
+                size="3",
+                font_size="1.3rem",
+                custom_attrs=tid("caisse-secret"),
+            ),
+            big_button("Se connecter", "caisse-login", type="submit", width="100%"),
+            spacing="3",
+            width="100%",
+        ),
+        on_submit=CaisseState.login,
+        reset_on_submit=False,
+        width="100%",
+    )
+
+
+def _offer_select(testid: str) -> rx.Component:
+    return rx.el.select(
+        rx.foreach(CaisseState.offers, lambda o: rx.el.option(o.amount, value=o.label)),
+        name="offer",
+        custom_attrs=tid(testid, **{"aria-label": "Tarif"}),
+        **FIELD,
+    )
+
+
+def _method_choice(prefix: str) -> rx.Component:
+    return rx.radio_group.root(
+        rx.flex(
+            rx.radio_group.item("Espèces", value="cash", custom_attrs=tid(f"{prefix}-cash")),
+            rx.radio_group.item("Carte", value="card", custom_attrs=tid(f"{prefix}-card")),
+            gap="1.5rem",
+            align="center",
+        ),
+        name="method",
+        default_value="cash",
+        size="3",
+        font_size="1.25rem",
+        aria_label="Paiement",
+    )
+
+
+def _section(title: str, *children: rx.Component, testid: str) -> rx.Component:
+    return rx.box(
+        rx.heading(title, size="5", margin_bottom="0.4rem"),
+        *children,
+        padding="0.8rem",
+        border="2px solid #ddd",
+        border_radius="0.6rem",
+        background="white",
+        custom_attrs=tid(testid),
+    )
+
+
+def _sell_forms() -> rx.Component:
+    return rx.fragment(
+        _section(
+            "Vendre à un joueur (téléphone)",
+            rx.form(
+                rx.vstack(
+                    rx.el.label(
+                        "Code caisse du joueur (dans son appli)",
+                        font_weight="700",
+                        html_for="sell-player",
+                    ),
+                    rx.input(
+                        id="sell-player",
+                        name="player",
+                        placeholder="ex. 3FA2C91B",
+                        size="3",
+                        font_size="1.4rem",
+                        width="100%",
+                        auto_complete="off",
+                        custom_attrs=tid("sell-player", autocapitalize="characters"),
+                    ),
+                    _offer_select("sell-offer"),
+                    _method_choice("sell"),
+                    big_button(
+                        "Encaisser et donner les cartons",
+                        "sell-submit",
+                        type="submit",
+                        width="100%",
+                    ),
+                    spacing="3",
+                    width="100%",
+                ),
+                on_submit=CaisseState.sell,
+                reset_on_submit=True,
+            ),
+            testid="sell-phone",
+        ),
+        _section(
+            "Joueur sans téléphone (cartons papier)",
+            rx.form(
+                rx.vstack(
+                    rx.el.label("Nom du joueur", font_weight="700", html_for="paper-name"),
+                    rx.input(
+                        id="paper-name",
+                        name="name",
+                        placeholder="ex. Mme Martin",
+                        size="3",
+                        font_size="1.3rem",
+                        width="100%",
+                        max_length=30,
+                        custom_attrs=tid("paper-name"),
+                    ),
+                    _offer_select("paper-offer"),
+                    _method_choice("paper"),
+                    big_button(
+                        "Encaisser et imprimer les cartons",
+                        "paper-submit",
+                        type="submit",
+                        width="100%",
+                    ),
+                    spacing="3",
+                    width="100%",
+                ),
+                on_submit=CaisseState.sell_paper,
+                reset_on_submit=True,
+            ),
+            testid="sell-paper",
+        ),
+    )
+
+
+def _order_row(o: SaleLine) -> rx.Component:
+    return rx.flex(
+        rx.text(
+            f"n° {o.no} — {o.player} — {o.label} — ", rx.text.strong(o.amount), font_size="1.1rem"
+        ),
+        rx.flex(
+            rx.button(
+                "Espèces",
+                on_click=CaisseState.confirm(o.no, "cash"),
+                **BOLD,
+                custom_attrs=tid(f"confirm-{o.no}-cash"),
+            ),
+            rx.button(
+                "Carte",
+                on_click=CaisseState.confirm(o.no, "card"),
+                **BOLD,
+                custom_attrs=tid(f"confirm-{o.no}-card"),
+            ),
+            rx.button(
+                "Virement reçu",
+                on_click=CaisseState.confirm(o.no, "transfer"),
+                **BOLD,
+                variant="outline",
+                custom_attrs=tid(f"confirm-{o.no}-transfer"),
+            ),
+            gap="0.4rem",
+            wrap="wrap",
+        ),
+        direction="column",
+        gap="0.3rem",
+        padding_y="0.5rem",
+        border_bottom="1px solid #ddd",
+        custom_attrs=tid(f"order-{o.no}"),
+    )
+
+
+def _orders() -> rx.Component:
+    return _section(
+        "Commandes à régler",
+        rx.text(CaisseState.payment_note, color="#555", font_size="0.95rem"),
+        rx.cond(CaisseState.orders_count == 0, rx.text("Aucune commande en attente.")),
+        rx.cond(
+            CaisseState.orders_count > CaisseState.orders.length(),
+            rx.text(f"{CaisseState.orders_count} commandes en attente (les premières ci-dessous)."),
+        ),
+        rx.foreach(CaisseState.orders, _order_row),
+        testid="orders",
+    )
+
+
+def _sale_row(s: SaleLine) -> rx.Component:
+    return rx.box(
+        rx.text(
+            rx.text.strong(f"n° {s.no}"),
+            f" — {s.player} — {s.label} — {s.amount} — {s.method} — {s.seller}",
+        ),
+        rx.text(
+            rx.cond(s.cartons != "", f"Cartons n° {s.cartons} — ", ""),
+            s.status,
+            color=rx.cond(s.cancelled, "#b3001b", rx.cond(s.pending, "#8a5a00", "#1e7d32")),
+            font_weight="700",
+        ),
+        padding_y="0.35rem",
+        border_bottom="1px solid #eee",
+        custom_attrs=tid(f"sale-{s.no}"),
+    )
+
+
+def _cancel_form() -> rx.Component:
+    return rx.form(
+        rx.flex(
+            rx.input(
+                name="sale",
+                type="number",
+                min=1,
+                placeholder="N° de vente",
+                size="3",
+                width="9rem",
+                custom_attrs=tid("cancel-sale", **{"aria-label": "N° de vente"}),
+            ),
+            rx.input(
+                name="reason",
+                placeholder="Motif (obligatoire)",
+                size="3",
+                max_length=120,
+                flex="1",
+                min_width="12rem",
+                custom_attrs=tid("cancel-reason", **{"aria-label": "Motif"}),
+            ),
+            rx.button(
+                "Annuler / rembourser",
+                type="submit",
+                size="3",
+                color_scheme="red",
+                variant="outline",
+                custom_attrs=tid("cancel-submit"),
+            ),
+            gap="0.5rem",
+            wrap="wrap",
+        ),
+        on_submit=CaisseState.cancel,
+        reset_on_submit=True,
+    )
+
+
+def _totals() -> rx.Component:
+    def breakdown(title: str, lines, testid: str) -> rx.Component:
+        return rx.box(
+            rx.text(title, font_weight="800"),
+            rx.foreach(lines, lambda t: rx.text(f"{t.label} : {t.amount}")),
+            custom_attrs=tid(testid),
+            min_width="12rem",
+        )
+
+    return _section(
+        "Totaux",
+        rx.flex(
+            rx.box(
+                rx.text("Encaissé", color="#555"),
+                rx.text(
+                    CaisseState.received,
+                    font_size="2rem",
+                    font_weight="900",
+                    custom_attrs=tid("total-received"),
+                ),
+            ),
+            rx.box(
+                rx.text("Remboursé", color="#555"),
+                rx.text(
+                    CaisseState.refunded,
+                    font_size="1.5rem",
+                    font_weight="700",
+                    custom_attrs=tid("total-refunded"),
+                ),
+            ),
+            rx.box(
+                rx.text("À régler", color="#555"),
+                rx.text(
+                    CaisseState.pending,
+                    font_size="1.5rem",
+                    font_weight="700",
+                    custom_attrs=tid("total-pending"),
+                ),
+            ),
+            rx.box(
+                rx.text("Cartons vendus", color="#555"),
+                rx.text(CaisseState.sold_cartons, font_size="1.5rem", font_weight="700"),
+            ),
+            gap="1.5rem",
+            wrap="wrap",
+        ),
+        rx.flex(
+            breakdown("Par vendeur", CaisseState.by_seller, "by-seller"),
+            breakdown("Par type de carton", CaisseState.by_kind, "by-kind"),
+            breakdown("Par paiement", CaisseState.by_method, "by-method"),
+            gap="1.5rem",
+            wrap="wrap",
+            margin_top="0.6rem",
+        ),
+        rx.cond(
+            CaisseState.role == "caissier",
+            rx.cond(
+                CaisseState.till_closed,
+                rx.callout(
+                    f"Caisse fermée par {CaisseState.till_closed_by}.",
+                    color_scheme="gray",
+                    size="3",
+                    margin_top="0.6rem",
+                    custom_attrs=tid("till-closed"),
+                ),
+                big_button(
+                    "Fermer la caisse",
+                    "close-till",
+                    on_click=CaisseState.close_till,
+                    color_scheme="red",
+                    variant="outline",
+                    margin_top="0.6rem",
+                    width="100%",
+                ),
+            ),
+        ),
+        testid="totals",
+    )
+
+
+def _ticket_row(t: TicketLine) -> rx.Component:
+    return rx.flex(
+        rx.box(
+            rx.text(rx.text.strong(f"Ticket n° {t.no}"), f" — {t.player}"),
+            rx.text(f"{t.stage} : {t.lot} ", rx.cond(t.share != "", f"({t.share})", "")),
+            rx.text("Code : ", rx.code(t.code, size="4")),
+        ),
+        rx.cond(
+            t.handed,
+            rx.badge(f"Remis par {t.handed_by}", color_scheme="green", size="3"),
+            rx.button(
+                "Lot remis",
+                on_click=CaisseState.hand_over(t.no),
+                **BOLD,
+                color_scheme="green",
+                custom_attrs=tid(f"hand-over-{t.no}"),
+            ),
+        ),
+        justify="between",
+        align="center",
+        gap="0.5rem",
+        wrap="wrap",
+        padding_y="0.5rem",
+        border_bottom="1px solid #ddd",
+        custom_attrs=tid(f"ticket-{t.no}"),
+    )
+
+
+def _lots() -> rx.Component:
+    return _section(
+        "Lots à remettre",
+        rx.text(
+            "Comparez le code du ticket (téléphone du gagnant) avant de remettre le lot.",
+            color="#555",
+            font_size="0.95rem",
+        ),
+        rx.cond(CaisseState.tickets.length() == 0, rx.text("Aucun lot gagné pour l'instant.")),
+        rx.foreach(CaisseState.tickets, _ticket_row),
+        testid="lots",
+    )
+
+
+def _desk() -> rx.Component:
+    return rx.fragment(
+        rx.flex(
+            rx.box(
+                rx.heading(CaisseState.evening_name, size="6"),
+                rx.text(
+                    f"Connecté : {CaisseState.staff_name} (",
+                    rx.cond(CaisseState.role == "caissier", "caissier", "vendeur"),
+                    ")",
+                    custom_attrs=tid("caisse-who"),
+                ),
+            ),
+            rx.button("Se déconnecter", on_click=CaisseState.logout, variant="ghost", size="3"),
+            justify="between",
+            align="center",
+            width="100%",
+        ),
+        rx.cond(
+            CaisseState.message != "",
+            rx.callout(
+                CaisseState.message,
+                color_scheme=rx.cond(CaisseState.message_kind == "ok", "green", "red"),
+                size="3",
+                custom_attrs=tid("caisse-message", role="status"),
+            ),
+        ),
+        rx.cond(CaisseState.role == "caissier", _orders()),  # the caissier's first job
+        rx.cond(
+            CaisseState.till_closed,
+            rx.fragment(),
+            _sell_forms(),
+        ),
+        _totals(),
+        _section(
+            rx.cond(CaisseState.role == "caissier", "Ventes (les dernières)", "Mes ventes"),
+            rx.cond(CaisseState.role == "caissier", _cancel_form()),
+            rx.foreach(CaisseState.sales, _sale_row),
+            testid="sales",
+        ),
+        _lots(),
+    )
+
+
+def index() -> rx.Component:
+    """The desk page."""
+    return page_shell(
+        rx.cond(
+            CaisseState.signed_in,
+            _desk(),
+            rx.fragment(
+                _login(),
+                rx.cond(
+                    CaisseState.message != "",
+                    rx.callout(
+                        CaisseState.message,
+                        color_scheme="red",
+                        custom_attrs=tid("caisse-message", role="alert"),
+                    ),
+                ),
+            ),
+        ),
+        max_width="60rem",
+    )
+
+
+__all__ = ["TITLE", "TotalLine", "index"]

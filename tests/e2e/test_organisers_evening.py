@@ -1,0 +1,254 @@
+"""Issue 5, end to end: an evening from its creation to its closing report, in real browsers.
+
+The organiser creates the evening at `/organisation` (one game, a quine, physical balls) and
+adds a vendeur and a caissier. A phone player shows their desk code and the vendeur sells them
+a pack; the player orders one more carton on the phone ("à régler"), the caissier confirms it
+(card), another order is cancelled with its reason. A player without a phone buys at the desk:
+their cartons come as a PDF (read back: one planche per page, numbers, check code, QR code).
+The animateur draws the balls of the paper carton's first line and checks the paper claim at
+the control desk (valid), awards the lot and ends the game; the desk hands the lot over against
+its ticket; the caissier closes the till (totals checked against the database). The organiser
+verifies the journal and exports the report as CSV and PDF, both read back.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+import uuid
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from axe_check import blocking_violations, describe
+from playwright.sync_api import expect
+from pypdf import PdfReader
+from sqlmodel import Session, select
+
+from loto_app.domain.till import euros
+from loto_app.storage import models as m
+from loto_app.storage.db import make_engine
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page
+
+WAIT_MS = 20_000
+TABLET = {"viewport": {"width": 820, "height": 1180}, "locale": "fr-FR"}
+LAPTOP = {"viewport": {"width": 1366, "height": 900}, "locale": "fr-FR"}
+
+
+def fill(page: Page, testid: str, value: str) -> None:
+    box = page.get_by_test_id(testid)
+    box.fill(value)
+    box.blur()
+    expect(box).to_have_value(value)
+
+
+def download(page: Page, testid: str) -> bytes:
+    with page.expect_download(timeout=WAIT_MS) as info:
+        page.get_by_test_id(testid).click()
+    return Path(info.value.path()).read_bytes()
+
+
+def caisse_login(browser: Browser, app_url: str, code: str, secret: str, role: str) -> Page:
+    page = browser.new_context(**TABLET).new_page()
+    page.goto(f"{app_url}/caisse")
+    page.get_by_test_id("caisse-code").fill(code)
+    page.get_by_test_id("caisse-secret").fill(secret)
+    page.get_by_test_id("caisse-login").click()
+    expect(page.get_by_test_id("caisse-who")).to_contain_text(role, timeout=WAIT_MS)
+    return page
+
+
+def rows(db_url: str, model, evening_id: int) -> list:
+    with Session(make_engine(db_url)) as s:
+        out = list(s.exec(select(model).where(model.evening_id == evening_id)))
+        for r in out:
+            s.expunge(r)
+        return out
+
+
+def test_an_evening_from_creation_to_closing_report(
+    app_url: str, db_url: str, browser: Browser, phone: dict, results_dir: Path
+) -> None:
+    shots = results_dir / "organisers"
+    shots.mkdir(exist_ok=True)
+
+    # ------------------------------------------------------------------ set-up
+    org = browser.new_context(**LAPTOP).new_page()
+    org.goto(f"{app_url}/organisation")
+    expect(org.get_by_test_id("org-date")).not_to_have_value("", timeout=60_000)
+    name = f"Loto de l'école {uuid.uuid4().hex[:5]}"
+    fill(org, "org-name", name)
+    org.get_by_test_id("draw_source-physical").click()
+    for i in range(5, 0, -1):  # keep the first game of the typical program only
+        org.get_by_test_id(f"game-{i}-remove").click()
+        expect(org.get_by_test_id(f"game-{i}")).to_have_count(0)
+    org.get_by_test_id("stage-0-1-on").click()  # no double quine,
+    org.get_by_test_id("stage-0-2-on").click()  # no carton plein: a quine only
+    org.get_by_test_id("usual-offers").click()  # the usual prices for the kinds left
+    org.get_by_test_id("org-create").click()
+    expect(org.get_by_test_id("credentials")).to_be_visible(timeout=WAIT_MS)
+    code = org.get_by_test_id("new-code").inner_text().strip()
+    animateur_secret = org.get_by_test_id("new-animateur").inner_text().strip()
+    org.get_by_test_id("credentials-done").click()
+    expect(org.get_by_test_id("org-evening")).to_have_text(name, timeout=WAIT_MS)
+    with Session(make_engine(db_url)) as s:
+        evening_id = s.exec(select(m.EveningRow.id).where(m.EveningRow.join_code == code)).one()
+
+    staff: dict[str, str] = {}
+    for person, role in (("Marie", "vendeur"), ("Jeanne", "caissier")):
+        fill(org, "staff-name", person)
+        org.get_by_test_id("staff-role").select_option(role)
+        org.get_by_test_id("staff-add").click()
+        shown = org.get_by_test_id("staff-secret")
+        expect(shown).to_be_visible(timeout=WAIT_MS)
+        staff[person] = re.sub(r"\s", "", shown.inner_text())
+        org.get_by_test_id("staff-secret-done").click()
+
+    # ------------------------------------------------------------------ the desk sells
+    player = browser.new_context(**phone).new_page()
+    player.goto(f"{app_url}/?code={code}")
+    expect(player.get_by_test_id("join-code")).to_have_value(code, timeout=WAIT_MS)
+    player.get_by_test_id("join-name").fill("Mamie Jo")
+    player.get_by_test_id("join-submit").click()
+    desk_code = player.get_by_test_id("desk-code")
+    expect(desk_code).to_have_text(re.compile(r"^[0-9A-F]{8}$"), timeout=WAIT_MS)
+    cards = player.locator('[data-testid^="carton-"]')
+    expect(cards).to_have_count(0)
+
+    vendeur = caisse_login(browser, app_url, code, staff["Marie"], "vendeur")
+    expect(vendeur.get_by_test_id("orders")).to_have_count(0)  # the caissier's job
+    vendeur.get_by_test_id("sell-player").fill(desk_code.inner_text())
+    vendeur.get_by_test_id("sell-offer").select_option("1")  # 3 cartons
+    vendeur.get_by_test_id("sell-submit").click()
+    expect(vendeur.get_by_test_id("caisse-message")).to_contain_text(
+        "3 carton(s) pour Mamie Jo — 8 €"
+    )
+    expect(cards).to_have_count(3, timeout=WAIT_MS)
+    vendeur.get_by_test_id("sell-player").fill("FFFFFFFF")
+    vendeur.get_by_test_id("sell-submit").click()
+    expect(vendeur.get_by_test_id("caisse-message")).to_contain_text("Aucun joueur")
+
+    # a phone order waits "à régler" until the caissier confirms it
+    player.get_by_test_id("buy-classique").click()
+    expect(player.get_by_test_id("orders")).to_contain_text("3 €", timeout=WAIT_MS)
+    expect(cards).to_have_count(3)
+    caissier = caisse_login(browser, app_url, code, staff["Jeanne"], "caissier")
+    order = caissier.locator('[data-testid^="order-"]')
+    expect(order).to_have_count(1, timeout=WAIT_MS)
+    sale_no = int(order.get_attribute("data-testid").split("-")[1])
+    caissier.get_by_test_id(f"confirm-{sale_no}-card").click()
+    expect(cards).to_have_count(4, timeout=WAIT_MS)
+    expect(player.get_by_test_id("orders")).to_have_count(0)
+    player.get_by_test_id("buy-classique-3").click()
+    expect(order).to_have_count(1, timeout=WAIT_MS)  # the desk is told at once
+    cancelled = int(order.get_attribute("data-testid").split("-")[1])
+    caissier.get_by_test_id("cancel-sale").fill(str(cancelled))
+    caissier.get_by_test_id("cancel-reason").fill("Commande en double")
+    caissier.get_by_test_id("cancel-submit").click()
+    expect(caissier.get_by_test_id("caisse-message")).to_contain_text("annulée")
+    expect(player.get_by_test_id("orders")).to_have_count(0, timeout=WAIT_MS)
+    expect(cards).to_have_count(4)
+
+    # a player without a phone: cartons printed as a PDF
+    vendeur.get_by_test_id("paper-name").fill("Mme Martin")
+    vendeur.get_by_test_id("paper-offer").select_option("0")  # 1 carton
+    vendeur.get_by_test_id("paper-card").click()
+    pdf = download(vendeur, "paper-submit")
+    players = {p.player_id: p for p in rows(db_url, m.PlayerRow, evening_id)}
+    (paper_id,) = [p for p, r in players.items() if r.origin == "paper"]
+    (purchase,) = [p for p in rows(db_url, m.PurchaseRow, evening_id) if p.player_id == paper_id]
+    (paper_no,) = purchase.carton_nos
+    carton = next(c for c in rows(db_url, m.CartonRow, evening_id) if c.no == paper_no)
+    reader = PdfReader(io.BytesIO(pdf))
+    assert len(reader.pages) == 1
+    text = reader.pages[0].extract_text()
+    assert str(paper_no) in text and carton.check_code in text
+    for n in (x for r in carton.grid for x in r if x):
+        assert str(n) in text
+    assert len(reader.pages[0].images) >= 1, "the carton's QR code"
+    vendeur.screenshot(path=shots / "caisse-vendeur-tablet.png", full_page=True)
+    caissier.set_viewport_size({"width": 390, "height": 844})
+    caissier.screenshot(path=shots / "caisse-caissier-phone.png", full_page=True)
+    assert caissier.evaluate("document.documentElement.scrollWidth") <= 390
+    caissier.set_viewport_size(TABLET["viewport"])
+    for page in (vendeur, caissier, org):
+        found = blocking_violations(page)
+        assert not found, f"{page.url}: {describe(found)}"
+
+    # ------------------------------------------------------------------ the game
+    anim = browser.new_context(**TABLET).new_page()
+    anim.goto(f"{app_url}/animateur")
+    anim.get_by_test_id("animateur-code").fill(code)
+    anim.get_by_test_id("animateur-secret").fill(animateur_secret)
+    anim.get_by_test_id("animateur-login").click()
+    anim.get_by_test_id("start-game").click()
+    line = [x for x in carton.grid[0] if x]
+    for n in line:
+        submit = anim.get_by_test_id("ball-submit")
+        expect(submit).to_be_enabled(timeout=WAIT_MS)
+        anim.get_by_test_id("ball-input").fill(str(n))
+        submit.click()
+        expect(anim.get_by_test_id("last-number")).to_have_text(str(n), timeout=WAIT_MS)
+    anim.get_by_test_id("paper-carton").fill(str(paper_no))
+    anim.get_by_test_id("paper-check").fill("ZZZZZZ")
+    anim.get_by_test_id("paper-submit").click()
+    expect(anim.get_by_test_id("paper-verdict")).to_contain_text("série", timeout=WAIT_MS)
+    anim.get_by_test_id("paper-carton").fill(str(paper_no))
+    anim.get_by_test_id("paper-check").fill(carton.check_code)
+    anim.get_by_test_id("paper-submit").click()
+    expect(anim.get_by_test_id("paper-verdict")).to_contain_text("valide", timeout=WAIT_MS)
+    expect(anim.get_by_test_id("paper-verdict")).to_contain_text("Mme Martin")
+    anim.get_by_test_id("award").click()
+    anim.get_by_test_id("allow-unmark").click()
+    expect(anim.get_by_text("Toutes les parties ont été jouées")).to_be_visible(timeout=WAIT_MS)
+
+    # ------------------------------------------------------------------ lots and the till
+    (award,) = rows(db_url, m.AwardRow, evening_id)
+    assert award.player_id == paper_id
+    ticket = vendeur.get_by_test_id(f"ticket-{award.ticket_no}")
+    expect(ticket).to_contain_text(award.code, timeout=WAIT_MS)
+    expect(ticket).to_contain_text("Mme Martin")
+    vendeur.get_by_test_id(f"hand-over-{award.ticket_no}").click()
+    expect(ticket).to_contain_text("Remis par Marie", timeout=WAIT_MS)
+
+    caissier.get_by_test_id("close-till").click()
+    expect(caissier.get_by_test_id("till-closed")).to_contain_text("Jeanne", timeout=WAIT_MS)
+    sales = rows(db_url, m.SaleRow, evening_id)
+    paid = sum(s.amount_cents for s in sales if s.status == "paid")
+    assert paid == 800 + 300 + 300  # the pack, the confirmed order, the paper carton
+    assert {s.status for s in sales} == {"paid", "cancelled"}
+    expect(caissier.get_by_test_id("total-received")).to_have_text(euros(paid))
+    expect(caissier.get_by_test_id("by-method")).to_contain_text("Carte : 6 €")  # order + paper
+    expect(caissier.get_by_test_id("by-method")).to_contain_text("Espèces : 8 €")
+    expect(caissier.get_by_test_id("by-seller")).to_contain_text("Marie : 11 €")
+    expect(caissier.get_by_test_id("sell-phone")).to_have_count(0)  # no sale after closing
+    (handed,) = rows(db_url, m.AwardRow, evening_id)
+    assert handed.handed_over and handed.handed_by == "Marie"
+
+    # ------------------------------------------------------------------ the record
+    org.reload()
+    expect(org.get_by_test_id("org-evening")).to_have_text(name, timeout=WAIT_MS)
+    org.get_by_test_id("audit-verify").click()
+    expect(org.get_by_test_id("audit-message")).to_contain_text("intègre", timeout=WAIT_MS)
+    org.get_by_test_id("report-show").click()
+    expect(org.get_by_test_id("report-summary")).to_contain_text("Mme Martin", timeout=WAIT_MS)
+    org.screenshot(path=shots / "organisation-report-laptop.png", full_page=True)
+
+    draws = [d.number for d in sorted(rows(db_url, m.DrawRow, evening_id), key=lambda d: d.seq)]
+    assert draws == line
+    table = download(org, "report-csv").decode("utf-8-sig")
+    cells = [r for r in csv.reader(io.StringIO(table), delimiter=";") if r]
+    flat = [c for r in cells for c in r]
+    assert name in flat
+    assert "Mme Martin" in flat and "Mamie Jo" in flat
+    for n in draws:
+        assert str(n) in flat
+    assert "Commande en double" in flat
+    report = PdfReader(io.BytesIO(download(org, "report-pdf")))
+    text = "\n".join(p.extract_text() for p in report.pages)
+    assert name in text and "Mme Martin" in text
+    assert euros(paid) in text
+    for n in draws:
+        assert str(n) in text
