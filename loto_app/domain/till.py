@@ -105,6 +105,7 @@ def euros(cents: int) -> str:
 
 
 DESK_CODE_LENGTH = 8
+DESK_QR_PREFIX = "LOTO-JOUEUR:"  # what the QR code of a player's desk code holds
 
 
 def desk_code(player_id: str) -> str:
@@ -117,7 +118,8 @@ def player_for_desk_code(code: str, player_ids: list[str] | set[str] | dict) -> 
     """The player a typed or scanned desk code names (None when unknown or ambiguous)."""
     if not isinstance(code, str):
         return None
-    clean = "".join(code.split()).replace("-", "").upper()
+    clean = "".join(code.split()).upper()
+    clean = clean.removeprefix(DESK_QR_PREFIX).replace("-", "")  # a scanned QR code types it
     if len(clean) != DESK_CODE_LENGTH:
         return None
     found = [p for p in player_ids if p[:DESK_CODE_LENGTH].upper() == clean]

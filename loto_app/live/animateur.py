@@ -16,7 +16,7 @@ from loto_app.domain.engine import Evening
 from loto_app.domain.errors import LotoError
 from loto_app.domain.verdicts import Verdict
 from loto_app.live import broadcast, registry
-from loto_app.live.guards import BadInput, as_int, as_text, form, refuse
+from loto_app.live.guards import BadInput, as_int, as_text, form, log, refuse
 from loto_app.live.views import VERDICT_KIND, verdict_text
 
 
@@ -166,6 +166,13 @@ class AnimateurState(rx.State):
         self, handler: str, move: Callable[[Evening], list[ev.Event]]
     ) -> list[ev.Event] | None:
         if not self._authorized:
+            lost = not self.secret and not self.code
+            if lost and self.router.page.path.rstrip("/") == "/animateur":
+                # only a signed-in tablet shows these buttons: this socket's state was lost
+                # (Redis restarted or expired it); a page load sends the stored sign-in again
+                log.warning("%s: %s after a lost state: reloading", self._who(), handler)
+                await broadcast.reload_page(self.router.session.session_id)
+                return None
             self._refused(handler, BadInput("not signed in as animateur"))
             self.message = "Réservé à l'animateur : connectez-vous avec le secret de la soirée."
             return None

@@ -139,6 +139,14 @@ async def enter(
         await _app.sio.enter_room(sid, staff_room(evening_id), namespace=ns)
 
 
+async def reload_page(sid: str) -> None:
+    """Make one browser reload its page. Used when Reflex's per-client state was lost (Redis
+    restarted, or expired an idle state): the identity kept in the browser's local storage is
+    sent again by a page load, and the page's on_load handler signs it back in."""
+    script = {"javascript_code": "window.location.reload()", "callback": None}
+    await _emit({"events": [{"name": "_call_script", "payload": script, "router_data": {}}]}, sid)
+
+
 async def send_snapshot(sid: str, lv: LiveEvening) -> None:
     """The whole public picture to one socket (a page that just loaded)."""
     await _emit(delta(public_snapshot(lv.evening, lv.name, lv.join_code, lv.drawn_at)), sid)

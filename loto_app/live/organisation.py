@@ -15,7 +15,9 @@ import asyncio
 import dataclasses
 import datetime as dt
 import logging
+import os
 import re
+import secrets
 from typing import Any
 
 import reflex as rx
@@ -56,17 +58,21 @@ MAX_DESCRIPTION = 120
 MAX_AMOUNT = 12  # characters of a typed amount ("1 234,50 €")
 MAX_TITLE = 60
 
+#: When set, creating an evening asks for this key (a server open to the internet should set it).
+CREATE_KEY_ENV = "LOTO_CREATE_KEY"
+
 TEXT_FIELDS = {
     "name": MAX_NAME,
     "date": 10,
     "series": MAX_SERIES,
     "stream_url": MAX_STREAM,
+    "create_key": 64,
 }
 CHOICE_FIELDS = {
     "draw_source": {d.value for d in DrawSource},
     "tie_method": {t.value for t in TieMethod},
 }
-BOOL_FIELDS = {"auto_marking", "claim_hint", "remote_play", "remote_ack"}
+BOOL_FIELDS = {"auto_marking", "claim_hint", "remote_play", "remote_ack", "free_cartons"}
 STAGE_TEXT_FIELDS = {"description": MAX_DESCRIPTION, "value": MAX_AMOUNT}
 STAGE_BOOL_FIELDS = {"on", "divisible", "cash"}
 KINDS = {k.value for k in Kind}
@@ -324,6 +330,9 @@ class OrganisationState(rx.State):
     tie_method: str = TieMethod.SHARE_OR_DRAW.value
     auto_marking: bool = False
     claim_hint: bool = False
+    free_cartons: bool = False
+    create_key: str = ""
+    key_required: bool = False
     stream_url: str = ""
     remote_play: bool = False
     remote_ack: bool = False
@@ -392,6 +401,7 @@ class OrganisationState(rx.State):
         """On load: today's date in an untouched form; sign in again with what this browser
         remembers."""
         self.origin = self._origin()
+        self.key_required = bool(os.environ.get(CREATE_KEY_ENV))
         if not self.date:
             self.date = dt.date.today().isoformat()
         self.signed_in, self._evening_id, self._secret = False, 0, ""
@@ -655,6 +665,13 @@ class OrganisationState(rx.State):
                 date = dt.date.fromisoformat(self.date).isoformat()
             except ValueError:
                 problem = "Indiquez la date de la soirée."
+        wanted = os.environ.get(CREATE_KEY_ENV, "")
+        if (
+            not problem
+            and wanted
+            and not secrets.compare_digest(self.create_key.strip().encode(), wanted.encode())
+        ):
+            problem = "Clé de l'association incorrecte : demandez-la à l'hébergeur du loto."
         if not problem and self.remote_play and not self.remote_ack:
             problem = (
                 "Jeu à distance : cochez la case qui confirme que le lien d'invitation sera "
@@ -672,6 +689,7 @@ class OrganisationState(rx.State):
                 claim_hint=self.claim_hint,
                 stream_url=self.stream_url.strip(),
                 remote_play=self.remote_play,
+                free_cartons=self.free_cartons,
             )
             program = build_program(self.series.strip(), settings, self.games, self.offers)
         except (InvalidProgram, FormProblem) as exc:

@@ -12,7 +12,7 @@ import reflex as rx
 from loto_app.domain import events as ev
 from loto_app.domain.engine import MAX_NAME, Evening
 from loto_app.domain.errors import LotoError
-from loto_app.domain.till import desk_code
+from loto_app.domain.till import DESK_QR_PREFIX, desk_code
 from loto_app.domain.verdicts import Verdict
 from loto_app.live import broadcast, registry
 from loto_app.live.guards import BadInput, as_bool, as_int, as_text, form, log, refuse
@@ -263,6 +263,13 @@ class PlayerState(rx.State):
     ) -> list[ev.Event] | None:
         """Run my move through the engine; None (with a message) when refused."""
         if not self._player_id and not await self._identify():
+            if not self.secret and not self.code and self.router.page.path.rstrip("/") == "/jouer":
+                # This socket's Reflex state was lost (Redis restarted or expired it) while the
+                # browser kept its identity in local storage: a page load sends it again.
+                log.warning("%s: %s with no identity on /jouer: reloading", self._who(), handler)
+                self.message = "Reconnexion en cours… touchez à nouveau dans un instant."
+                await broadcast.reload_page(self.router.session.session_id)
+                return None
             self._refused(handler, BadInput("not identified"))
             return None
         try:
@@ -286,4 +293,4 @@ class PlayerState(rx.State):
         self.remote = e.origins.get(self._player_id) == "remote"
         code = desk_code(self._player_id)
         if code != self.desk_code:
-            self.desk_code, self.desk_qr = code, qr_svg_data_uri(f"LOTO-JOUEUR:{code}")
+            self.desk_code, self.desk_qr = code, qr_svg_data_uri(DESK_QR_PREFIX + code)

@@ -1,8 +1,10 @@
 """The evenings this process serves: one `LiveEvening` each, moves serialised per evening.
 
-A move runs on the engine and is committed to the database in a worker thread (never on the
-event loop), under the evening's lock; the public picture is then published to everyone, still
-under the lock, so that broadcasts go out in commit order.
+Moves go through one writer task per evening (group commit): the moves queued meanwhile are run
+on the engine in order and committed together, in one transaction, in a worker thread (never on
+the event loop); then each committed move is published (in commit order) and only then is its
+caller answered. A join storm or a claim storm costs one commit and one thread hop per batch
+instead of per move, and nothing is told before it is in the database.
 """
 
 from __future__ import annotations
@@ -10,11 +12,13 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 
 from sqlmodel import Session
 
 from loto_app.domain import events as ev
 from loto_app.domain.engine import Evening
+from loto_app.domain.errors import LotoError
 from loto_app.storage.db import make_engine
 from loto_app.storage.repository import EveningStore, LiveEvening
 
@@ -24,8 +28,20 @@ Publisher = Callable[[int, LiveEvening, list[ev.Event], str | None], Awaitable[N
 
 _store: EveningStore | None = None
 _lives: dict[int, LiveEvening] = {}
-_locks: dict[int, asyncio.Lock] = {}
+_queues: dict[int, list[_Move]] = {}
+_writers: dict[int, asyncio.Task] = {}
 _publishers: list[Publisher] = []
+
+#: At most this many moves per transaction (a batch still commits in a few milliseconds).
+MAX_BATCH = 256
+
+
+@dataclass(slots=True)
+class _Move:
+    move: Callable[[Evening], list[ev.Event]]
+    extra: Callable[[Session], None] | None
+    actor: str | None
+    answer: asyncio.Future
 
 
 def store() -> EveningStore:
@@ -39,10 +55,6 @@ def store() -> EveningStore:
 def on_change(publisher: Publisher) -> None:
     """Register what runs after every committed move (the broadcast)."""
     _publishers.append(publisher)
-
-
-def _lock(evening_id: int) -> asyncio.Lock:
-    return _locks.setdefault(evening_id, asyncio.Lock())
 
 
 async def live(evening_id: int, *, fresh: bool = True) -> LiveEvening:
@@ -68,21 +80,48 @@ async def play(
     Raises:
         LotoError: the move is illegal; nothing changed and nothing is published.
     """
-    async with _lock(evening_id):
-        lv = await live(evening_id, fresh=False)
-        events = await asyncio.to_thread(lv.run, move, extra)
-        if events:
-            await _publish(evening_id, lv, events, actor)
-        return events
+    answer = asyncio.get_running_loop().create_future()
+    _queues.setdefault(evening_id, []).append(_Move(move, extra, actor, answer))
+    writer = _writers.get(evening_id)
+    if writer is None or writer.done():
+        _writers[evening_id] = asyncio.create_task(_write(evening_id))
+    return await answer
 
 
 async def join(evening_id: int, name: str, origin: str = "hall") -> tuple[str, str]:
     """Register a player ("hall", "remote" or "paper"); returns (player id, secret identity)."""
-    async with _lock(evening_id):
-        lv = await live(evening_id, fresh=False)
-        pid, secret = await asyncio.to_thread(lv.join, name, origin)
-        await _publish(evening_id, lv, lv.evening.history[-1:], None)
-        return pid, secret
+    lv = await live(evening_id, fresh=False)
+    move, set_secret, pid, secret = lv.join_move(name, origin)
+    await play(evening_id, move, set_secret)
+    return pid, secret
+
+
+async def _write(evening_id: int) -> None:
+    """The evening's writer: commit what is queued, batch after batch, until nothing is."""
+    queue = _queues[evening_id]
+    while queue:
+        batch = queue[:MAX_BATCH]
+        del queue[:MAX_BATCH]
+        try:
+            lv = await live(evening_id, fresh=False)
+            results: list[list[ev.Event] | LotoError] = await asyncio.to_thread(
+                lv.run_batch, [(m.move, m.extra) for m in batch]
+            )
+        except Exception as exc:  # nothing of the batch took effect
+            for m in batch:
+                if not m.answer.done():
+                    m.answer.set_exception(exc)
+            continue
+        for m, r in zip(batch, results, strict=True):  # committed: tell, in commit order
+            if isinstance(r, list) and r:
+                await _publish(evening_id, lv, r, m.actor)
+        for m, r in zip(batch, results, strict=True):
+            if m.answer.done():  # the caller went away
+                continue
+            if isinstance(r, LotoError):
+                m.answer.set_exception(r)
+            else:
+                m.answer.set_result(r)
 
 
 async def _publish(
@@ -98,4 +137,5 @@ async def _publish(
 def forget_all() -> None:
     """Drop every cached evening (tests)."""
     _lives.clear()
-    _locks.clear()
+    _queues.clear()
+    _writers.clear()

@@ -324,6 +324,7 @@ def _totals() -> rx.Component:
                     size="3",
                     margin_top="0.6rem",
                     custom_attrs=tid("till-closed"),
+                    high_contrast=True,
                 ),
                 big_button(
                     "Fermer la caisse",
@@ -349,7 +350,9 @@ def _ticket_row(t: TicketLine) -> rx.Component:
         ),
         rx.cond(
             t.handed,
-            rx.badge(f"Remis par {t.handed_by}", color_scheme="green", size="3"),
+            rx.badge(
+                f"Remis par {t.handed_by}", color_scheme="green", size="3", high_contrast=True
+            ),
             rx.button(
                 "Lot remis",
                 on_click=CaisseState.hand_over(t.no),
@@ -394,7 +397,7 @@ def _desk() -> rx.Component:
                     custom_attrs=tid("caisse-who"),
                 ),
             ),
-            rx.button("Se déconnecter", on_click=CaisseState.logout, variant="ghost", size="3"),
+            rx.button("Se déconnecter", on_click=CaisseState.logout, variant="outline", size="3"),
             justify="between",
             align="center",
             width="100%",
@@ -406,6 +409,7 @@ def _desk() -> rx.Component:
                 color_scheme=rx.cond(CaisseState.message_kind == "ok", "green", "red"),
                 size="3",
                 custom_attrs=tid("caisse-message", role="status"),
+                high_contrast=True,
             ),
         ),
         rx.cond(CaisseState.role == "caissier", _orders()),  # the caissier's first job
@@ -439,6 +443,7 @@ def index() -> rx.Component:
                         CaisseState.message,
                         color_scheme="red",
                         custom_attrs=tid("caisse-message", role="alert"),
+                        high_contrast=True,
                     ),
                 ),
             ),

@@ -85,7 +85,13 @@ def _text_input(name: str, value: Any, testid: str, **props: Any) -> rx.Componen
 
 def _check(label: str, checked: Any, on_change: Any, testid: str) -> rx.Component:
     return rx.el.label(
-        rx.checkbox(checked=checked, on_change=on_change, size="3", custom_attrs=tid(testid)),
+        rx.checkbox(
+            checked=checked,
+            on_change=on_change,
+            size="3",
+            # a Radix checkbox is a <button>: the wrapping <label> does not name it
+            custom_attrs=tid(testid, **{"aria-label": label}),
+        ),
         rx.text(label, as_="span", font_size="1.1rem"),
         display="flex",
         gap="0.6rem",
@@ -215,6 +221,13 @@ def _how_fields() -> rx.Component:
             S.claim_hint,
             lambda v: S.set_field("claim_hint", v),
             "org-claim-hint",
+        ),
+        _check(
+            "Loto gratuit : les cartons demandés sur les téléphones sont offerts "
+            "(maison de retraite, fête d'école)",
+            S.free_cartons,
+            lambda v: S.set_field("free_cartons", v),
+            "org-free-cartons",
         ),
         _field(
             "Lien de la diffusion en direct (facultatif)",
@@ -568,6 +581,14 @@ def _create_form() -> rx.Component:
         _remote_fields(),
         _program_fields(),
         _offer_fields(),
+        rx.cond(
+            S.key_required,
+            _field(
+                "Clé de l'association (donnée par l'hébergeur du loto)",
+                _text_input("create_key", S.create_key, "org-create-key", type="password"),
+                "org-create-key",
+            ),
+        ),
         rx.box(
             _error(S.form_error, "org-form-error"),
             big_button(
@@ -635,7 +656,13 @@ def _login_form() -> rx.Component:
 
 
 def _signed_out() -> rx.Component:
-    tab = {"size": "4", "flex": "1 1 12rem", "min_height": "3.5rem", "font_size": "1.15rem"}
+    tab = {
+        "size": "4",
+        "flex": "1 1 12rem",
+        "min_height": "3.5rem",
+        "font_size": "1.2rem",
+        "font_weight": "700",
+    }
     return rx.fragment(
         rx.flex(
             rx.button(
@@ -757,11 +784,12 @@ def _links() -> rx.Component:
 def _staff_row(m: StaffView) -> rx.Component:
     return rx.flex(
         rx.text(m.name, font_weight="700", font_size="1.15rem", flex="1 1 10rem"),
-        rx.badge(m.role_label, size="3", color_scheme="indigo"),
+        rx.badge(m.role_label, size="3", color_scheme="indigo", high_contrast=True),
         rx.badge(
             rx.cond(m.active, "Accès actif", "Accès retiré"),
             size="3",
             color_scheme=rx.cond(m.active, "green", "gray"),
+            high_contrast=True,
         ),
         rx.cond(
             m.active,
@@ -815,7 +843,14 @@ def _staff() -> rx.Component:
                     custom_attrs=tid("staff-role", **{"aria-label": "Rôle"}),
                     **NATIVE_SELECT,
                 ),
-                rx.button("Ajouter", type="submit", size="3", custom_attrs=tid("staff-add")),
+                rx.button(
+                    "Ajouter",
+                    type="submit",
+                    size="3",
+                    font_weight="700",
+                    font_size="1.2rem",
+                    custom_attrs=tid("staff-add"),
+                ),
                 gap="0.6rem",
                 wrap="wrap",
                 align="center",
@@ -842,6 +877,8 @@ def _staff() -> rx.Component:
                     "C'est noté",
                     on_click=S.hide_staff_secret,
                     size="3",
+                    font_weight="700",
+                    font_size="1.2rem",
                     margin_left="1rem",
                     custom_attrs=tid("staff-secret-done"),
                 ),

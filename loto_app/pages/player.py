@@ -303,6 +303,7 @@ def index() -> rx.Component:
                 color_scheme="orange",
                 size="2",
                 custom_attrs=tid("player-message", role="alert"),
+                high_contrast=True,
             ),
         ),
         rx.hstack(

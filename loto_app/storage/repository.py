@@ -60,6 +60,7 @@ class EveningStore:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self._meta: dict[int, tuple[Program, bytes]] = {}  # immutable once created
+        self._codes: dict[str, int] = {}  # join code -> evening id (never changes)
 
     # ------------------------------------------------------------------ evenings
 
@@ -107,10 +108,17 @@ class EveningStore:
             return Credentials(row.id, code, secret, organiser, invitation)
 
     def evening_id_for_code(self, join_code: str) -> int | None:
-        """The evening a join code opens (case-insensitive)."""
+        """The evening a join code opens (case-insensitive). A code never changes once given
+        (nor is an evening deleted), so codes found are remembered: every join and every
+        resume of a phone asks."""
         code = join_code.strip().upper()
+        if code in self._codes:
+            return self._codes[code]
         with Session(self.engine) as s:
-            return s.exec(select(m.EveningRow.id).where(m.EveningRow.join_code == code)).first()
+            found = s.exec(select(m.EveningRow.id).where(m.EveningRow.join_code == code)).first()
+        if found is not None:
+            self._codes[code] = found
+        return found
 
     def check_animateur(self, evening_id: int, secret: str) -> bool:
         """Does this secret sign in as the evening's animateur?"""
@@ -275,7 +283,17 @@ class LiveEvening:
             self.drawn_at = self.store.draw_times(self.evening_id)
 
     def catch_up(self) -> None:
-        """Apply the events other processes committed since our last one."""
+        """Apply the events other processes committed since our last one.
+
+        First a look at the log's last sequence number without the lock, so that a page
+        loading while a move commits does not wait for it when there is nothing to catch up.
+        """
+        with Session(self.store.engine) as s:
+            last = s.exec(
+                select(sa.func.max(m.AuditRow.seq)).where(m.AuditRow.evening_id == self.evening_id)
+            ).one()
+        if (last or 0) <= self.seq:
+            return
         with self._lock:
             for seq, e, h in self.store.events_after(self.evening_id, self.seq):
                 self.evening._apply(e)
@@ -329,6 +347,15 @@ class LiveEvening:
 
     def join(self, name: str, origin: str = "hall") -> tuple[str, str]:
         """Register a new player; returns (player id, secret identity for the browser)."""
+        move, set_secret, player_id, secret = self.join_move(name, origin)
+        self.run(move, extra=set_secret)
+        return player_id, secret
+
+    def join_move(
+        self, name: str, origin: str = "hall"
+    ) -> tuple[Callable[[Evening], list[ev.Event]], Callable[[Session], None], str, str]:
+        """A new player's move, the write of their secret's digest (same transaction), their
+        id and their secret identity: for `run` or `run_batch`."""
         player_id = uuid.uuid4().hex[:16]
         secret = secrets.token_urlsafe(24)
 
@@ -341,8 +368,76 @@ class LiveEvening:
                 .values(secret_hash=hash_secret(secret))
             )
 
-        self.run(lambda e: e.join(player_id, name, origin), extra=set_secret)
-        return player_id, secret
+        return (lambda e: e.join(player_id, name, origin)), set_secret, player_id, secret
+
+    def run_batch(
+        self,
+        moves: list[tuple[Callable[[Evening], list[ev.Event]], Callable[[Session], None] | None]],
+        *,
+        catch_up: bool = True,
+    ) -> list[list[ev.Event] | LotoError]:
+        """Play moves in order and commit all their events in one transaction (group commit):
+        one commit and one thread hop for a burst of joins, marks or claims instead of one each.
+
+        Args:
+            moves: (move, extra) pairs, as `run` takes them.
+            catch_up: first apply what other processes committed (off when this process is the
+                evening's only writer; a write that raced another still fails on the log's
+                unique sequence number and is retried on the reloaded evening).
+
+        Returns:
+            For each move, its events, or the LotoError that refused it (nothing changed for
+            that move). Returned only once everything is committed.
+
+        Raises:
+            Exception: a move failed unexpectedly or the commit failed: the evening is reloaded
+                from the database and no move of the batch took effect.
+        """
+        with self._lock:
+            for attempt in range(3):
+                if catch_up:
+                    self.catch_up()
+                out: list[list[ev.Event] | LotoError] = []
+                events: list[ev.Event] = []
+                extras: list[Callable[[Session], None]] = []
+                try:
+                    for move, extra in moves:
+                        try:
+                            got = move(self.evening)
+                        except LotoError as exc:
+                            out.append(exc)
+                            continue
+                        out.append(got)
+                        events += got
+                        if got and extra is not None:
+                            extras.append(extra)
+                except Exception:
+                    self.reload()
+                    raise
+                if not events:
+                    return out
+
+                def all_extras(s: Session, extras: list = extras) -> None:
+                    for extra in extras:
+                        extra(s)
+
+                try:
+                    self.seq, self.last_hash = self.store.append(
+                        self.evening_id, events, self.seq, self.last_hash, all_extras
+                    )
+                    self._note(events)
+                    return out
+                except IntegrityError:
+                    log.warning(
+                        "evening %s: concurrent write, retrying (%d)", self.evening_id, attempt + 1
+                    )
+                    self.reload()
+                    catch_up = False  # reloaded: up to date
+                except Exception:
+                    log.exception("evening %s: commit failed; state reloaded", self.evening_id)
+                    self.reload()
+                    raise
+            raise RuntimeError(f"evening {self.evening_id}: could not commit after 3 attempts")
 
 
 # ---------------------------------------------------------------------- projections

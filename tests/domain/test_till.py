@@ -23,7 +23,7 @@ from loto_app.domain.program import (
     Stage,
     default_offers,
 )
-from loto_app.domain.till import SaleStatus, euros, totals
+from loto_app.domain.till import SaleStatus, desk_code, euros, player_for_desk_code, totals
 from loto_app.domain.verdicts import Verdict
 
 KEY = b"t" * 32
@@ -347,3 +347,15 @@ def test_on_a_free_loto_a_phone_order_hands_the_cartons_at_once_for_nothing():
     t = totals(list(e.sales.values()))
     assert (t.received_cents, t.cartons, t.pending_cents) == (0, 3, 0)
     e.check_invariants()
+
+
+def test_desk_codes_name_one_player_typed_or_scanned():
+    ids = ["3fa2c91b00aa", "3fa2c91c00bb", "77aa00ff0000"]
+    code = desk_code(ids[0])
+    assert code == "3FA2C91B"
+    assert player_for_desk_code(code, ids) == ids[0]
+    assert player_for_desk_code(" 3fa2-c91b ", ids) == ids[0]
+    assert player_for_desk_code("LOTO-JOUEUR:3FA2C91B", ids) == ids[0]
+    for bad in ("3FA2C91", "", None, 42, "ZZZZZZZZ"):
+        assert player_for_desk_code(bad, ids) is None
+    assert player_for_desk_code("3FA2C91B", [*ids, "3fa2c91bffff"]) is None, "ambiguous"

@@ -20,6 +20,7 @@ import uuid
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import pytest
 from axe_check import blocking_violations, describe
 from playwright.sync_api import expect
 from pypdf import PdfReader
@@ -33,6 +34,14 @@ if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
 
 WAIT_MS = 20_000
+# The innermost elements that reach past the right edge of a screen `width` px wide.
+WIDE_JS = """
+(width) => Array.from(document.querySelectorAll('body *')).filter((el) => {
+  const out = (e) => e.getBoundingClientRect().right > width + 0.5;
+  return el.getBoundingClientRect().width > 0 && out(el) && !Array.from(el.children).some(out);
+}).slice(0, 5).map((el) => `${el.tagName.toLowerCase()} "${(el.textContent || '').trim()
+  .slice(0, 30)}" right=${el.getBoundingClientRect().right}`)
+"""
 TABLET = {"viewport": {"width": 820, "height": 1180}, "locale": "fr-FR"}
 LAPTOP = {"viewport": {"width": 1366, "height": 900}, "locale": "fr-FR"}
 
@@ -69,12 +78,20 @@ def rows(db_url: str, model, evening_id: int) -> list:
 
 
 def test_an_evening_from_creation_to_closing_report(
-    app_url: str, db_url: str, browser: Browser, phone: dict, results_dir: Path
+    app_url: str,
+    db_url: str,
+    browser: Browser,
+    phone: dict,
+    results_dir: Path,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     shots = results_dir / "organisers"
     shots.mkdir(exist_ok=True)
 
     # ------------------------------------------------------------------ set-up
+    # A server open to the internet asks for the association's key to create an evening (the
+    # app runs in this process: the variable is read when the page loads and on creation).
+    monkeypatch.setenv("LOTO_CREATE_KEY", "cle-du-comite")
     org = browser.new_context(**LAPTOP).new_page()
     org.goto(f"{app_url}/organisation")
     expect(org.get_by_test_id("org-date")).not_to_have_value("", timeout=60_000)
@@ -87,6 +104,12 @@ def test_an_evening_from_creation_to_closing_report(
     org.get_by_test_id("stage-0-1-on").click()  # no double quine,
     org.get_by_test_id("stage-0-2-on").click()  # no carton plein: a quine only
     org.get_by_test_id("usual-offers").click()  # the usual prices for the kinds left
+    found = blocking_violations(org)  # the create form, as the organiser first sees it
+    assert not found, f"/organisation: {describe(found)}"
+    fill(org, "org-create-key", "pas-la-bonne")
+    org.get_by_test_id("org-create").click()
+    expect(org.get_by_test_id("org-form-error")).to_contain_text("Clé de l'association")
+    fill(org, "org-create-key", "cle-du-comite")
     org.get_by_test_id("org-create").click()
     expect(org.get_by_test_id("credentials")).to_be_visible(timeout=WAIT_MS)
     code = org.get_by_test_id("new-code").inner_text().strip()
@@ -134,6 +157,7 @@ def test_an_evening_from_creation_to_closing_report(
     player.get_by_test_id("buy-classique").click()
     expect(player.get_by_test_id("orders")).to_contain_text("3 €", timeout=WAIT_MS)
     expect(cards).to_have_count(3)
+    player.screenshot(path=shots / "player-order-a-regler-phone.png", full_page=True)
     caissier = caisse_login(browser, app_url, code, staff["Jeanne"], "caissier")
     order = caissier.locator('[data-testid^="order-"]')
     expect(order).to_have_count(1, timeout=WAIT_MS)
@@ -171,7 +195,8 @@ def test_an_evening_from_creation_to_closing_report(
     vendeur.screenshot(path=shots / "caisse-vendeur-tablet.png", full_page=True)
     caissier.set_viewport_size({"width": 390, "height": 844})
     caissier.screenshot(path=shots / "caisse-caissier-phone.png", full_page=True)
-    assert caissier.evaluate("document.documentElement.scrollWidth") <= 390
+    wide = caissier.evaluate(WIDE_JS, 390)
+    assert not wide, f"the desk is wider than a phone: {wide}"
     caissier.set_viewport_size(TABLET["viewport"])
     for page in (vendeur, caissier, org):
         found = blocking_violations(page)
