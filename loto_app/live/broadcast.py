@@ -14,9 +14,11 @@ asked to run their `refresh` handler, which reloads the private view the ordinar
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import os
+import weakref
 from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any
 
@@ -33,6 +35,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 _app: rx.App | None = None
+#: The sequence number of the last picture sent to everyone, per live evening.
+_pictured: weakref.WeakKeyDictionary[LiveEvening, int] = weakref.WeakKeyDictionary()
 _hall_state: str = ""
 _refresh_event: str = ""
 
@@ -58,6 +62,7 @@ def desk_room(evening_id: int) -> str:
 
 
 _desk_refresh_event: str = ""
+_tasks: set[asyncio.Task] = set()  # resyncs in flight (a task needs a strong reference)
 
 #: Events that change what the desk sees (sales, orders, lots to hand over). Not joins: a
 #: join storm must not make every desk reload its lists a thousand times.
@@ -94,10 +99,8 @@ def _rooms_across_workers(app: rx.App, redis_url: str):
 
     @contextlib.asynccontextmanager
     async def task() -> AsyncIterator[None]:
-        import socketio
-
         assert app.sio is not None
-        manager = socketio.AsyncRedisManager(redis_url, channel="loto-rooms")
+        manager = _redis_manager(redis_url, channel="loto-rooms")
         manager.set_server(app.sio)
         app.sio.manager = manager
         app.sio.manager_initialized = False  # its listener starts on the first connection
@@ -105,6 +108,51 @@ def _rooms_across_workers(app: rx.App, redis_url: str):
         yield
 
     return task
+
+
+def _redis_manager(url: str, channel: str) -> Any:
+    """A socket.io Redis manager that resyncs this worker's rooms after a Redis outage."""
+    import socketio
+
+    class Manager(socketio.AsyncRedisManager):
+        """python-socketio's Redis manager, plus: when its connection comes back (Redis
+        restarted), this worker's sockets get the current picture of every evening again,
+        since what other workers published meanwhile never reached them."""
+
+        _connections = 0
+
+        def _redis_connect(self) -> None:
+            super()._redis_connect()
+            self._connections += 1
+            if self._connections > 1:
+                with contextlib.suppress(RuntimeError):  # no running loop: nothing to resync
+                    task = asyncio.get_running_loop().create_task(resync_local_rooms())
+                    _tasks.add(task)
+                    task.add_done_callback(_tasks.discard)
+
+    return Manager(url, channel=channel)
+
+
+async def resync_local_rooms() -> None:
+    """Send the current public picture of every evening this worker serves to its own
+    sockets (not through Redis): after a Redis outage, room messages may have been lost."""
+    await asyncio.sleep(0.5)  # let the other workers reconnect and commit what was in flight
+    for evening_id in list(registry.served()):
+        try:
+            # (a full picture: were a move's broadcast to overtake it, the next one repairs it)
+            lv = await registry.live(evening_id)
+            snap = delta(public_snapshot(lv.evening, lv.name, lv.join_code, lv.drawn_at))
+            assert _app is not None and _app.sio is not None
+            await _app.sio.emit(
+                "event",
+                snap,
+                to=room(evening_id),
+                namespace=_app.event_namespace.namespace,
+                ignore_queue=True,
+            )
+            log.warning("evening %s: public picture re-sent after a Redis reconnect", evening_id)
+        except Exception:
+            log.exception("evening %s: resync after a Redis reconnect failed", evening_id)
 
 
 def delta(values: dict[str, Any]) -> dict[str, Any]:
@@ -193,9 +241,14 @@ async def _publish(
     if _app is None:
         return
     if any(isinstance(x, PUBLIC_EVENTS) for x in events):
-        await _emit(
-            delta(public_snapshot(lv.evening, lv.name, lv.join_code, lv.drawn_at)), room(evening_id)
-        )
+        # One picture per committed state: the moves of one batch (a claim storm) are published
+        # after their common commit, and all would send the same picture.
+        if _pictured.get(lv) != lv.seq:
+            _pictured[lv] = lv.seq
+            await _emit(
+                delta(public_snapshot(lv.evening, lv.name, lv.join_code, lv.drawn_at)),
+                room(evening_id),
+            )
     elif any(isinstance(x, ev.PlayerJoined) for x in events):
         await _emit(delta({"players": len(lv.evening.players)}), staff_room(evening_id))
     if _desk_refresh_event and any(isinstance(x, DESK_EVENTS) for x in events):

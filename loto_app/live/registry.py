@@ -1,10 +1,10 @@
 """The evenings this process serves: one `LiveEvening` each, moves serialised per evening.
 
 Moves go through one writer task per evening (group commit): the moves queued meanwhile are run
-on the engine in order and committed together, in one transaction, in a worker thread (never on
-the event loop); then each committed move is published (in commit order) and only then is its
-caller answered. A join storm or a claim storm costs one commit and one thread hop per batch
-instead of per move, and nothing is told before it is in the database.
+on the engine in order (on the event loop, where the evening is read) and committed together, in
+one transaction, in a worker thread; then each committed move is published (in commit order) and
+only then is its caller answered. A join storm or a claim storm costs one commit and one thread
+hop per batch instead of per move, and nothing is told before it is in the database.
 """
 
 from __future__ import annotations
@@ -52,6 +52,11 @@ def store() -> EveningStore:
     return _store
 
 
+def served() -> list[int]:
+    """The evenings this process has loaded."""
+    return list(_lives)
+
+
 def on_change(publisher: Publisher) -> None:
     """Register what runs after every committed move (the broadcast)."""
     _publishers.append(publisher)
@@ -83,7 +88,7 @@ async def play(
     answer = asyncio.get_running_loop().create_future()
     _queues.setdefault(evening_id, []).append(_Move(move, extra, actor, answer))
     writer = _writers.get(evening_id)
-    if writer is None or writer.done():
+    if writer is None or writer.done() or writer.get_loop() is not answer.get_loop():
         _writers[evening_id] = asyncio.create_task(_write(evening_id))
     return await answer
 
@@ -104,9 +109,15 @@ async def _write(evening_id: int) -> None:
         del queue[:MAX_BATCH]
         try:
             lv = await live(evening_id, fresh=False)
-            results: list[list[ev.Event] | LotoError] = await asyncio.to_thread(
-                lv.run_batch, [(m.move, m.extra) for m in batch]
-            )
+            for _attempt in range(3):
+                await asyncio.to_thread(lv.catch_up)  # other processes' commits, if any
+                # The engine runs here, on the loop that reads the evening (no reader sees a
+                # half-applied move); the commit in a worker thread.
+                results, events, extra = lv.apply_batch([(m.move, m.extra) for m in batch])
+                if not events or await asyncio.to_thread(lv.commit_batch, events, extra):
+                    break
+            else:
+                raise RuntimeError(f"evening {evening_id}: could not commit after 3 attempts")
         except Exception as exc:  # nothing of the batch took effect
             for m in batch:
                 if not m.answer.done():
