@@ -167,7 +167,7 @@ class AnimateurState(rx.State):
     ) -> list[ev.Event] | None:
         if not self._authorized:
             lost = not self.secret and not self.code
-            if lost and self.router.page.path.rstrip("/") == "/animateur":
+            if lost and self.router.url.path.rstrip("/") == "/animateur":
                 # only a signed-in tablet shows these buttons: this socket's state was lost
                 # (Redis restarted or expired it); a page load sends the stored sign-in again
                 log.warning("%s: %s after a lost state: reloading", self._who(), handler)

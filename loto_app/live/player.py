@@ -263,7 +263,7 @@ class PlayerState(rx.State):
     ) -> list[ev.Event] | None:
         """Run my move through the engine; None (with a message) when refused."""
         if not self._player_id and not await self._identify():
-            if not self.secret and not self.code and self.router.page.path.rstrip("/") == "/jouer":
+            if not self.secret and not self.code and self.router.url.path.rstrip("/") == "/jouer":
                 # This socket's Reflex state was lost (Redis restarted or expired it) while the
                 # browser kept its identity in local storage: a page load sends it again.
                 log.warning("%s: %s with no identity on /jouer: reloading", self._who(), handler)
