@@ -6,7 +6,7 @@ Run from the repository root with the project's virtualenv:
     .venv/bin/python bench/phone.py --start
     .venv/bin/python bench/phone.py --url http://127.0.0.1:3000 --code DEMO42
 
-`--start` serves the app itself, as `bench/room.py --start` does: a temp dir with a fresh SQLite
+`--start` serves the app itself, as `bench/load.py --start` does: a temp dir with a fresh SQLite
 file (migrated with `python -m loto_app.storage.cli migrate`), an evening of the demo program with
 a known animateur secret, Reflex's disk states and its own frontend directory
 (`REFLEX_WEB_WORKDIR`, so the checkout's `.web/` is left alone), then

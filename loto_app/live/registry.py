@@ -109,15 +109,19 @@ async def _write(evening_id: int) -> None:
         del queue[:MAX_BATCH]
         try:
             lv = await live(evening_id, fresh=False)
-            for _attempt in range(3):
-                await asyncio.to_thread(lv.catch_up)  # other processes' commits, if any
-                # The engine runs here, on the loop that reads the evening (no reader sees a
-                # half-applied move); the commit in a worker thread.
-                results, events, extra = lv.apply_batch([(m.move, m.extra) for m in batch])
-                if not events or await asyncio.to_thread(lv.commit_batch, events, extra):
-                    break
-            else:
-                raise RuntimeError(f"evening {evening_id}: could not commit after 3 attempts")
+            release = await asyncio.to_thread(lv.lock_writers)  # other workers wait (PostgreSQL)
+            try:
+                for _attempt in range(3):
+                    await asyncio.to_thread(lv.catch_up)  # other processes' commits, if any
+                    # The engine runs here, on the loop that reads the evening (no reader sees a
+                    # half-applied move); the commit in a worker thread.
+                    results, events, extra = lv.apply_batch([(m.move, m.extra) for m in batch])
+                    if not events or await asyncio.to_thread(lv.commit_batch, events, extra):
+                        break
+                else:
+                    raise RuntimeError(f"evening {evening_id}: could not commit after 3 attempts")
+            finally:
+                await asyncio.to_thread(release)
         except Exception as exc:  # nothing of the batch took effect
             for m in batch:
                 if not m.answer.done():

@@ -260,6 +260,10 @@ class EveningStore:
             return verify_chain((r.seq, r.at, r.type, r.payload, r.prev_hash, r.hash) for r in rows)
 
 
+#: Advisory lock keys of the evenings' writers (PostgreSQL): this + the evening id.
+_WRITER_LOCK = 0x10707 << 32
+
+
 class LiveEvening:
     """An evening in memory, kept in step with the database.
 
@@ -370,74 +374,99 @@ class LiveEvening:
 
         return (lambda e: e.join(player_id, name, origin)), set_secret, player_id, secret
 
-    def run_batch(
+    def apply_batch(
         self,
         moves: list[tuple[Callable[[Evening], list[ev.Event]], Callable[[Session], None] | None]],
-        *,
-        catch_up: bool = True,
-    ) -> list[list[ev.Event] | LotoError]:
-        """Play moves in order and commit all their events in one transaction (group commit):
-        one commit and one thread hop for a burst of joins, marks or claims instead of one each.
-
-        Args:
-            moves: (move, extra) pairs, as `run` takes them.
-            catch_up: first apply what other processes committed (off when this process is the
-                evening's only writer; a write that raced another still fails on the log's
-                unique sequence number and is retried on the reloaded evening).
+    ) -> tuple[list[list[ev.Event] | LotoError], list[ev.Event], Callable[[Session], None] | None]:
+        """Play moves in order on the evening in memory, for one commit (group commit: one
+        transaction for a burst of joins, marks or claims). No I/O but on failure: run it on
+        the thread that reads the evening (the event loop), so that no reader ever walks a
+        half-applied move; then `commit_batch` in a worker thread.
 
         Returns:
-            For each move, its events, or the LotoError that refused it (nothing changed for
-            that move). Returned only once everything is committed.
+            Each move's events or the LotoError that refused it (nothing changed for that
+            move), all the events, and the writes that go with them in the same transaction.
 
         Raises:
-            Exception: a move failed unexpectedly or the commit failed: the evening is reloaded
-                from the database and no move of the batch took effect.
+            Exception: a move failed unexpectedly: the evening is reloaded from the database
+                and no move of the batch took effect.
+        """
+        out: list[list[ev.Event] | LotoError] = []
+        events: list[ev.Event] = []
+        extras: list[Callable[[Session], None]] = []
+        with self._lock:
+            try:
+                for move, extra in moves:
+                    try:
+                        got = move(self.evening)
+                    except LotoError as exc:
+                        out.append(exc)
+                        continue
+                    out.append(got)
+                    events += got
+                    if got and extra is not None:
+                        extras.append(extra)
+            except Exception:
+                self.reload()
+                raise
+
+        def all_extras(s: Session) -> None:
+            for extra in extras:
+                extra(s)
+
+        return out, events, all_extras if extras else None
+
+    def lock_writers(self) -> Callable[[], None]:
+        """Several processes on one PostgreSQL database: wait for the evening's writer lock (a
+        session advisory lock), so that this process catches up, plays and commits its batch
+        while the others wait, rather than racing them and replaying the whole evening on
+        every lost race. Returns the release. On SQLite (one process) it does nothing.
+        """
+        if self.store.engine.dialect.name != "postgresql":
+            return lambda: None
+        key = sa.text("SELECT pg_advisory_lock(:k)")
+        conn = self.store.engine.connect()
+        try:
+            conn.execute(key, {"k": _WRITER_LOCK + self.evening_id})
+        except Exception:
+            conn.close()
+            raise
+
+        def release() -> None:
+            try:
+                conn.execute(
+                    sa.text("SELECT pg_advisory_unlock(:k)"), {"k": _WRITER_LOCK + self.evening_id}
+                )
+            finally:
+                conn.close()
+
+        return release
+
+    def commit_batch(self, events: list[ev.Event], extra: Callable[[Session], None] | None) -> bool:
+        """Commit the events `apply_batch` played (audit log, projections, `extra`).
+
+        Returns:
+            False when another process committed first: the evening was reloaded, and the
+            batch must be played again on it.
+
+        Raises:
+            Exception: the commit failed: the evening is reloaded (the batch did not happen).
         """
         with self._lock:
-            for attempt in range(3):
-                if catch_up:
-                    self.catch_up()
-                out: list[list[ev.Event] | LotoError] = []
-                events: list[ev.Event] = []
-                extras: list[Callable[[Session], None]] = []
-                try:
-                    for move, extra in moves:
-                        try:
-                            got = move(self.evening)
-                        except LotoError as exc:
-                            out.append(exc)
-                            continue
-                        out.append(got)
-                        events += got
-                        if got and extra is not None:
-                            extras.append(extra)
-                except Exception:
-                    self.reload()
-                    raise
-                if not events:
-                    return out
-
-                def all_extras(s: Session, extras: list = extras) -> None:
-                    for extra in extras:
-                        extra(s)
-
-                try:
-                    self.seq, self.last_hash = self.store.append(
-                        self.evening_id, events, self.seq, self.last_hash, all_extras
-                    )
-                    self._note(events)
-                    return out
-                except IntegrityError:
-                    log.warning(
-                        "evening %s: concurrent write, retrying (%d)", self.evening_id, attempt + 1
-                    )
-                    self.reload()
-                    catch_up = False  # reloaded: up to date
-                except Exception:
-                    log.exception("evening %s: commit failed; state reloaded", self.evening_id)
-                    self.reload()
-                    raise
-            raise RuntimeError(f"evening {self.evening_id}: could not commit after 3 attempts")
+            try:
+                self.seq, self.last_hash = self.store.append(
+                    self.evening_id, events, self.seq, self.last_hash, extra
+                )
+            except IntegrityError:
+                log.warning("evening %s: concurrent write, batch played again", self.evening_id)
+                self.reload()
+                return False
+            except Exception:
+                log.exception("evening %s: commit failed; state reloaded", self.evening_id)
+                self.reload()
+                raise
+            self._note(events)
+            return True
 
 
 # ---------------------------------------------------------------------- projections

@@ -1,19 +1,23 @@
-"""Benchmark of the live room: a join storm of N emulated phones, then draws with N connected.
+"""Load generator: N emulated phones on the app's real websocket protocol, no browser.
 
 Run from the repository root with the project's virtualenv:
 
-    .venv/bin/python bench/room.py --players 400 --draws 20 --start
-    .venv/bin/python bench/room.py --players 400 --draws 20 --url http://127.0.0.1:3000 \\
+    .venv/bin/python bench/load.py --players 1000 --draws 20 --start
+    .venv/bin/python bench/load.py --players 200 --draws 10 --claim-storm 200 --start
+    .venv/bin/python bench/load.py --players 3000 --draws 20 --start --scale-out
+    .venv/bin/python bench/load.py --players 400 --draws 20 --url http://127.0.0.1:3000 \\
         --code DEMO42 --secret <animateur secret>
 
 `--start` serves the app itself: a fresh SQLite file, Reflex state directory and frontend
 directory (REFLEX_WEB_WORKDIR: built there, the checkout's .web/ is left alone) in a temp dir,
 `python -m loto_app.storage.cli migrate`, an evening with a known animateur secret (the demo
-program, electronic draws), then `scripts/with-env.sh .venv/bin/reflex run --env prod` on a free
-port of 127.0.0.1, stopped (its whole process group) at the end. Without `--start` the server at
-`--url` must serve the evening of `--code` (and `--secret` signs in as its animateur), and the
-compiled frontend in `.web/` must be the one it serves (the state schema and initial hashes are
-read from `.web/utils/context.jsx`, as a browser has them compiled in).
+program; electronic draws, or balls typed in with `--claim-storm` so that the bench chooses the
+numbers), then `scripts/with-env.sh .venv/bin/reflex run --env prod` on a free port of 127.0.0.1,
+stopped (its whole process group) at the end. `--scale-out` does the same on a fresh PostgreSQL
+database with Redis and 2 Granian workers (REFLEX_REDIS_URL, GRANIAN_WORKERS=2). Without
+`--start` the server at `--url` must serve the evening of `--code` (and `--secret` signs in as its
+animateur), and the compiled frontend in `.web/` must be the one it serves (the state schema and
+initial hashes are read from `.web/utils/context.jsx`, as a browser has them compiled in).
 
 Each emulated tab speaks the frames Chromium sends on `/_event/?EIO=4&transport=websocket`
 (engine.io 4 / socket.io 5 over a minimal websocket client of its own, see
@@ -26,17 +30,23 @@ browser would; `_redirect` is followed like React Router does (a client-side nav
 A player: opens `/?code=CODE` (the QR code), waits for hydration, submits `join_evening`, reads its
 secret from the PlayerState delta (LocalStorage), follows the redirect to `/jouer` so that
 `resume` runs (or, with `--after-join reload`, reconnects with the same token as a reloaded page),
-buys a pack of cartons (`buy("classique", 3)`), then listens. The animateur opens `/animateur`,
+gets its cartons (`get_cartons`: today the in-app `buy("classique", 3)`), then listens; once a
+game runs it marks every drawn number found on its cartons (`toggle`, after a human delay,
+`--mark-delay`), and in a claim storm it claims (`claim`). The animateur opens `/animateur`,
 signs in (`login`), and once every player is ready starts the first game and draws.
 
 Measured: the join storm (first connect to last player holding its cartons; per-player join time
 and its phases), the start of the game (every phone re-reads its cartons after the server's
 `refresh` poke), then D draws with N connected: draw event sent -> each player receiving the new
-`last` in the HallView delta (p50/p95/p99/max, missed updates), the server's RSS (whole process
-tree) and CPU per draw. The server is left to go idle (< 5 % of a core over a window) between
-phases and draws. The last line is machine-readable:
+`last` in the HallView delta (p50/p95/p99/max, missed updates), the marks (sent -> acknowledged),
+the server's RSS (whole process tree) and CPU per draw (marks included). The server is left to go
+idle (< 5 % of a core over a window) between phases and draws. `--claim-storm K`: the bench then
+types the balls so that a few of K players (`--claim-valid`) complete a line on the last number,
+and the K players claim within one second (the others on a carton with no complete line); every
+verdict must be the one the rules give (valid / fausse annonce) and the hall must show one tie
+with exactly the valid claimants. The last line is machine-readable:
 
-    players=N join_s=.. join_p95_ms=.. p50_ms=.. p95_ms=.. p99_ms=.. max_ms=.. missed=.. ...
+    players=N p50_ms=.. p95_ms=.. p99_ms=.. max_ms=.. missed=.. join_s=.. ...
 
 Only 127.0.0.1 is contacted; every wait has a timeout and `--time-limit` bounds the whole run.
 """
@@ -52,6 +62,7 @@ import gc
 import json
 import math
 import os
+import random
 import re
 import resource
 import secrets
@@ -66,7 +77,7 @@ import time
 import urllib.parse
 import urllib.request
 import uuid
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -74,6 +85,9 @@ from typing import Any
 import psutil
 
 ROOT = Path(__file__).resolve().parent.parent
+# The project's virtualenv: the checkout's .venv, else the one running this script (a copy of
+# the tree run with another checkout's venv).
+VENV = ROOT / ".venv" if (ROOT / ".venv" / "bin" / "reflex").exists() else Path(sys.prefix)
 EV = "42/_event,"  # socket.io EVENT packet on the /_event namespace
 RE_LAST = re.compile(r'"last_rx_state_":\s*(\d+)')
 HYDRATED = '"is_hydrated_rx_state_":true'
@@ -125,6 +139,7 @@ class Frontend:
     player: str  # full name of PlayerState
     animateur: str
     hall: str
+    caisse: str  # "" when the app has no sales desk
     update_vars: str  # handler names of the client-side navigation events
     on_load: str
     local_storage: dict[str, str]  # storage name -> state key ("<state>.<var>_rx_state_")
@@ -144,9 +159,11 @@ class Frontend:
         storage = json.loads(grab(r"export const clientStorage = (\{.*\})\n"))
         root = grab(r'export const state_name = "([^"]+)"')
 
-        def state(suffix: str) -> str:
+        def state(suffix: str, *, optional: bool = False) -> str:
             names = [k for k in initial if k.endswith(suffix)]
             if len(names) != 1:
+                if optional:
+                    return ""
                 raise BenchError(f"context.jsx: state *{suffix} not found (is .web built?)")
             return names[0]
 
@@ -157,6 +174,7 @@ class Frontend:
             player=state("___player____player_state"),
             animateur=state("___animateur____animateur_state"),
             hall=state("___hall____hall_view"),
+            caisse=state("___caisse____caisse_state", optional=True),
             update_vars=f"{state('update_vars_internal_state')}.update_vars_internal",
             on_load=f"{state('on_load_internal_state')}.on_load_internal",
             local_storage={v["name"]: k for k, v in storage["local_storage"].items()},
@@ -311,6 +329,7 @@ class Tab:
         self.hydrated = False
         self.player: dict[str, Any] = {}  # latest PlayerState vars (without the marker)
         self.animateur: dict[str, Any] = {}
+        self.caisse: dict[str, Any] = {}
         self.hall: dict[str, Any] = {}  # HallView vars, kept only when `track_hall`
         self.track_hall = False
         self.cartons_at: list[float] = []  # times a PlayerState delta with cartons arrived
@@ -319,6 +338,12 @@ class Tab:
         self.changed = asyncio.Event()  # set after every received message
         self.sent = 0  # events sent (boot events included)
         self.pokes = 0  # events pushed by the server and sent back
+        self.reloads = 0  # page reloads the server asked for (its state of this tab was lost)
+        self.storage_frozen = False  # a reload was asked: no local-storage write until it
+        self.marking = False  # mark drawn numbers found on my playing cartons
+        self.where: dict[int, list[int]] = {}  # number -> my playing cartons holding it
+        self.mark_sent: dict[str, float] = {}  # "<carton>-<number>" -> toggle sent, unanswered
+        self.verdict_at = 0.0  # when a PlayerState delta with a verdict last arrived
         self._ws: WebSocket | None = None
 
     # -- transport
@@ -326,7 +351,7 @@ class Tab:
     async def open(self, path: str, *, first: bool = True) -> None:
         """Open the socket and send the boot event for `path` (a page load)."""
         self.close()
-        self.path, self.hydrated = path, False
+        self.path, self.hydrated, self.storage_frozen = path, False, False
         target = f"/_event/?EIO=4&transport=websocket&token={self.token}"
         self._ws = await WebSocket.connect(
             self.b.host, self.b.port, target, self._frame, self._lost, self.b.args.step_timeout
@@ -398,6 +423,9 @@ class Tab:
             if m and (x := int(m.group(1))) not in self.seen:
                 self.seen[x] = t
                 self.b.arrivals[x] += 1
+                if self.marking and x in self.where:
+                    lo, hi = self.b.args.mark_delay
+                    asyncio.get_running_loop().call_later(random.uniform(lo, hi), self._mark, x)
             if not (
                 self.track_hall or self.fe.player in body or '"events"' in body or HYDRATED in body
             ):
@@ -414,15 +442,29 @@ class Tab:
         msg = json.loads(body)[1]
         delta = msg.get("delta") or {}
         marker = len("_rx_state_")
-        for state, mine in ((self.fe.player, self.player), (self.fe.animateur, self.animateur)):
+        for state, mine in (
+            (self.fe.player, self.player),
+            (self.fe.animateur, self.animateur),
+            (self.fe.caisse, self.caisse),
+        ):
             vars_ = delta.get(state)
             if vars_:
                 mine.update({k[:-marker]: v for k, v in vars_.items()})
                 if state == self.fe.player and vars_.get("cartons_rx_state_"):
                     self.cartons_at.append(t)
+                    self._index()
+                if state == self.fe.player and vars_.get("verdict_kind_rx_state_"):
+                    self.verdict_at = t
+                if state == self.fe.player and self.mark_sent and "marks_rx_state_" in vars_:
+                    for key in set(self.mark_sent) & set(vars_["marks_rx_state_"]):
+                        self.b.mark_lat.append(t - self.mark_sent.pop(key))
         if self.track_hall and (vars_ := delta.get(self.fe.hall)):
             self.hall.update({k[:-marker]: v for k, v in vars_.items()})
-        for state, vars_ in delta.items():  # what the frontend saves to localStorage
+        roots = [v for k, v in delta.items() if "." not in k]
+        unhydrated = len(roots) == 1 and roots[0].get("is_hydrated_rx_state_") is False
+        for state, vars_ in () if unhydrated or self.storage_frozen else delta.items():
+            # what the frontend saves to localStorage (not from the delta of a state that is
+            # not hydrated: a fresh server-side state after a lost one; state.js skips it too)
             for key, value in vars_.items():
                 name = self.b.storage_names.get(f"{state}.{key}")
                 if name is not None:
@@ -434,9 +476,41 @@ class Tab:
                 self.redirects.append(path)
                 if self.b.args.after_join == "nav":
                     self._navigate(path)
+            elif name == "_call_script" and "location.reload()" in str(
+                (event.get("payload") or {}).get("javascript_code", "")
+            ):  # the server lost this tab's state: reload the page (same token, new socket)
+                self.reloads += 1
+                self.storage_frozen = True  # the page stops writing local storage (see app)
+                asyncio.get_running_loop().create_task(self.open(self.path))
             elif not name.startswith("_"):  # a backend event (the `refresh` poke): send it
                 self.pokes += 1
                 self.emit(name, event.get("payload") or None)
+
+    def _index(self) -> None:
+        where: dict[int, list[int]] = {}
+        for c in self.player.get("cartons") or ():
+            if c.get("plays") and not c.get("annulled"):
+                for row in c.get("rows") or ():
+                    for cell in row:
+                        if cell.get("n"):
+                            where.setdefault(cell["n"], []).append(c["no"])
+        self.where = where
+
+    def lines(self, carton_no: int) -> list[frozenset[int]]:
+        """The numbers of each line of one of my cartons."""
+        for c in self.player.get("cartons") or ():
+            if c.get("no") == carton_no:
+                return [frozenset(x["n"] for x in row if x.get("n")) for row in c["rows"]]
+        return []
+
+    def _mark(self, x: int) -> None:
+        """A human touching the drawn number on each of my cartons that holds it."""
+        marks = set(self.player.get("marks") or ())
+        for no in self.where.get(x, ()):
+            key = f"{no}-{x}"
+            if key not in marks and key not in self.mark_sent:
+                self.mark_sent[key] = now()
+                self.emit(f"{self.fe.player}.toggle", {"carton_no": no, "number": x})
 
     def _storage_vars(self) -> dict[str, str]:
         return {self.fe.local_storage[name]: v for name, v in self.storage.items()}
@@ -458,6 +532,7 @@ class Server:
 
     def __init__(self, root_pid: int) -> None:
         self.root = psutil.Process(root_pid)
+        self.idle_cpu = IDLE_CPU  # cores: below this over a window, the server is idle
         self._procs: list[psutil.Process] = []
         self._listed = -math.inf
 
@@ -516,7 +591,7 @@ class Server:
         while now() < end:
             c0, t0 = self.cpu(), now()
             await asyncio.sleep(window)
-            if (self.cpu() - c0) / (now() - t0) < IDLE_CPU:
+            if (self.cpu() - c0) / (now() - t0) < self.idle_cpu:
                 return t0, c0
         return None
 
@@ -542,12 +617,13 @@ class Started:
 
     def __init__(self, args: argparse.Namespace) -> None:
         self.args = args
-        self.tmp = Path(tempfile.mkdtemp(prefix="loto-room-bench-"))
+        self.tmp = Path(tempfile.mkdtemp(prefix="loto-load-bench-"))
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.proc: subprocess.Popen | None = None
         self.log = self.tmp / "server.log"
         self.env = dict(os.environ)
+        self.env.setdefault("VENV", str(VENV))  # for scripts/with-env.sh
         self.env["LOTO_DB_URL"] = f"sqlite:///{self.tmp / 'loto.db'}"
         self.env["REFLEX_STATES_WORKDIR"] = str(self.tmp / "states")  # disk state manager
         # A private frontend directory: `reflex run` initialises it (npm install from npm's
@@ -556,17 +632,37 @@ class Started:
         # caught half-written).
         self.web = self.tmp / "web"
         self.env["REFLEX_WEB_WORKDIR"] = str(self.web)
+        self.pg_db = ""
+        if args.scale_out:  # a fresh PostgreSQL database, Redis, 2 workers
+            self.pg_db = f"loto_load_{uuid.uuid4().hex[:8]}"
+            self.env["LOTO_DB_URL"] = args.pg_url.rsplit("/", 1)[0] + f"/{self.pg_db}"
+            self.env["REFLEX_REDIS_URL"] = args.redis_url
+            self.env["GRANIAN_WORKERS"] = str(args.workers)
         for kv in args.server_env:
             k, _, v = kv.partition("=")
             self.env[k] = v
         self.code = ""
         self.secret = SECRET
+        self.offer = -1
+        self.vendeur_secrets: list[str] = []
+
+    def _pg(self, sql: str) -> None:
+        import sqlalchemy as sa  # the project's venv has it (and psycopg 3)
+
+        url = self.args.pg_url.replace("postgresql://", "postgresql+psycopg://", 1)
+        admin = sa.create_engine(url, isolation_level="AUTOCOMMIT")
+        try:
+            with admin.connect() as c:
+                c.execute(sa.text(sql))
+        finally:
+            admin.dispose()
 
     def start(self) -> None:
         """Migrate, create the evening, serve; returns once /ping answers."""
-        py = ROOT / ".venv" / "bin" / "python"
-        python = str(py) if py.exists() else sys.executable
+        python = str(VENV / "bin" / "python")
         t0 = now()
+        if self.pg_db:
+            self._pg(f'CREATE DATABASE "{self.pg_db}"')
         subprocess.run(
             [python, "-m", "loto_app.storage.cli", "migrate"],
             cwd=ROOT,
@@ -577,15 +673,39 @@ class Started:
         )
         make = (
             "import sys\n"
-            "from loto_app.domain.program import demo_program\n"
+            "from loto_app.domain.program import DrawSource, Settings, demo_program\n"
             "from loto_app.storage.db import make_engine\n"
             "from loto_app.storage.repository import EveningStore\n"
-            "c = EveningStore(make_engine(sys.argv[1])).create_evening(\n"
-            "    'Banc d\\'essai', demo_program('B'), animateur_secret=sys.argv[2])\n"
-            "print(c.join_code)\n"
+            "p = demo_program('B')\n"
+            "import dataclasses\n"
+            "settings = Settings(DrawSource(sys.argv[3]), free_cartons=sys.argv[6] == 'app')\n"
+            "p = dataclasses.replace(p, settings=settings)\n"
+            "engine = make_engine(sys.argv[1])\n"
+            "c = EveningStore(engine).create_evening(\n"
+            "    'Banc d\\'essai', p, animateur_secret=sys.argv[2])\n"
+            "offer = next((i for i, o in enumerate(p.offers)\n"
+            "    if o.kind.value == 'classique' and o.quantity == int(sys.argv[4])), -1)\n"
+            "staff = []\n"
+            "if sys.argv[6] == 'desk':\n"
+            "    from loto_app.storage.access import AccessStore\n"
+            "    a = AccessStore(engine)\n"
+            "    staff = [a.add_staff(c.evening_id, f'Vendeur {i + 1}', 'vendeur')\n"
+            "             for i in range(int(sys.argv[5]))]\n"
+            "print(c.join_code, offer, *staff)\n"
         )
+        source = "physical" if self.args.claim_storm else "electronic"
         out = subprocess.run(
-            [python, "-c", make, self.env["LOTO_DB_URL"], self.secret],
+            [
+                python,
+                "-c",
+                make,
+                self.env["LOTO_DB_URL"],
+                self.secret,
+                source,
+                str(self.args.cartons),
+                str(self.args.vendeurs),
+                self.args.cartons_via,
+            ],
             cwd=ROOT,
             env=self.env,
             check=True,
@@ -593,10 +713,11 @@ class Started:
             capture_output=True,
             text=True,
         )
-        self.code = out.stdout.strip().splitlines()[-1]
+        self.code, offer, *self.vendeur_secrets = out.stdout.strip().splitlines()[-1].split()
+        self.offer = int(offer)
         cmd = [
             str(ROOT / "scripts" / "with-env.sh"),
-            str(ROOT / ".venv" / "bin" / "reflex"),
+            str(VENV / "bin" / "reflex"),
             "run",
             "--env",
             "prod",
@@ -649,6 +770,11 @@ class Started:
             # Workers that outlived the leader are still in the group.
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(pgid, signal.SIGKILL)
+        if self.pg_db and not keep:
+            try:
+                self._pg(f'DROP DATABASE IF EXISTS "{self.pg_db}" WITH (FORCE)')
+            except Exception as exc:  # reported; the run's figures still stand
+                print(f"could not drop {self.pg_db}: {exc}", file=sys.stderr)
         if keep:
             print(f"kept: {self.tmp}", flush=True)
         else:
@@ -683,6 +809,13 @@ class Bench:
     secret: str
     storage_names: dict[str, str] = field(default_factory=dict)  # state key -> storage name
     arrivals: collections.Counter = field(default_factory=collections.Counter)  # `last` -> tabs
+    mark_lat: list[float] = field(default_factory=list)  # toggle sent -> marks delta, seconds
+    vendeur_secrets: list[str] = field(default_factory=list)
+    offer: int = -1  # the tariff line sold at the desk (classique x --cartons)
+    vendeurs: list[Tab] = field(default_factory=list)  # signed in at /caisse
+    desk_locks: list[asyncio.Lock] = field(default_factory=list)  # one player at a time
+    desk_last: list[float] = field(default_factory=list)  # each vendeur's last sale sent
+    sales: int = 0
 
     def __post_init__(self) -> None:
         self.storage_names = {k: n for n, k in self.fe.local_storage.items()}
@@ -711,16 +844,246 @@ async def run_player(b: Bench, p: PlayerRun, gate: asyncio.Semaphore, delay: flo
         if not await tab.until(lambda: tab.player.get("ready") is True, tmo):
             raise TimeoutError("resume did not finish (ready) on /jouer")
         p.t_resumed = now()
-        n_before = len(tab.cartons_at)
-        tab.emit(f"{b.fe.player}.buy", {"kind": "classique", "quantity": args.cartons})
-        if not await tab.until(
-            lambda: len(tab.cartons_at) > n_before and len(tab.player["cartons"]) >= args.cartons,
-            tmo,
-        ):
-            raise TimeoutError(f"no cartons after buy ({tab.player.get('message')!r})")
-        p.t_ready = tab.cartons_at[n_before]
+        if args.cartons_via == "app":
+            p.t_ready = await get_cartons(b, tab, args.cartons, tmo)
+        else:  # cartons come from the desk, after the storm
+            p.t_ready = p.t_resumed
     except Exception as exc:
         p.failed = f"{type(exc).__name__}: {exc}"
+
+
+async def open_desk(b: Bench) -> None:
+    """The vendeurs sign in at /caisse (desk sales)."""
+    for i, secret in enumerate(b.vendeur_secrets):
+        v = Tab(b, f"vendeur {i + 1}")
+        await v.open("/caisse")
+        if not await v.until(lambda v=v: v.hydrated, b.args.step_timeout):
+            raise BenchError(f"vendeur {i + 1}: no hydration of /caisse ({v.errors[:2]})")
+        v.emit(f"{b.fe.caisse}.login", {"form_data": {"code": b.code, "secret": secret}})
+        await v.until(
+            lambda v=v: v.caisse.get("signed_in") is True or v.caisse.get("message"),
+            b.args.step_timeout,
+        )
+        if v.caisse.get("signed_in") is not True:
+            raise BenchError(f"vendeur {i + 1}: sign-in failed ({v.caisse.get('message')!r})")
+        b.vendeurs.append(v)
+        b.desk_locks.append(asyncio.Lock())
+        b.desk_last.append(-math.inf)
+
+
+async def get_cartons(b: Bench, tab: Tab, quantity: int, timeout: float) -> float:
+    """How a player gets its cartons: the one place that knows.
+
+    `--cartons-via desk` (default): a vendeur signed in at /caisse sells the pack (the tariff
+    line classique x `quantity`, paid cash) to the code the player's app shows (`desk_code`);
+    the player's phone is poked and re-reads its cartons. The vendeurs take the players in
+    turn, one player at a time each (the next sale once the phone holds its cartons), at most
+    `--sale-rate` sales per second each (the app's per-client rate limit is 10 events/s).
+    `--cartons-via app`: the in-app `buy("classique", quantity)`, on the player's own socket
+    (it delivers only on a free loto: otherwise it is an order "à régler").
+
+    Returns:
+        When the PlayerState delta holding the new cartons arrived (perf_counter seconds).
+
+    Raises:
+        TimeoutError: no cartons within `timeout`.
+    """
+    n_before = len(tab.cartons_at)
+    if b.args.cartons_via == "desk":
+        code = tab.player.get("desk_code")
+        if not code:
+            raise BenchError(f"player {tab.label}: no desk code shown (an app without a desk?)")
+        i = b.sales % len(b.vendeurs)
+        b.sales += 1
+        vendeur = b.vendeurs[i]
+        async with b.desk_locks[i]:
+            await asyncio.sleep(max(0.0, b.desk_last[i] + 1 / b.args.sale_rate - now()))
+            b.desk_last[i] = now()
+            form_data = {"player": code, "offer": b.offer, "method": "cash"}
+            vendeur.emit(f"{b.fe.caisse}.sell", {"form_data": form_data})
+            return await _cartons_arrived(tab, n_before, quantity, timeout, vendeur.caisse)
+    tab.emit(f"{b.fe.player}.buy", {"kind": "classique", "quantity": quantity})
+    return await _cartons_arrived(tab, n_before, quantity, timeout, tab.player)
+
+
+async def _cartons_arrived(
+    tab: Tab, n_before: int, quantity: int, timeout: float, said: dict[str, Any]
+) -> float:
+    if not await tab.until(
+        lambda: len(tab.cartons_at) > n_before and len(tab.player["cartons"]) >= quantity,
+        timeout,
+    ):
+        raise TimeoutError(f"no cartons ({said.get('message')!r})")
+    return tab.cartons_at[n_before]
+
+
+@dataclass
+class StormPlan:
+    """The balls to type so that the claim storm has a known outcome, and who claims what."""
+
+    last: int  # the number everyone claims on
+    before: list[int]  # balls typed before it
+    claims: list[tuple[PlayerRun, int, str]]  # player, carton, the verdict the rules give
+
+
+def plan_storm(pool: list[PlayerRun], drawn: list[int], k: int, w: int) -> StormPlan | None:
+    """Choose the last number X, the balls before it and K claimants: W whose carton completes a
+    line on X (valid: the line holds X and no line was complete before X) and K - W whose
+    claimed carton has no complete line at all (fausse annonce). None when no X fits."""
+    rng = random.Random()
+    seen = set(drawn)
+    playing = {
+        id(p): [
+            (c["no"], p.tab.lines(c["no"]))
+            for c in p.tab.player.get("cartons") or ()
+            if c.get("plays") and not c.get("annulled")
+        ]
+        for p in pool
+    }
+    candidates = [n for n in range(1, 91) if n not in seen]
+    rng.shuffle(candidates)
+    for x in candidates:
+        options = [
+            (len(line - seen - {x}), rng.random(), p, no, line)
+            for p in pool
+            for no, lines in playing[id(p)]
+            if not any(line <= seen for line in lines)
+            for line in lines
+            if x in line
+        ]
+        options.sort(key=lambda o: o[:2])
+        winners: list[tuple[PlayerRun, int]] = []
+        extra: set[int] = set()
+        for _, _, p, no, line in options:
+            if len(winners) == w:
+                break
+            if all(q is not p for q, _ in winners):
+                winners.append((p, no))
+                extra |= line - seen - {x}
+        if len(winners) < w:
+            continue
+        final = seen | extra | {x}
+        before = final - {x}
+        if not all(
+            any(x in line and line <= final for line in lines)
+            and not any(line <= before for line in lines)
+            for lines in (p.tab.lines(no) for p, no in winners)
+        ):
+            continue
+        falses: list[tuple[PlayerRun, int]] = []
+        others = [p for p in pool if all(q is not p for q, _ in winners)]
+        rng.shuffle(others)
+        for p in others:
+            if len(falses) == k - w:
+                break
+            no = next(
+                (no for no, lines in playing[id(p)] if not any(line <= final for line in lines)),
+                None,
+            )
+            if no is not None:
+                falses.append((p, no))
+        if len(falses) < k - w:
+            continue
+        claims = [(p, no, "valid") for p, no in winners] + [(p, no, "false") for p, no in falses]
+        return StormPlan(x, sorted(extra), claims)
+    return None
+
+
+def verdict(tab: Tab) -> str:
+    """The verdict a phone shows: "valid", "false" (fausse annonce) or what else it says."""
+    text, kind = tab.player.get("verdict") or "", tab.player.get("verdict_kind") or ""
+    if kind == "valid" and text.startswith("Annonce valide"):
+        return "valid"
+    if kind == "false" and text.startswith("Fausse annonce"):
+        return "false"
+    return f"{kind}: {text[:40]}" if kind else "none"
+
+
+async def claim_storm(
+    b: Bench,
+    anim: Tab,
+    pool: list[PlayerRun],
+    drawn: list[int],
+    draw: Callable[[int | None], Awaitable[tuple[int | None, float]]],
+    settle: Callable[[], Awaitable[Any]],
+    res: dict[str, Any],
+) -> None:
+    """K players claim on the same number within `--claim-window` seconds; check the verdicts
+    against the rules and the tie shown to the hall against the valid claimants."""
+    args = b.args
+    k = min(args.claim_storm, len(pool))
+    w = min(args.claim_valid, k)
+    plan = plan_storm(pool, drawn, k, w)
+    if plan is None:
+        res["claim_error"] = f"no number gives {w} valid and {k - w} false claims"
+        return
+    for n in [*plan.before, plan.last]:
+        x, _ = await draw(n)
+        if x != n:
+            res["claim_error"] = f"typed ball {n} not seen by the animateur ({anim.hall})"
+            return
+        await settle()
+    for p, _, _ in plan.claims:
+        p.tab.player["verdict_kind"] = ""
+    sent: dict[int, float] = {}
+
+    def fire(p: PlayerRun, no: int) -> None:
+        sent[id(p)] = now()
+        p.tab.emit(f"{b.fe.player}.claim", {"carton_no": no})
+
+    loop = asyncio.get_running_loop()
+    for p, no, _ in plan.claims:
+        loop.call_later(random.uniform(0, args.claim_window), fire, p, no)
+    await until(
+        lambda: (
+            len(sent) == len(plan.claims)
+            and all(p.tab.player.get("verdict_kind") for p, _, _ in plan.claims)
+        ),
+        args.step_timeout,
+        0.01,
+    )
+    winners = sorted(f"Joueur {p.tab.label}" for p, _, want in plan.claims if want == "valid")
+    await anim.until(
+        lambda: (
+            sorted(anim.hall.get("entries") or ()) == winners
+            and anim.hall.get("tie") is (len(winners) > 1)
+        ),
+        args.step_timeout,
+    )
+    got = collections.Counter(verdict(p.tab) for p, _, _ in plan.claims)
+    wrong = [
+        f"{p.tab.label}/{no}: {p.tab.player.get('verdict')!r} instead of {want!r}"
+        for p, no, want in plan.claims
+        if verdict(p.tab) != want
+    ]
+    lat = sorted(
+        p.tab.verdict_at - sent[id(p)] if p.tab.player.get("verdict_kind") else math.inf
+        for p, _, _ in plan.claims
+    )
+    res.update(
+        claim_storm=len(plan.claims),
+        claim_number=plan.last,
+        claim_balls_typed=len(plan.before) + 1,
+        claim_expected_valid=w,
+        claim_expected_false=len(plan.claims) - w,
+        claim_valid=got["valid"],
+        claim_false=got["false"],
+        claim_other=sum(v for key, v in got.items() if key not in ("valid", "false")),
+        claim_wrong=len(wrong),
+        claim_wrong_sample=wrong[:3],
+        claim_spread_s=round(max(sent.values()) - min(sent.values()), 2) if sent else None,
+        claim_settled_s=round(
+            max((p.tab.verdict_at for p, _, _ in plan.claims), default=0.0)
+            - min(sent.values(), default=0.0),
+            2,
+        ),
+        claim_verdict_p50_ms=ms(pct(lat, 0.5)),
+        claim_verdict_p95_ms=ms(pct(lat, 0.95)),
+        claim_verdict_max_ms=ms(lat[-1]) if lat else math.nan,
+        claim_tie_entrants=sorted(anim.hall.get("entries") or ()),
+        claim_tie_ok=sorted(anim.hall.get("entries") or ()) == winners
+        and anim.hall.get("tie") is (len(winners) > 1),
+    )
 
 
 def summary(values: list[float]) -> dict[str, float]:
@@ -769,6 +1132,8 @@ async def bench_main(b: Bench, srv: Server) -> dict[str, Any]:
     )
     if anim.animateur.get("signed_in") is not True:
         raise BenchError(f"animateur: sign-in failed ({anim.animateur.get('message')!r})")
+    if args.cartons_via == "desk":
+        await open_desk(b)
     await srv.wait_idle(30)
     rss0 = srv.rss()
     res["rss_before_mb"] = round(rss0 / 2**20, 1)
@@ -822,7 +1187,38 @@ async def bench_main(b: Bench, srv: Server) -> dict[str, Any]:
     if not ok:
         return res
 
+    # Desk sales: the vendeurs sell a pack to every player (their phones get the cartons).
+    if args.cartons_via == "desk":
+        c0, me0, sys0 = srv.cpu(), my_cpu(), psutil.cpu_times()
+        t0 = now()
+        got = await asyncio.gather(
+            *(get_cartons(b, t, args.cartons, args.step_timeout) for t in tabs),
+            return_exceptions=True,
+        )
+        done = [x for x in got if isinstance(x, float)]
+        fails = [x for x in got if not isinstance(x, float)]
+        idle = await srv.wait_idle(args.join_timeout)
+        cpu = (idle[1] if idle else srv.cpu()) - c0
+        span = max(done, default=t0) - t0
+        res.update(
+            sales_vendeurs=len(b.vendeurs),
+            sales_ok=len(done),
+            sales_failed=len(fails),
+            sales_fail_sample=f"{type(fails[0]).__name__}: {fails[0]}" if fails else "",
+            sales_s=round(span, 2),
+            sales_per_s=round(len(done) / span, 1) if span > 0 else None,
+            sales_cpu_server_s=round(cpu, 2),
+            sales_foreign_cores=round(
+                foreign_cpu(sys0, psutil.cpu_times(), cpu + my_cpu() - me0), 2
+            ),
+        )
+        tabs = [t for t, x in zip(tabs, got, strict=True) if isinstance(x, float)]
+        if not tabs:
+            return res
+
     # The animateur starts the next game: every phone is poked to re-read its cartons.
+    for t in tabs:
+        t.marking = args.mark
     gc.collect()
     if anim.hall.get("can_start"):
         marks = [len(t.cartons_at) for t in tabs]
@@ -847,14 +1243,23 @@ async def bench_main(b: Bench, srv: Server) -> dict[str, Any]:
         res["draw_error"] = f"the evening can neither start a game nor draw ({anim.hall})"
         return res
 
-    # Draws with everyone connected.
-    async def draw() -> tuple[int | None, float]:
+    # Draws with everyone connected (the phones mark what they find on their cartons).
+    physical = bool(args.claim_storm)  # the bench types the balls: it chooses the numbers
+    drawn: list[int] = [x for x in anim.hall.get("drawn") or () if x]
+
+    async def draw(number: int | None = None) -> tuple[int | None, float]:
         before = set(anim.seen)
         t = now()
-        anim.emit(f"{b.fe.animateur}.draw")
+        if physical:
+            if number is None:
+                number = random.choice([n for n in range(1, 91) if n not in drawn])
+            anim.emit(f"{b.fe.animateur}.enter_ball", {"form_data": {"ball": number}})
+        else:
+            anim.emit(f"{b.fe.animateur}.draw")
         if not await anim.until(lambda: set(anim.seen) - before, args.draw_timeout):
             return None, t
         x = (set(anim.seen) - before).pop()
+        drawn.append(x)
         await until(
             lambda: b.arrivals[x] > len(tabs) and all(x in tab.seen for tab in tabs),
             args.draw_timeout,
@@ -862,16 +1267,22 @@ async def bench_main(b: Bench, srv: Server) -> dict[str, Any]:
         )
         return x, t
 
+    async def settle() -> tuple[float, float] | None:
+        """Wait for the marks of the last draw to be answered, then for the server to idle."""
+        await until(lambda: not any(t.mark_sent for t in tabs), args.draw_timeout, 0.01)
+        return await srv.wait_idle(30, window=0.5)
+
     x, _ = await draw()  # warm-up, not measured
     if x is None:
         res["draw_error"] = f"warm-up draw not seen by the animateur ({anim.errors[:2]})"
         return res
-    await srv.wait_idle(30, window=0.5)
+    await settle()
     gc.collect()
     gc.freeze()  # keep the emulator's own GC pauses out of the timings
     lat: list[float] = []
     per_draw_max: list[float] = []
     cpu_draws = 0.0  # server CPU from each draw sent to the start of the idle window after it
+    b.mark_lat.clear()
     c_me, c_srv, sys0 = my_cpu(), srv.cpu(), psutil.cpu_times()
     for _ in range(args.draws):
         c0 = srv.cpu()
@@ -882,12 +1293,13 @@ async def bench_main(b: Bench, srv: Server) -> dict[str, Any]:
         one = [tab.seen.get(x, math.inf) - t for tab in tabs]
         lat += one
         per_draw_max.append(ms(max(one)))
-        idle = await srv.wait_idle(30, window=0.5)
+        idle = await settle()
         cpu_draws += (idle[1] if idle else srv.cpu()) - c0
     gc.unfreeze()
     n_draws = len(per_draw_max)
     if n_draws:
         res.update(summary(lat))
+        marks = sorted(b.mark_lat)
         res.update(
             missed=sum(1 for v in lat if not math.isfinite(v)),
             draws_done=n_draws,
@@ -897,13 +1309,19 @@ async def bench_main(b: Bench, srv: Server) -> dict[str, Any]:
             draw_foreign_cores=round(
                 foreign_cpu(sys0, psutil.cpu_times(), srv.cpu() - c_srv + my_cpu() - c_me), 2
             ),
+            marks_per_draw=round(len(marks) / n_draws, 1),
+            mark_p50_ms=ms(pct(marks, 0.5)),
+            mark_p95_ms=ms(pct(marks, 0.95)),
+            marks_unanswered=sum(len(t.mark_sent) for t in tabs),
         )
+    if args.claim_storm and "draw_error" not in res:
+        await claim_storm(b, anim, ok, drawn, draw, settle, res)
     rss2 = srv.rss()
     res["rss_after_draws_mb"] = round(rss2 / 2**20, 1)
     res["errors"] = sum(len(t.errors) for t in [anim, *tabs])
     res["error_sample"] = next((e for t in [anim, *tabs] for e in t.errors), "")
     res["new_tokens"] = sum(t.new_tokens for t in [anim, *tabs])
-    for t in [anim, *(p.tab for p in players)]:
+    for t in [anim, *b.vendeurs, *(p.tab for p in players)]:
         t.close()
     await asyncio.sleep(0.2)  # let the close frames go out
     return res
@@ -913,23 +1331,29 @@ def report(res: dict[str, Any]) -> None:
     """Human-readable lines, then the machine-readable last line."""
     print(json.dumps(res, indent=1, default=str), flush=True)
     keys = [
-        ("players", "players"),
-        ("join_s", "join_s"),
-        ("join_p95_ms", "join_p95_ms"),
-        ("p50_ms", "p50_ms"),
-        ("p95_ms", "p95_ms"),
-        ("p99_ms", "p99_ms"),
-        ("max_ms", "max_ms"),
-        ("missed", "missed"),
-        ("rss_per_player_kb", "rss_per_player_kb"),
+        "players",
+        "p50_ms",
+        "p95_ms",
+        "p99_ms",
+        "max_ms",
+        "missed",
+        "join_s",
+        "join_p95_ms",
+        "joined",
+        "rss_per_player_kb",
+        "rss_after_join_mb",
+        "draw_cpu_server_ms",
+        "marks_per_draw",
+        "mark_p95_ms",
+        "draw_foreign_cores",
+        "join_foreign_cores",
+        "sales_s",
+        "sales_failed",
     ]
-    line = " ".join(f"{k}={res.get(src, 'nan')}" for k, src in keys)
-    extra = (
-        f" joined={res.get('joined')} join_p50_ms={res.get('join_p50_ms')}"
-        f" cpu_per_draw_ms={res.get('draw_cpu_server_ms', 'nan')}"
-        f" rss_mb={res.get('rss_after_join_mb')}"
-    )
-    print(line + extra, flush=True)
+    if "claim_storm" in res or "claim_error" in res:
+        keys += ["claim_storm", "claim_valid", "claim_false", "claim_other", "claim_wrong"]
+        keys += ["claim_tie_ok", "claim_spread_s", "claim_settled_s"]
+    print(" ".join(f"{k}={res.get(k, 'nan')}" for k in keys), flush=True)
 
 
 def git_commit() -> str:
@@ -965,6 +1389,49 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--secret", default="", help="its animateur secret (without --start)")
     ap.add_argument("--cartons", type=int, choices=(1, 3, 6), default=3, help="pack bought")
     ap.add_argument(
+        "--mark-delay",
+        type=float,
+        nargs=2,
+        default=(0.3, 1.5),
+        metavar=("LO", "HI"),
+        help="a phone marks a drawn number LO..HI s after receiving it",
+    )
+    ap.add_argument("--no-mark", dest="mark", action="store_false", help="phones do not mark")
+    ap.add_argument(
+        "--cartons-via",
+        choices=("desk", "app"),
+        default="desk",
+        help="vendeurs sell at /caisse to each player's code, or the in-app buy (see get_cartons)",
+    )
+    ap.add_argument(
+        "--vendeurs",
+        type=int,
+        default=1,
+        help="vendeurs at the desk (--start). More than one: each sale pokes the other desks to"
+        " refresh, and the app's rate limit (which does not exempt staff yet) drops events",
+    )
+    ap.add_argument("--sale-rate", type=float, default=8.0, help="sales/s of one vendeur, at most")
+    ap.add_argument(
+        "--vendeur-secret", action="append", default=[], help="without --start: a vendeur's secret"
+    )
+    ap.add_argument("--offer", type=int, default=-1, help="without --start: tariff line sold")
+    ap.add_argument(
+        "--claim-storm", type=int, default=0, metavar="K", help="K players claim on one number"
+    )
+    ap.add_argument("--claim-valid", type=int, default=3, help="how many of them are right")
+    ap.add_argument("--claim-window", type=float, default=1.0, help="claims spread over S s")
+    ap.add_argument(
+        "--scale-out",
+        action="store_true",
+        help="with --start: PostgreSQL (a fresh database), Redis, --workers Granian workers",
+    )
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument(
+        "--idle-cpu", type=float, default=0.0, help="cores under which the server counts as idle"
+    )
+    ap.add_argument("--pg-url", default="postgresql://root@127.0.0.1:5432/test")
+    ap.add_argument("--redis-url", default="redis://127.0.0.1:6379")
+    ap.add_argument(
         "--after-join",
         choices=("nav", "reload"),
         default="nav",
@@ -988,6 +1455,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         ap.error("--players: 1..5000")
     if not 1 <= args.draws <= 85:
         ap.error("--draws: 1..85 (one game has 90 balls; one warm-up draw)")
+    if args.claim_storm and not 1 <= args.claim_valid <= args.claim_storm <= args.players:
+        ap.error("--claim-storm K: 1 <= --claim-valid <= K <= --players")
+    if args.scale_out and not args.start:
+        ap.error("--scale-out needs --start")
     if not args.start and not (args.code and args.secret):
         ap.error("without --start, give --code and --secret of an existing evening")
     return args
@@ -1015,8 +1486,16 @@ def main(argv: list[str] | None = None) -> int:
         if not ping(f"http://{host}:{port}"):
             raise BenchError(f"{url}/ping does not answer")
         srv = Server(started.proc.pid) if started else Server.listening_on(port)
+        # Several workers with Redis keep ~0.1 core each busy with nothing to do (1,000 sockets).
+        srv.idle_cpu = args.idle_cpu or (0.3 if args.scale_out else IDLE_CPU)
         fe = Frontend.read(started.web if started else args.web)
         b = Bench(args, fe, host, port, code, secret)
+        if started:
+            b.vendeur_secrets, b.offer = started.vendeur_secrets, started.offer
+        else:
+            b.vendeur_secrets, b.offer = args.vendeur_secret, args.offer
+        if args.cartons_via == "desk" and not (fe.caisse and b.vendeur_secrets and b.offer >= 0):
+            raise BenchError("desk sales need /caisse, vendeur secrets and the tariff line")
         print(
             f"bench: {args.players} players, {args.draws} draws, evening {code} at {url}"
             f" (server pid {srv.root.pid}, {psutil.cpu_count()} cpus,"
@@ -1031,15 +1510,18 @@ def main(argv: list[str] | None = None) -> int:
             args.json.write_text(json.dumps(res, indent=1, default=str))
         report(res)
         ok = res.get("joined") == args.players and res.get("missed") == 0
+        ok = ok and not res.get("sales_failed")
+        if args.claim_storm:
+            ok = ok and res.get("claim_wrong") == 0 and res.get("claim_tie_ok") is True
         return 0 if ok else 1
     except BenchError as exc:
-        print(f"room.py: {exc}", file=sys.stderr)
+        print(f"load.py: {exc}", file=sys.stderr)
         return 2
     except TimeoutError:
-        print(f"room.py: stopped by --time-limit ({args.time_limit:.0f}s)", file=sys.stderr)
+        print(f"load.py: stopped by --time-limit ({args.time_limit:.0f}s)", file=sys.stderr)
         return 2
     except subprocess.SubprocessError as exc:
-        print(f"room.py: {exc}", file=sys.stderr)
+        print(f"load.py: {exc}", file=sys.stderr)
         return 2
     finally:
         if started:
