@@ -191,7 +191,12 @@ async def reload_page(sid: str) -> None:
     """Make one browser reload its page. Used when Reflex's per-client state was lost (Redis
     restarted, or expired an idle state): the identity kept in the browser's local storage is
     sent again by a page load, and the page's on_load handler signs it back in."""
-    script = {"javascript_code": "window.location.reload()", "callback": None}
+    # The state that lost its identity may still send its (empty) local-storage vars: this
+    # page stops writing local storage before it reloads, so the identity survives.
+    script = {
+        "javascript_code": "Storage.prototype.setItem = function () {}; window.location.reload()",
+        "callback": None,
+    }
     await _emit({"events": [{"name": "_call_script", "payload": script, "router_data": {}}]}, sid)
 
 

@@ -184,6 +184,11 @@ class CaisseState(rx.State):
         if self._authorized:
             lv = await registry.live(self._evening_id)
             self._show(lv.evening)
+        elif not self.secret and not self.code and self.router.url.path.rstrip("/") == "/caisse":
+            # only a signed-in desk is poked: this socket's state was lost (Redis restarted or
+            # expired it); a page load sends the stored sign-in again
+            log.warning("%s: refresh after a lost state: reloading", self._who())
+            await broadcast.reload_page(self.router.session.session_id)
 
     def _show(self, e: Evening) -> None:
         names = e.players

@@ -142,9 +142,11 @@ class PlayerState(rx.State):
     @rx.event
     async def refresh(self):
         """Reload my private view (asked by the server after someone else's move)."""
-        if self._player_id:
-            lv = await registry.live(self._evening_id)
-            self._show(lv.evening)
+        if not self._player_id and not await self._identify():
+            await self._reload_if_lost("refresh")
+            return
+        lv = await registry.live(self._evening_id)
+        self._show(lv.evening)
 
     @rx.event
     def forget_me(self):
@@ -251,6 +253,17 @@ class PlayerState(rx.State):
 
     # ------------------------------------------------------------------ helpers
 
+    async def _reload_if_lost(self, handler: str) -> bool:
+        """On /jouer with no identity at all, this socket's Reflex state was lost (Redis
+        restarted, or expired an idle state) while the browser kept its identity in local
+        storage: make the page load again, which sends it (True when asked)."""
+        if self.secret or self.code or self.router.url.path.rstrip("/") != "/jouer":
+            return False
+        log.warning("%s: %s with no identity on /jouer: reloading", self._who(), handler)
+        self.message = "Reconnexion en cours…"
+        await broadcast.reload_page(self.router.session.session_id)
+        return True
+
     def _who(self) -> str:
         return f"player {self._player_id or '?'} (sid {self.router.session.session_id})"
 
@@ -263,14 +276,8 @@ class PlayerState(rx.State):
     ) -> list[ev.Event] | None:
         """Run my move through the engine; None (with a message) when refused."""
         if not self._player_id and not await self._identify():
-            if not self.secret and not self.code and self.router.url.path.rstrip("/") == "/jouer":
-                # This socket's Reflex state was lost (Redis restarted or expired it) while the
-                # browser kept its identity in local storage: a page load sends it again.
-                log.warning("%s: %s with no identity on /jouer: reloading", self._who(), handler)
-                self.message = "Reconnexion en cours… touchez à nouveau dans un instant."
-                await broadcast.reload_page(self.router.session.session_id)
-                return None
-            self._refused(handler, BadInput("not identified"))
+            if not await self._reload_if_lost(handler):
+                self._refused(handler, BadInput("not identified"))
             return None
         try:
             events = await registry.play(
