@@ -218,7 +218,7 @@ async def _signed_in_staff(state: BaseState, event: Event) -> bool:
     animateur drawing fast or the desk selling fast is trusted; only checked over the limit."""
     try:
         target = type(state).get_class_substate(event.name.rpartition(".")[0])
-        if "_authorized" not in getattr(target, "_backend_vars", {}):
+        if "_authorized" not in getattr(target, "__annotations__", {}):  # not a staff state
             return False
         return getattr(await state.get_state(target), "_authorized", False) is True
     except Exception:  # an unknown state: not staff

@@ -154,3 +154,33 @@ def test_payloads_that_fit_the_handler_pass(fn, payload) -> None:
 def test_payloads_that_do_not_fit_are_refused(fn, payload, why: str) -> None:
     problem = payload_problem(fn, payload)
     assert problem is not None and why in problem
+
+
+@pytest.mark.parametrize(
+    ("state_path", "staff"),
+    [
+        ("loto_app.live.caisse.CaisseState", True),
+        ("loto_app.live.animateur.AnimateurState", True),
+        ("loto_app.live.player.PlayerState", False),
+    ],
+)
+def test_only_signed_in_staff_is_exempt(state_path: str, staff: bool) -> None:
+    """The exemption reads the real state classes: signed-in animateur and desk only."""
+    import asyncio
+    import importlib
+
+    import reflex as rx
+    from reflex.event import Event
+
+    import loto_app.loto_app  # noqa: F401  (builds the app's state tree)
+    from loto_app.live.ratelimit import _signed_in_staff
+
+    module, _, name = state_path.rpartition(".")
+    cls = getattr(importlib.import_module(module), name)
+    root = rx.State(_reflex_internal_init=True)
+    event = Event(name=f"{cls.get_full_name()}.refresh")
+    assert asyncio.run(_signed_in_staff(root, event)) is False  # not signed in
+    sub = root.get_substate(cls.get_full_name().split(".")[1:])
+    if hasattr(sub, "_authorized"):
+        sub._authorized = True
+    assert asyncio.run(_signed_in_staff(root, event)) is staff
