@@ -36,7 +36,9 @@ def _crash_module() -> Any:
 
 
 def _seed() -> int:
-    seed = int(os.environ.get("LOTO_CRASH_SEED") or random.SystemRandom().randrange(10**6))
+    # CI replays one known seed (the long runs of bench/crash.py explore); a bare run explores
+    default = 7 if os.environ.get("CI") else random.SystemRandom().randrange(10**6)
+    seed = int(os.environ.get("LOTO_CRASH_SEED") or default)
     print(f"crash seed {seed} (replay: LOTO_CRASH_SEED={seed})", flush=True)
     return seed
 
@@ -68,12 +70,16 @@ def test_server_killed_three_times_with_a_real_phone(
         expect(page.locator("[data-testid^=carton-]")).to_have_count(3)
         cartons = _cartons(page)
         marked: str | None = None
+        marked_in: tuple = ()  # (game, status) when the pion was put
         for i in range(3):
             c.cycle("server")
             tablet = c.hall.anim.hall
             # the phone was not reloaded: it reconnects by itself to its cartons and the board
             expect(page.get_by_test_id("connection-banner")).to_have_count(0, timeout=60_000)
             assert _cartons(page) == cartons, f"seed {seed}: the phone's cartons changed"
+            hall = c.hall.anim.hall
+            if marked and (hall.get("game_no"), hall.get("status")) != marked_in:
+                marked = None  # that game ended meanwhile: démarquage cleared the pion
             if marked:
                 expect(page.get_by_test_id(marked)).to_have_attribute("data-marked", "true")
             c.play(2)  # the game goes on: the phone sees the next numbers
@@ -86,6 +92,7 @@ def test_server_killed_three_times_with_a_real_phone(
                 marked = cells.first.get_attribute("data-testid")
                 page.get_by_test_id(marked).click()
                 expect(page.get_by_test_id(marked)).to_have_attribute("data-marked", "true")
+                marked_in = (c.hall.anim.hall.get("game_no"), c.hall.anim.hall.get("status"))
         c.check()
         c.ok = True
     except AssertionError as exc:
