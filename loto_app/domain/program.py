@@ -228,6 +228,11 @@ class Offer:
         noun = "grille" if self.kind is Kind.MAXIQUINE else "carton"
         return f"{self.quantity} {noun}" + ("s" if self.quantity > 1 else "")
 
+    @property
+    def name(self) -> str:
+        """The pack with its kind, as the desk and the record name it ("3 cartons (classique)")."""
+        return f"{self.label} ({KIND_LABELS[self.kind].lower()})"
+
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready form."""
         return {

@@ -193,7 +193,7 @@ class CaisseState(rx.State):
     def _show(self, e: Evening) -> None:
         names = e.players
         self.offers = [
-            TotalLine(str(i), f"{_offer_label(e, i)} — {euros(o.price_cents)}")
+            TotalLine(str(i), f"{o.name} — {euros(o.price_cents)}")
             for i, o in enumerate(e.program.offers)
         ]
         sales = list(e.sales.values())
@@ -411,18 +411,13 @@ class CaisseState(rx.State):
         return events
 
 
-def _offer_label(e: Evening, index: int) -> str:
-    o = e.program.offers[index]
-    return f"{o.label} ({KIND_LABELS[o.kind].lower()})"
-
-
 def _line(e: Evening, s, names: dict[str, str]) -> SaleLine:
     nos = e.purchases[s.purchase_no - 1].carton_nos if s.purchase_no else ()
     return SaleLine(
         no=s.no,
         player=names.get(s.player_id, "?")
         + (" (papier)" if e.origins.get(s.player_id) == "paper" else ""),
-        label=_offer_label(e, s.offer),
+        label=e.program.offers[s.offer].name,
         amount=euros(s.amount_cents),
         method=METHOD_LABELS.get(s.method, s.method),
         seller=s.seller or (f"caisse : {s.cashier}" if s.cashier else "téléphone"),

@@ -73,7 +73,7 @@ def offer_views(e: Evening) -> list[OfferView]:
     out = []
     for i, o in enumerate(e.program.offers):
         plain = o.kind in (Kind.CLASSIQUE, Kind.VITRINE)
-        label = o.label if plain else f"{o.label} ({KIND_LABELS[o.kind].lower()})"
+        label = o.label if plain else o.name
         out.append(
             OfferView(
                 index=i,
@@ -92,7 +92,7 @@ def order_views(e: Evening, player_id: str) -> list[OrderView]:
     return [
         OrderView(
             no=s.no,
-            label=f"{e.program.offers[s.offer].label} ({KIND_LABELS[Kind(s.kind)].lower()})",
+            label=e.program.offers[s.offer].name,
             price=euros(s.amount_cents),
         )
         for s in e.sales.values()

@@ -433,10 +433,7 @@ def settings_lines(program: Program) -> tuple[tuple[str, str], ...]:
         ("Parties au programme", str(len(program.games))),
         (
             "Tarifs",
-            " ; ".join(
-                f"{o.label} ({_kind_label(o.kind.value).lower()}) : {euros(o.price_cents)}"
-                for o in program.offers
-            ),
+            " ; ".join(f"{o.name} : {euros(o.price_cents)}" for o in program.offers),
         ),
     )
 
