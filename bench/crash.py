@@ -48,7 +48,6 @@ import json
 import os
 import random
 import shutil
-import signal
 import socket
 import subprocess
 import sys
@@ -64,7 +63,11 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
-VENV = ROOT / ".venv" if (ROOT / ".venv" / "bin" / "reflex").exists() else Path(sys.prefix)
+if str(ROOT / "bench") not in sys.path:
+    sys.path.insert(0, str(ROOT / "bench"))
+import serving  # noqa: E402  (bench/serving.py: the server process, shared by the benches)
+from serving import VENV  # noqa: E402
+
 PG_URL = os.environ.get("LOTO_TEST_PG_URL", "postgresql+psycopg://root@127.0.0.1:5432/test")
 SECRET = "crash-animateur-" + uuid.uuid4().hex[:8]
 PHASES = ("draw", "claims", "marks", "award")
@@ -103,13 +106,6 @@ def _port_open(port: int) -> bool:
     with socket.socket() as s:
         s.settimeout(0.5)
         return s.connect_ex(("127.0.0.1", port)) == 0
-
-
-def _killpg(proc: subprocess.Popen | None, sig: int = signal.SIGKILL) -> None:
-    if proc is None:
-        return
-    with contextlib.suppress(ProcessLookupError):
-        os.killpg(proc.pid, sig)  # start_new_session: the group id is the leader's pid
 
 
 # ---------------------------------------------------------------------- the processes
@@ -152,7 +148,7 @@ class PrivateRedis:
 
     def kill(self) -> None:
         """SIGKILL: every key is gone (no persistence)."""
-        _killpg(self.proc)
+        serving.killpg(self.proc)
         if self.proc is not None:
             self.proc.wait(10)
         self.proc = None
@@ -250,65 +246,26 @@ class AppServer:
 
     def start(self, timeout: float = 600.0) -> None:
         """`reflex run --env prod` on our port; returns once /ping answers."""
-        ping = emulator().ping
         end = time.monotonic() + 30
         while _port_open(self.port) and time.monotonic() < end:
             time.sleep(0.2)  # the killed server's sockets are gone before we bind again
-        cmd = [
-            str(ROOT / "scripts" / "with-env.sh"),
-            str(VENV / "bin" / "reflex"),
-            "run",
-            "--env",
-            "prod",
-            "--frontend-port",
-            str(self.port),
-            "--backend-port",
-            str(self.port),
-            "--backend-host",
-            "127.0.0.1",
-        ]
-        with self.log.open("ab") as log:
-            log.write(f"\n===== start {self.starts + 1} =====\n".encode())
-            log.flush()
-            self.proc = subprocess.Popen(
-                cmd,
-                cwd=ROOT,
-                env=self.env,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                stdin=subprocess.DEVNULL,
-                start_new_session=True,
-            )
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"server exited ({self.proc.returncode}):\n{self.tail()}")
-            if ping(self.url):
-                self.starts += 1
-                return
-            time.sleep(0.3)
-        raise RuntimeError(f"server not up within {timeout:.0f}s:\n{self.tail()}")
+        self.proc = serving.spawn(self.port, self.env, self.log, f"start {self.starts + 1}")
+        serving.wait_up(self.proc, self.url, timeout, self.log)
+        self.starts += 1
 
     def kill(self) -> None:
         """SIGKILL the whole process group (the `reflex run` process and its workers)."""
-        _killpg(self.proc)
+        serving.killpg(self.proc)
         if self.proc is not None:
             self.proc.wait(30)
 
     def tail(self, n: int = 40) -> str:
         """The end of the server's log."""
-        try:
-            return "\n".join(self.log.read_text(errors="replace").splitlines()[-n:])
-        except OSError:
-            return ""
+        return serving.tail(self.log, n)
 
     def stop(self, keep: bool | None = None) -> None:
         """Stop everything; drop the PostgreSQL database and the temp dir unless kept."""
-        if self.proc is not None and self.proc.poll() is None:
-            _killpg(self.proc, signal.SIGTERM)
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                self.proc.wait(20)
-        _killpg(self.proc)  # workers that outlived the leader are still in the group
+        serving.stop(self.proc)
         if self.redis is not None:
             self.redis.stop()
         keep = self.keep if keep is None else keep

@@ -67,7 +67,6 @@ import re
 import resource
 import secrets
 import shutil
-import signal
 import socket
 import statistics
 import subprocess
@@ -84,10 +83,11 @@ from typing import Any
 
 import psutil
 
-ROOT = Path(__file__).resolve().parent.parent
-# The project's virtualenv: the checkout's .venv, else the one running this script (a copy of
-# the tree run with another checkout's venv).
-VENV = ROOT / ".venv" if (ROOT / ".venv" / "bin" / "reflex").exists() else Path(sys.prefix)
+if str(Path(__file__).resolve().parent) not in sys.path:  # loaded by path (crash.py, tests)
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+import serving
+from serving import ROOT, VENV, ping
+
 EV = "42/_event,"  # socket.io EVENT packet on the /_event namespace
 RE_LAST = re.compile(r'"last_rx_state_":\s*(\d+)')
 HYDRATED = '"is_hydrated_rx_state_":true'
@@ -603,15 +603,6 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def ping(url: str, timeout: float = 2.0) -> bool:
-    """GET /ping answers."""
-    try:
-        with urllib.request.urlopen(f"{url}/ping", timeout=timeout) as r:
-            return r.status == 200
-    except OSError:
-        return False
-
-
 class Started:
     """`--start`: a fresh database and a production server of the app, stopped on exit."""
 
@@ -715,61 +706,17 @@ class Started:
         )
         self.code, offer, *self.vendeur_secrets = out.stdout.strip().splitlines()[-1].split()
         self.offer = int(offer)
-        cmd = [
-            str(ROOT / "scripts" / "with-env.sh"),
-            str(VENV / "bin" / "reflex"),
-            "run",
-            "--env",
-            "prod",
-            "--frontend-port",
-            str(self.port),
-            "--backend-port",
-            str(self.port),
-            "--backend-host",
-            "127.0.0.1",
-        ]
-        with self.log.open("wb") as log:
-            self.proc = subprocess.Popen(
-                cmd,
-                cwd=ROOT,
-                env=self.env,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                stdin=subprocess.DEVNULL,
-                start_new_session=True,  # its own process group, stopped as one
-            )
-        end = now() + self.args.start_timeout
-        while now() < end:
-            if self.proc.poll() is not None:
-                raise BenchError(f"server exited ({self.proc.returncode}):\n{self.tail()}")
-            if ping(self.url):
-                print(f"server: {self.url} up in {now() - t0:.1f}s (log {self.log})", flush=True)
-                return
-            time.sleep(0.5)
-        raise BenchError(f"server not up within {self.args.start_timeout}s:\n{self.tail()}")
+        self.proc = serving.spawn(self.port, self.env, self.log)
+        serving.wait_up(self.proc, self.url, self.args.start_timeout, self.log, BenchError)
+        print(f"server: {self.url} up in {now() - t0:.1f}s (log {self.log})", flush=True)
 
     def tail(self, n: int = 30) -> str:
         """The end of the server's log."""
-        try:
-            return "\n".join(self.log.read_text(errors="replace").splitlines()[-n:])
-        except OSError:
-            return ""
+        return serving.tail(self.log, n)
 
     def stop(self, keep: bool) -> None:
         """Stop the server's process group; remove the temp dir unless `keep`."""
-        if self.proc is not None and self.proc.poll() is None:
-            pgid = self.proc.pid  # start_new_session: the group id is the leader's pid
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(pgid, signal.SIGTERM)
-            try:
-                self.proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                with contextlib.suppress(ProcessLookupError):
-                    os.killpg(pgid, signal.SIGKILL)
-                self.proc.wait(timeout=10)
-            # Workers that outlived the leader are still in the group.
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(pgid, signal.SIGKILL)
+        serving.stop(self.proc)
         if self.pg_db and not keep:
             try:
                 self._pg(f'DROP DATABASE IF EXISTS "{self.pg_db}" WITH (FORCE)')

@@ -45,25 +45,25 @@ Only 127.0.0.1 is contacted; every wait has a timeout.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import gzip
 import json
 import os
 import shlex
 import shutil
-import signal
 import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-VENV = Path(sys.prefix)
+if str(Path(__file__).resolve().parent) not in sys.path:
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+import serving
+from serving import ROOT, VENV
+
 CHROMIUM = os.environ.get("LOTO_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -119,15 +119,6 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def ping(url: str, timeout: float = 2.0) -> bool:
-    """GET /ping answers."""
-    try:
-        with urllib.request.urlopen(f"{url}/ping", timeout=timeout) as r:
-            return r.status == 200
-    except OSError:
-        return False
-
-
 class Started:
     """`--start`: a fresh database and a production server of the app, stopped on exit."""
 
@@ -181,60 +172,17 @@ class Started:
             text=True,
         )
         self.code = out.stdout.strip().splitlines()[-1]
-        cmd = [
-            str(ROOT / "scripts" / "with-env.sh"),
-            str(VENV / "bin" / "reflex"),
-            "run",
-            "--env",
-            "prod",
-            "--frontend-port",
-            str(self.port),
-            "--backend-port",
-            str(self.port),
-            "--backend-host",
-            "127.0.0.1",
-        ]
-        with self.log.open("wb") as log:
-            self.proc = subprocess.Popen(
-                cmd,
-                cwd=ROOT,
-                env=self.env,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                stdin=subprocess.DEVNULL,
-                start_new_session=True,  # its own process group, stopped as one
-            )
-        end = time.monotonic() + self.timeout
-        while time.monotonic() < end:
-            if self.proc.poll() is not None:
-                raise BenchError(f"server exited ({self.proc.returncode}):\n{self.tail()}")
-            if ping(self.url):
-                print(f"server: {self.url} up in {time.monotonic() - t0:.0f} s", flush=True)
-                return
-            time.sleep(0.5)
-        raise BenchError(f"server not up within {self.timeout:.0f} s:\n{self.tail()}")
+        self.proc = serving.spawn(self.port, self.env, self.log)
+        serving.wait_up(self.proc, self.url, self.timeout, self.log, BenchError)
+        print(f"server: {self.url} up in {time.monotonic() - t0:.0f} s", flush=True)
 
     def tail(self, n: int = 30) -> str:
         """The end of the server's log."""
-        try:
-            return "\n".join(self.log.read_text(errors="replace").splitlines()[-n:])
-        except OSError:
-            return ""
+        return serving.tail(self.log, n)
 
     def stop(self, keep: bool) -> None:
         """Stop the server's process group; remove the temp dir unless `keep`."""
-        if self.proc is not None and self.proc.poll() is None:
-            pgid = self.proc.pid  # start_new_session: the group id is the leader's pid
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(pgid, signal.SIGTERM)
-            try:
-                self.proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                with contextlib.suppress(ProcessLookupError):
-                    os.killpg(pgid, signal.SIGKILL)
-                self.proc.wait(timeout=10)
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(pgid, signal.SIGKILL)
+        serving.stop(self.proc)
         if keep:
             print(f"kept: {self.tmp}", flush=True)
         else:

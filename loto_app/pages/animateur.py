@@ -5,7 +5,14 @@ from __future__ import annotations
 import reflex as rx
 
 from loto_app.components.board import board
-from loto_app.components.ui import ACCENT, announcement_box, big_button, page_shell, tid
+from loto_app.components.ui import (
+    ACCENT,
+    announcement_box,
+    big_button,
+    page_shell,
+    sign_in_form,
+    tid,
+)
 from loto_app.live.animateur import AnimateurState
 from loto_app.live.hall import HallView
 
@@ -13,33 +20,8 @@ TITLE = "Loto — animateur"
 
 
 def _login() -> rx.Component:
-    return rx.form(
-        rx.vstack(
-            rx.heading("Connexion de l'animateur", size="6"),
-            rx.el.label("Code de la soirée", html_for="animateur-code", font_weight="700"),
-            rx.input(
-                id="animateur-code",
-                name="code",
-                size="3",
-                font_size="1.3rem",
-                custom_attrs=tid("animateur-code"),
-            ),
-            rx.el.label("Secret de l'animateur", html_for="animateur-secret", font_weight="700"),
-            rx.input(
-                id="animateur-secret",
-                name="secret",
-                type="password",
-                size="3",
-                font_size="1.3rem",
-                custom_attrs=tid("animateur-secret"),
-            ),
-            big_button("Se connecter", "animateur-login", type="submit", width="100%"),
-            spacing="3",
-            width="100%",
-        ),
-        on_submit=AnimateurState.login,
-        reset_on_submit=False,
-        width="100%",
+    return sign_in_form(
+        "Connexion de l'animateur", "animateur", "Secret de l'animateur", AnimateurState.login
     )
 
 

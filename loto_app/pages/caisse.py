@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import reflex as rx
 
-from loto_app.components.ui import big_button, page_shell, tid
+from loto_app.components.ui import big_button, page_shell, sign_in_form, tid
 from loto_app.live.caisse import CaisseState, SaleLine, TicketLine, TotalLine
 
 TITLE = "Loto — caisse"
@@ -16,34 +16,12 @@ FIELD = {"font_size": "1.2rem", "padding": "0.5rem", "width": "100%", "min_heigh
 
 
 def _login() -> rx.Component:
-    return rx.form(
-        rx.vstack(
-            rx.heading("Connexion à la caisse", size="6"),
-            rx.text("Vendeurs et caissiers : le secret vous est donné par l'organisateur."),
-            rx.el.label("Code de la soirée", html_for="caisse-code", font_weight="700"),
-            rx.input(
-                id="caisse-code",
-                name="code",
-                size="3",
-                font_size="1.3rem",
-                custom_attrs=tid("caisse-code"),
-            ),
-            rx.el.label("Votre secret", html_for="caisse-secret", font_weight="700"),
-            rx.input(
-                id="caisse-secret",
-                name="secret",
-                type="password",
-                size="3",
-                font_size="1.3rem",
-                custom_attrs=tid("caisse-secret"),
-            ),
-            big_button("Se connecter", "caisse-login", type="submit", width="100%"),
-            spacing="3",
-            width="100%",
-        ),
-        on_submit=CaisseState.login,
-        reset_on_submit=False,
-        width="100%",
+    return sign_in_form(
+        "Connexion à la caisse",
+        "caisse",
+        "Votre secret",
+        CaisseState.login,
+        intro="Vendeurs et caissiers : le secret vous est donné par l'organisateur.",
     )
 
 

@@ -1,0 +1,110 @@
+"""The app as the benchmarks serve it: `scripts/with-env.sh .venv/bin/reflex run --env prod` on
+one port of 127.0.0.1, in its own process group (the `reflex run` process and its workers are
+stopped, or SIGKILLed, as one), its output appended to a log file.
+
+Shared by `load.py`, `phone.py` and `crash.py`; each prepares its own database and environment.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+VENV = ROOT / ".venv" if (ROOT / ".venv" / "bin" / "reflex").exists() else Path(sys.prefix)
+
+
+def ping(url: str, timeout: float = 2.0) -> bool:
+    """GET /ping answers."""
+    try:
+        with urllib.request.urlopen(f"{url}/ping", timeout=timeout) as r:
+            return r.status == 200
+    except OSError:
+        return False
+
+
+def spawn(port: int, env: dict[str, str], log: Path, banner: str = "") -> subprocess.Popen:
+    """Start the production server on `port` (frontend and backend), output appended to `log`."""
+    cmd = [
+        str(ROOT / "scripts" / "with-env.sh"),
+        str(VENV / "bin" / "reflex"),
+        "run",
+        "--env",
+        "prod",
+        "--frontend-port",
+        str(port),
+        "--backend-port",
+        str(port),
+        "--backend-host",
+        "127.0.0.1",
+    ]
+    with log.open("ab") as out:
+        if banner:
+            out.write(f"\n===== {banner} =====\n".encode())
+            out.flush()
+        return subprocess.Popen(
+            cmd,
+            cwd=ROOT,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            start_new_session=True,  # its own process group, stopped as one
+        )
+
+
+def wait_up(
+    proc: subprocess.Popen,
+    url: str,
+    timeout: float,
+    log: Path,
+    error: type[Exception] = RuntimeError,
+) -> float:
+    """Wait until /ping answers; returns the seconds it took.
+
+    Raises:
+        error: the server exited, or did not answer within `timeout` (with its log's end).
+    """
+    t0 = time.monotonic()
+    while time.monotonic() < t0 + timeout:
+        if proc.poll() is not None:
+            raise error(f"server exited ({proc.returncode}):\n{tail(log)}")
+        if ping(url):
+            return time.monotonic() - t0
+        time.sleep(0.3)
+    raise error(f"server not up within {timeout:.0f} s:\n{tail(log)}")
+
+
+def tail(log: Path, n: int = 30) -> str:
+    """The end of the server's log."""
+    try:
+        return "\n".join(log.read_text(errors="replace").splitlines()[-n:])
+    except OSError:
+        return ""
+
+
+def killpg(proc: subprocess.Popen | None, sig: int = signal.SIGKILL) -> None:
+    """Signal the server's whole process group."""
+    if proc is not None:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, sig)  # start_new_session: the group id is the leader's pid
+
+
+def stop(proc: subprocess.Popen | None) -> None:
+    """SIGTERM the group, wait, then SIGKILL whatever is left (workers outliving the leader)."""
+    if proc is None:
+        return
+    if proc.poll() is None:
+        killpg(proc, signal.SIGTERM)
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            killpg(proc)
+            proc.wait(timeout=10)
+    killpg(proc)
