@@ -2,7 +2,8 @@
 
 import reflex as rx
 
-from loto_app.live import broadcast
+from loto_app import network
+from loto_app.live import broadcast, reaper
 from loto_app.live.animateur import AnimateurState
 from loto_app.live.caisse import CaisseState
 from loto_app.live.hall import HallView
@@ -56,3 +57,7 @@ broadcast.bind(app, HallView, f"{PlayerState.get_full_name()}.refresh")
 broadcast.bind_desk(f"{CaisseState.get_full_name()}.refresh")
 # Every event passes here first: per-client rate limit and payload shape (live/ratelimit.py).
 app.add_middleware(EventGate())
+# One process: drop the in-memory states that gone clients left (live/reaper.py).
+app.register_lifespan_task(reaper.run)
+# Reachable from the internet without LOTO_CREATE_KEY: say so loudly (loto_app/network.py).
+network.warn_if_open()

@@ -15,7 +15,7 @@ from loto_app.domain import events as ev
 from loto_app.domain.engine import Evening
 from loto_app.domain.errors import LotoError
 from loto_app.domain.verdicts import Verdict
-from loto_app.live import broadcast, registry
+from loto_app.live import broadcast, registry, signin_limit
 from loto_app.live.guards import BadInput, as_int, as_text, form, log, refuse
 from loto_app.live.views import VERDICT_KIND, verdict_text
 
@@ -41,7 +41,11 @@ class AnimateurState(rx.State):
             secret = as_text(data.get("secret", ""), "secret", 64)
         except BadInput as exc:
             return self._refused("login", exc)
-        if not await self._sign_in(code, secret):
+        try:
+            ok = await self._sign_in(code, secret)
+        except signin_limit.TooManyAttempts as exc:
+            return self._refused("login", exc)
+        if not ok:
             self.message = "Code de soirée ou secret de l'animateur incorrect."
             return
         self.code, self.secret, self.message = code, secret, ""
@@ -51,7 +55,10 @@ class AnimateurState(rx.State):
         """On load: sign in again with what this tablet remembers."""
         self.signed_in = False
         if isinstance(self.code, str) and isinstance(self.secret, str) and self.secret:
-            await self._sign_in(self.code, self.secret)
+            try:
+                await self._sign_in(self.code, self.secret)
+            except signin_limit.TooManyAttempts as exc:
+                self._refused("resume", exc)
 
     @rx.event
     def logout(self):
@@ -59,6 +66,8 @@ class AnimateurState(rx.State):
         self.code, self.secret, self.signed_in, self._authorized = "", "", False, False
 
     async def _sign_in(self, code: str, secret: str) -> bool:
+        """Raises signin_limit.TooManyAttempts when this address failed too often."""
+        await signin_limit.check(self.router)
         store = registry.store()
         evening_id = await asyncio.to_thread(store.evening_id_for_code, code)
         ok = evening_id is not None and await asyncio.to_thread(
@@ -66,6 +75,7 @@ class AnimateurState(rx.State):
         )
         if not ok:
             refuse(self._who(), "login", "wrong code or secret")
+            await signin_limit.failed(self.router, "animateur")
             return False
         self._evening_id, self._authorized, self.signed_in = evening_id, True, True
         lv = await registry.live(evening_id)

@@ -31,7 +31,7 @@ from loto_app.domain.till import (
     player_for_desk_code,
     totals,
 )
-from loto_app.live import broadcast, registry
+from loto_app.live import broadcast, registry, signin_limit
 from loto_app.live.guards import BadInput, as_int, as_text, form, refuse
 from loto_app.payments import provider
 from loto_app.storage.access import AccessStore
@@ -127,7 +127,11 @@ class CaisseState(rx.State):
             secret = as_text(data.get("secret", ""), "secret", 64)
         except BadInput as exc:
             return self._refused("login", exc)
-        if not await self._sign_in(code, secret):
+        try:
+            ok = await self._sign_in(code, secret)
+        except signin_limit.TooManyAttempts as exc:
+            return self._refused("login", exc)
+        if not ok:
             self._say("Code de soirée ou secret incorrect (ou accès retiré).", ok=False)
             return
         self.code, self.secret = code, secret
@@ -138,7 +142,10 @@ class CaisseState(rx.State):
         """On load: sign in again with what this device remembers."""
         self.signed_in = False
         if isinstance(self.code, str) and isinstance(self.secret, str) and self.secret:
-            await self._sign_in(self.code, self.secret)
+            try:
+                await self._sign_in(self.code, self.secret)
+            except signin_limit.TooManyAttempts as exc:
+                self._refused("resume", exc)
 
     @rx.event
     def logout(self):
@@ -147,6 +154,8 @@ class CaisseState(rx.State):
         self.role = self.staff_name = ""
 
     async def _sign_in(self, code: str, secret: str) -> bool:
+        """Raises signin_limit.TooManyAttempts when this address failed too often."""
+        await signin_limit.check(self.router)
         store = registry.store()
         evening_id = await asyncio.to_thread(store.evening_id_for_code, code)
         member = None
@@ -155,6 +164,7 @@ class CaisseState(rx.State):
             member = await asyncio.to_thread(access.staff_for_secret, evening_id, secret)
         if member is None:
             refuse(self._who(), "login", f"wrong code {code!r} or staff secret")
+            await signin_limit.failed(self.router, "desk")
             return False
         self._evening_id, self._authorized = evening_id, True
         self.signed_in, self.staff_name, self.role = True, member.name, member.role

@@ -22,6 +22,7 @@ from typing import Any
 
 import reflex as rx
 
+from loto_app import network
 from loto_app.domain.errors import InvalidProgram
 from loto_app.domain.program import (
     KIND_LABELS,
@@ -40,7 +41,7 @@ from loto_app.domain.program import (
     default_offers,
     demo_program,
 )
-from loto_app.live import registry
+from loto_app.live import registry, signin_limit
 from loto_app.live.guards import BadInput, as_bool, as_int, as_text, form, refuse
 from loto_app.records import export
 from loto_app.records.paper import cartons_for, paper_pdf
@@ -407,7 +408,12 @@ class OrganisationState(rx.State):
         self.signed_in, self._evening_id, self._secret = False, 0, ""
         code, secret = self.code, self.secret
         if isinstance(code, str) and isinstance(secret, str) and secret and len(secret) <= 64:
-            if len(code) <= 16 and await self._sign_in(code.strip().upper(), secret):
+            try:
+                if len(code) <= 16 and await self._sign_in(code.strip().upper(), secret):
+                    return
+            except signin_limit.TooManyAttempts as exc:
+                refuse(self._who(), "resume", exc)
+                self.login_message, self.tab = exc.user_message, "signin"
                 return
             self.code, self.secret = "", ""
 
@@ -432,7 +438,13 @@ class OrganisationState(rx.State):
             refuse(self._who(), "login", exc)
             self.login_message = "Code ou secret trop long."
             return
-        if not code or not secret or not await self._sign_in(code, secret):
+        try:
+            ok = bool(code and secret) and await self._sign_in(code, secret)
+        except signin_limit.TooManyAttempts as exc:
+            refuse(self._who(), "login", exc)
+            self.login_message = exc.user_message
+            return
+        if not ok:
             self.login_message = "Code de soirée ou secret de l'organisateur incorrect."
             return
         self.code, self.secret, self.login_message = code, secret, ""
@@ -448,6 +460,8 @@ class OrganisationState(rx.State):
         self.tab = "signin"
 
     async def _sign_in(self, code: str, secret: str) -> bool:
+        """Raises signin_limit.TooManyAttempts when this address failed too often."""
+        await signin_limit.check(self.router)
         store = registry.store()
         evening_id = await asyncio.to_thread(store.evening_id_for_code, code)
         access = AccessStore(store.engine)
@@ -456,6 +470,7 @@ class OrganisationState(rx.State):
         )
         if not ok:
             refuse(self._who(), "login", f"wrong code {code!r} or organiser secret")
+            await signin_limit.failed(self.router, "organiser")
             return False
         self._evening_id, self._secret, self.signed_in = evening_id, secret, True
         await self._load_evening()
@@ -906,13 +921,8 @@ class OrganisationState(rx.State):
     # ------------------------------------------------------------------ helpers
 
     def _origin(self) -> str:
-        try:
-            origin = self.router.url.origin
-        except Exception:  # no URL yet (a bare event)
-            origin = ""
-        if not origin or origin == "://":
-            origin = f"http://{self.router.headers.host or 'localhost:3000'}"
-        return origin[:200]
+        """The address players reach, for the links (`network.public_origin`)."""
+        return network.public_origin_of(self.router)[:200]
 
     def _who(self) -> str:
         return f"organiser? evening {self._evening_id} (sid {self.router.session.session_id})"

@@ -9,6 +9,7 @@ import io
 import reflex as rx
 import segno
 
+from loto_app import network
 from loto_app.live import broadcast, registry
 from loto_app.live.guards import BadInput, as_text, refuse
 
@@ -40,8 +41,8 @@ class ScreenState(rx.State):
         if evening_id is None:
             self.message = "Ajoutez le code de la soirée à l'adresse : /ecran?code=XXXXXX"
             return
-        host = self.router.headers.host or "localhost:3000"
-        self.join_url = f"http://{host}/?code={code}"
+        # the address phones can reach (never this TV's `localhost`; https behind the proxy)
+        self.join_url = f"{network.public_origin_of(self.router)}/?code={code}"
         self.qr = qr_svg_data_uri(self.join_url)
         self.message = ""
         lv = await registry.live(evening_id)

@@ -1,0 +1,155 @@
+"""Expire what gone clients left in memory: a four-hour evening without a leak.
+
+With one process, Reflex keeps each client token's state tree in memory
+(`StateManagerMemory`) until an hour after that token's last event. A hall's phones come back
+many times in an evening (sleep, Wi-Fi, reloads), and a phone that wakes up often comes back
+under a *new* token: the browser lost its tab, or the server had not noticed the old socket die
+and handed out another one (upstream Reflex issues 3021, 6252). Every such return leaves a
+state tree behind (~200-300 KB), and in the meantime a connected phone that sends no event for
+an hour (auto-marking on, a long carton plein) loses its state while still on the page.
+
+`Reaper` is a periodic task of the app (`run`, a lifespan task) that, every `SWEEP_EVERY`
+seconds:
+
+- drops the state of every token that has had no socket on this process for
+  `LOTO_STATE_IDLE_MINUTES` minutes (default 5; 0 switches the reaper off), unless an event is
+  being handled for it (its lock is held);
+- keeps the state of every connected token from expiring (a connected phone is never dropped).
+
+Nothing is lost by dropping: a page that comes back (same token or a new one) hydrates again
+with what its local storage holds (the player's secret, the staff's sign-in), its `on_load`
+handler finds the player or the sign-in in the database again, and the room broadcast gives it
+the hall's picture; the database holds the truth. With Redis (`REFLEX_REDIS_URL`) the state
+lives in Redis, which expires it by itself: the reaper does not run.
+
+It reads the Reflex 0.10 state manager's bookkeeping (`_token_expires_at`, `_states_locks`,
+`_purge_token`, `_track_token`) and the token manager's `token_to_socket`: Reflex is pinned to
+0.10.x, and `tests/live/test_reaper.py` runs the reaper on the real classes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from reflex.istate.manager.token import BaseStateToken
+
+log = logging.getLogger("loto_app.live")
+
+IDLE_ENV = "LOTO_STATE_IDLE_MINUTES"
+DEFAULT_IDLE_MINUTES = 5.0
+SWEEP_EVERY = 30.0  # seconds between two sweeps (at most; less for a short idle time)
+
+
+@dataclass(frozen=True, slots=True)
+class Sweep:
+    """What one sweep did."""
+
+    dropped: int  # states of gone clients removed
+    kept: int  # connected clients' states kept from expiring
+    waiting: int  # gone clients not idle long enough yet (or busy)
+    states: int  # states left in memory
+
+
+def idle_seconds(env: dict[str, str] | os._Environ = os.environ) -> float:
+    """`LOTO_STATE_IDLE_MINUTES` in seconds (0: the reaper is off)."""
+    raw = env.get(IDLE_ENV, "")
+    try:
+        minutes = float(raw) if raw.strip() else DEFAULT_IDLE_MINUTES
+    except ValueError:
+        log.error("%s=%r is not a number of minutes: %g used", IDLE_ENV, raw, DEFAULT_IDLE_MINUTES)
+        minutes = DEFAULT_IDLE_MINUTES
+    return max(0.0, minutes * 60)
+
+
+class Reaper:
+    """Drops the in-memory states of clients gone for `idle` seconds.
+
+    Args:
+        manager: Reflex's `StateManagerMemory`.
+        sockets: the token manager (its `token_to_socket` maps connected tokens).
+        idle: seconds without a socket before a token's state is dropped.
+        clock: wall-clock seconds (injected by tests).
+    """
+
+    def __init__(
+        self,
+        manager: Any,
+        sockets: Any,
+        idle: float,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.manager, self.sockets, self.idle, self.clock = manager, sockets, idle, clock
+        self.gone_since: dict[str, float] = {}  # token -> when it was first seen without socket
+        self.dropped_total = 0
+
+    def sweep(self) -> Sweep:
+        """One pass over the states in memory (no await: nothing changes under it)."""
+        now = self.clock()
+        connected = self.sockets.token_to_socket
+        locks = self.manager._states_locks
+        dropped = kept = waiting = 0
+        tracked: set[str] = set()
+        for _key, (_expires, token) in list(self.manager._token_expires_at.items()):
+            if not isinstance(token, BaseStateToken):  # a shared state's token: not a client
+                continue
+            ident = token.ident
+            tracked.add(ident)
+            if ident in connected:
+                self.gone_since.pop(ident, None)
+                self.manager._track_token(token)  # its deadline moves on: never expired
+                kept += 1
+                continue
+            since = self.gone_since.setdefault(ident, now)
+            lock = locks.get(token.lock_key)
+            if now - since < self.idle or (lock is not None and lock.locked()):
+                waiting += 1
+                continue
+            self.manager._purge_token(token)
+            self.gone_since.pop(ident, None)
+            dropped += 1
+        for ident in [i for i in self.gone_since if i not in tracked]:
+            del self.gone_since[ident]  # expired by Reflex itself, or dropped above
+        self.dropped_total += dropped
+        return Sweep(dropped, kept, waiting, len(self.manager.states))
+
+
+def memory_manager(app: Any) -> Any | None:
+    """The app's in-memory state manager, or None (Redis, disk)."""
+    from reflex.istate.manager.memory import StateManagerMemory
+
+    manager = app.state_manager
+    return manager if isinstance(manager, StateManagerMemory) else None
+
+
+async def run(app: Any) -> None:
+    """The lifespan task: sweep every `SWEEP_EVERY` seconds while the app runs."""
+    idle = idle_seconds()
+    manager = memory_manager(app)
+    if not idle or manager is None:
+        log.info("state reaper off (%s)", "disabled" if not idle else "states not in memory")
+        return
+    reaper = Reaper(manager, app.event_namespace._token_manager, idle)
+    every = max(1.0, min(SWEEP_EVERY, idle / 4))
+    log.info("state reaper: states of clients gone for %.0f s are dropped", idle)
+    while True:
+        await asyncio.sleep(every)
+        try:
+            s = reaper.sweep()
+        except Exception:  # never let the reaper take the app down; try again next time
+            log.exception("state reaper: sweep failed")
+            continue
+        if s.dropped:
+            log.info(
+                "state reaper: dropped %d gone client state(s); %d connected, %d waiting, "
+                "%d in memory",
+                s.dropped,
+                s.kept,
+                s.waiting,
+                s.states,
+            )
