@@ -1,4 +1,4 @@
-# Loto — two commands matter: `make run` (install + serve http://localhost:3000) and
+# Loto — two commands matter: `make run` (install + serve on the LAN, port 3000) and
 # `make test` (install what tests need, ruff, the whole pytest suite).
 #
 # Every command that may run Reflex or npm goes through scripts/with-env.sh: the venv first on
@@ -15,6 +15,9 @@ VENV := .venv
 BIN := $(VENV)/bin
 WITH_ENV := scripts/with-env.sh
 PORT ?= 3000
+# `make run` listens on every interface: phones on the hall's Wi-Fi reach the laptop.
+# `make run HOST=127.0.0.1` keeps it to this machine.
+HOST ?= 0.0.0.0
 # Per-test time limits (pytest-timeout): generous, a loaded 2-core machine runs the property
 # tests several times slower than a quiet one. The first e2e test also waits for the first
 # frontend build (npm install in .web/ + vite build).
@@ -27,13 +30,16 @@ STAMP_INSTALL := $(VENV)/.loto-install.stamp
 STAMP_TEST := $(VENV)/.loto-install-test.stamp
 STORAGE_CLI := loto_app/storage/cli.py
 CHROMIUM := /usr/bin/chromium
+# The HTTPS test's reverse proxy and the tool that makes Chromium trust its local CA.
+CADDY := /usr/bin/caddy
+CERTUTIL := /usr/bin/certutil
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: help run test lint fmt clean install install-test chromium migrate demo
+.PHONY: help run test lint fmt clean install install-test chromium https-tools migrate demo
 
 help:
-	@echo "make run    install into .venv, migrate, create the demo evening, serve http://localhost:$(PORT)"
-	@echo "make test   install test deps + Debian chromium, ruff, then the whole pytest suite"
+	@echo "make run    install into .venv, migrate, create the demo evening, serve on the LAN (port $(PORT))"
+	@echo "make test   install test deps + Debian chromium and caddy, ruff, then the whole pytest suite"
 	@echo "make lint   ruff check + ruff format --check"
 	@echo "make fmt    sort imports and format with ruff"
 	@echo "make clean  remove .web .states *.db test-results and caches (keeps .venv)"
@@ -63,15 +69,28 @@ demo: migrate
 		$(WITH_ENV) $(BIN)/python -m loto_app.storage.cli demo; \
 	else echo "make: $(STORAGE_CLI) not there yet: no demo evening"; fi
 
+# The demo's code, the address phones must open and a QR code of the join link, then the
+# production build served on $(HOST):$(PORT) (the LAN) until Ctrl-C.
 run: demo
-	@echo "make: serving http://localhost:$(PORT) (production build; Ctrl-C stops)"
-	$(WITH_ENV) $(BIN)/reflex run --env prod --frontend-port $(PORT)
+	@$(WITH_ENV) $(BIN)/python -m loto_app.storage.cli address --port $(PORT) --code DEMO42
+	@echo "make: serving on $(HOST):$(PORT) (production build; Ctrl-C stops)"
+	$(WITH_ENV) $(BIN)/reflex run --env prod --frontend-port $(PORT) --backend-port $(PORT) \
+		--backend-host $(HOST)
 
 chromium:
 	@if [ ! -x $(CHROMIUM) ]; then \
 		echo "make: installing Debian's chromium (Playwright's browser download fails here)"; \
 		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -q; \
 		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium; \
+	fi
+
+# Debian's caddy (a local CA with no network) and certutil (an NSS database Chromium trusts):
+# tests/e2e/test_https.py puts the app behind HTTPS with them.
+https-tools:
+	@if [ ! -x $(CADDY) ] || [ ! -x $(CERTUTIL) ]; then \
+		echo "make: installing Debian's caddy and libnss3-tools (the HTTPS test)"; \
+		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -q; \
+		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q caddy libnss3-tools; \
 	fi
 
 lint: $(STAMP_TEST)
@@ -84,7 +103,7 @@ fmt: $(STAMP_TEST)
 
 # Two pytest runs: the browser tests (Playwright's sync API, an in-process Reflex server)
 # stay apart from the pure tests and any event loop those use. Exit 5 = "no test collected".
-test: $(STAMP_TEST) chromium lint
+test: $(STAMP_TEST) chromium https-tools lint
 	$(WITH_ENV) $(BIN)/pytest -q --timeout=$(UNIT_TIMEOUT) --ignore=tests/e2e $(PYTEST_ARGS) tests \
 		|| [ $$? -eq 5 ]
 	$(WITH_ENV) $(BIN)/pytest -q --timeout=$(E2E_TIMEOUT) $(PYTEST_ARGS) tests/e2e
