@@ -505,6 +505,8 @@ class Tab:
 
     def _mark(self, x: int) -> None:
         """A human touching the drawn number on each of my cartons that holds it."""
+        if not self.marking:  # (stopped marking, or left, since the number arrived)
+            return
         marks = set(self.player.get("marks") or ())
         for no in self.where.get(x, ()):
             key = f"{no}-{x}"

@@ -1,8 +1,10 @@
-"""The app as the benchmarks serve it: `scripts/with-env.sh .venv/bin/reflex run --env prod` on
-one port of 127.0.0.1, in its own process group (the `reflex run` process and its workers are
-stopped, or SIGKILLed, as one), its output appended to a log file.
+"""The app as the benchmarks (and a few e2e tests) serve it: `scripts/with-env.sh
+.venv/bin/reflex run --env prod` on one port (of 127.0.0.1 unless told), in its own process
+group (the `reflex run` process and its workers are stopped, or SIGKILLed, as one), its output
+appended to a log file.
 
-Shared by `load.py`, `phone.py` and `crash.py`; each prepares its own database and environment.
+Shared by `load.py`, `phone.py`, `crash.py`, `soak.py` and tests/e2e/test_lan.py and
+test_https.py; each prepares its own database and environment.
 """
 
 from __future__ import annotations
@@ -29,9 +31,19 @@ def ping(url: str, timeout: float = 2.0) -> bool:
         return False
 
 
-def spawn(port: int, env: dict[str, str], log: Path, banner: str = "") -> subprocess.Popen:
-    """Start the production server on `port` (frontend and backend), output appended to `log`."""
+def spawn(
+    port: int,
+    env: dict[str, str],
+    log: Path,
+    banner: str = "",
+    *,
+    host: str = "127.0.0.1",
+    prefix: tuple[str, ...] = (),
+) -> subprocess.Popen:
+    """Start the production server on `host:port` (frontend and backend), output appended to
+    `log`; `prefix` runs it under another command (`ip netns exec NS`)."""
     cmd = [
+        *prefix,
         str(ROOT / "scripts" / "with-env.sh"),
         str(VENV / "bin" / "reflex"),
         "run",
@@ -42,7 +54,7 @@ def spawn(port: int, env: dict[str, str], log: Path, banner: str = "") -> subpro
         "--backend-port",
         str(port),
         "--backend-host",
-        "127.0.0.1",
+        host,
     ]
     with log.open("ab") as out:
         if banner:

@@ -281,6 +281,32 @@ def peer_of(router: Any) -> str:
         return ""
 
 
+# ---------------------------------------------------------------------- the ASGI scope
+
+
+def forwarded_scheme(app: Any) -> Any:
+    """ASGI middleware: a request that a trusted proxy forwarded over HTTPS is seen as https
+    (`scope["scheme"]`), so that the URLs the server itself writes are right: the redirect of
+    `/ecran` to `/ecran/` says `https://`, not `http://` behind the proxy. The client address
+    (`scope["client"]`) is left alone: `client_address` reads the forwarded one where it counts.
+    For `rx.App(api_transformer=...)`."""
+
+    async def wrapped(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope.get("type") in ("http", "websocket"):
+            peer = (scope.get("client") or ("",))[0] or ""
+            if is_trusted(peer, trusted_proxies()):
+                proto = ""
+                for name, value in scope.get("headers") or ():
+                    if name == b"x-forwarded-proto":
+                        proto = value.decode("latin-1").split(",")[0].strip().lower()
+                        break
+                if proto == "https" and scope.get("scheme") in ("http", "ws"):
+                    scope = {**scope, "scheme": "https" if scope["type"] == "http" else "wss"}
+        await app(scope, receive, send)
+
+    return wrapped
+
+
 # ---------------------------------------------------------------------- this machine
 
 

@@ -95,6 +95,35 @@ def app_url(app_harness: AppHarnessProd) -> str:
 
 
 @pytest.fixture(scope="session")
+def prod_web(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A frontend directory of its own (REFLEX_WEB_WORKDIR) for the tests that serve the app
+    as a separate `reflex run --env prod` process (test_lan.py, test_https.py), installed and
+    built once with `reflex export`: a server in a network namespace with no way out then finds
+    its npm packages there, and the checkout's .web/ is left to the in-process app."""
+    _reflex_environment()
+    web = tmp_path_factory.mktemp("prod-web") / "web"
+    out = subprocess.run(
+        [
+            str(REPO_ROOT / "scripts" / "with-env.sh"),
+            str(Path(sys.executable).parent / "reflex"),
+            "export",
+            "--frontend-only",
+            "--no-zip",
+            "--env",
+            "prod",
+        ],
+        cwd=REPO_ROOT,
+        env={**os.environ, "REFLEX_WEB_WORKDIR": str(web)},
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    if out.returncode != 0:
+        pytest.fail(f"reflex export failed:\n{out.stdout[-2000:]}\n{out.stderr[-2000:]}")
+    return web
+
+
+@pytest.fixture(scope="session")
 def playwright() -> Iterator[Playwright]:
     """Playwright's sync API, one per session (it cannot be nested)."""
     from playwright.sync_api import sync_playwright

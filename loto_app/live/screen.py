@@ -25,6 +25,7 @@ class ScreenState(rx.State):
     """The hall screen's join link and QR code."""
 
     join_url: str = ""
+    join_address: str = ""  # what to type without the QR code: host[:port] (http:// implied)
     qr: str = ""
     message: str = ""
 
@@ -42,7 +43,9 @@ class ScreenState(rx.State):
             self.message = "Ajoutez le code de la soirée à l'adresse : /ecran?code=XXXXXX"
             return
         # the address phones can reach (never this TV's `localhost`; https behind the proxy)
-        self.join_url = f"{network.public_origin_of(self.router)}/?code={code}"
+        origin = network.public_origin_of(self.router)
+        self.join_url = f"{origin}/?code={code}"
+        self.join_address = origin.removeprefix("http://")
         self.qr = qr_svg_data_uri(self.join_url)
         self.message = ""
         lv = await registry.live(evening_id)

@@ -115,6 +115,11 @@ def index() -> rx.Component:
                                 font_weight="900",
                             ),
                             rx.text(f"Série {HallView.series}", font_size="1.6rem"),
+                            rx.text(
+                                f"ou ouvrez : {ScreenState.join_address}",
+                                font_size="1.6rem",
+                                custom_attrs=tid("join-address"),
+                            ),
                         ),
                         align="center",
                         justify="center",

@@ -185,3 +185,35 @@ def test_this_machine_s_lan_address_is_one_of_its_own() -> None:
     own = n.interface_addresses()
     assert got is None or got in own or n._route_address() == got
     assert got is None or not ipaddress.ip_address(got).is_loopback
+
+
+# ---------------------------------------------------------------------- the ASGI scope
+
+
+def _through(scope: dict) -> dict:
+    seen: list[dict] = []
+
+    async def app(s, _receive, _send) -> None:
+        seen.append(s)
+
+    import asyncio
+
+    asyncio.run(n.forwarded_scheme(app)(scope, None, None))
+    return seen[0]
+
+
+def test_a_request_the_proxy_forwarded_over_https_is_https() -> None:
+    https = [(b"x-forwarded-proto", b"https"), (b"x-forwarded-for", b"203.0.113.5")]
+    got = _through({"type": "http", "scheme": "http", "client": ("127.0.0.1", 5), "headers": https})
+    assert got["scheme"] == "https" and got["client"] == ("127.0.0.1", 5)
+    got = _through({"type": "websocket", "scheme": "ws", "client": ("::1", 5), "headers": https})
+    assert got["scheme"] == "wss"
+    # a phone saying so itself is not believed
+    got = _through(
+        {"type": "http", "scheme": "http", "client": ("192.168.1.31", 5), "headers": https}
+    )
+    assert got["scheme"] == "http"
+    plain = [(b"x-forwarded-proto", b"http")]
+    got = _through({"type": "http", "scheme": "http", "client": ("127.0.0.1", 5), "headers": plain})
+    assert got["scheme"] == "http"
+    assert _through({"type": "lifespan"}) == {"type": "lifespan"}
