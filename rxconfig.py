@@ -49,10 +49,13 @@ config = rx.Config(
     # No "Built with Reflex" badge (it links to reflex.dev).
     show_built_with_reflex=False,
     # Radix Themes, configured explicitly (0.10 deprecates enabling it implicitly or via
-    # rx.App(theme=...)): light, red accent, everything a notch larger for the hall.
+    # rx.App(theme=...)): light, red accent, everything a notch larger for the hall. The colour
+    # scales are overridden in the page head (loto_app/components/palette.py: 4.5:1 everywhere).
     plugins=[
         rx.plugins.RadixThemesPlugin(
-            theme=rx.theme(appearance="light", accent_color="red", scaling="110%"),
+            theme=rx.theme(
+                appearance="light", accent_color="red", gray_color="gray", scaling="110%"
+            ),
         ),
     ],
     # A hall app has nothing to index: no sitemap.xml, and no warning about the default plugin.

@@ -2,6 +2,7 @@
 
 import reflex as rx
 
+from loto_app.components.palette import ACCENT, radix_css
 from loto_app.live import broadcast
 from loto_app.live.animateur import AnimateurState
 from loto_app.live.caisse import CaisseState
@@ -15,10 +16,12 @@ app = rx.App(
     # Installable PWA: assets/manifest.webmanifest, assets/icons/, assets/sw.js (served from /).
     head_components=[
         rx.el.link(rel="manifest", href="/manifest.webmanifest"),
-        rx.el.meta(name="theme-color", content="#b3001b"),
+        rx.el.meta(name="theme-color", content=ACCENT),
         rx.el.link(rel="icon", type="image/png", sizes="32x32", href="/icons/favicon-32.png"),
         rx.el.link(rel="apple-touch-icon", sizes="180x180", href="/icons/apple-touch-icon.png"),
         rx.el.meta(name="apple-mobile-web-app-title", content="Loto"),
+        # The colour scales, darkened so that every text reaches 4.5:1 (components/palette.py).
+        rx.el.style(radix_css()),
         # The service worker's URL carries the build: the hash of the production build's
         # router manifest (/assets/manifest-<hash>.js), new with every change of JS or CSS, so
         # a new build installs the worker again and renews its cache (see assets/sw.js).
