@@ -57,5 +57,6 @@ app.add_page(
 
 broadcast.bind(app, HallView, f"{PlayerState.get_full_name()}.refresh")
 broadcast.bind_desk(f"{CaisseState.get_full_name()}.refresh")
+broadcast.bind_staff(f"{AnimateurState.get_full_name()}.recheck")
 # Every event passes here first: per-client rate limit and payload shape (live/ratelimit.py).
 app.add_middleware(EventGate())

@@ -76,6 +76,25 @@ DESK_EVENTS = (
 )
 
 
+_staff_recheck_event: str = ""
+
+
+def bind_staff(recheck_handler: str) -> None:
+    """The animateur's re-check handler, poked when the animateur's secret was renewed."""
+    global _staff_recheck_event
+    _staff_recheck_event = recheck_handler
+
+
+async def recheck_staff(evening_id: int) -> None:
+    """Make every animateur tablet of the evening check its secret again now (a renewed secret
+    signs out the tablets that used the old one; other processes' tablets find out at their
+    next action)."""
+    if _app is None or not _staff_recheck_event:
+        return
+    poke = {"events": [{"name": _staff_recheck_event, "payload": {}, "router_data": {}}]}
+    await _emit(poke, staff_room(evening_id))
+
+
 def bind_desk(refresh_handler: str) -> None:
     """The desk's refresh handler, poked after every change of the till or the lots."""
     global _desk_refresh_event

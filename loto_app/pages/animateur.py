@@ -324,7 +324,11 @@ def index() -> rx.Component:
                 _login(),
                 rx.cond(
                     AnimateurState.message != "",
-                    rx.callout(AnimateurState.message, color_scheme="red"),
+                    rx.callout(
+                        AnimateurState.message,
+                        color_scheme="red",
+                        custom_attrs=tid("animateur-message", role="alert"),
+                    ),
                 ),
             ),
         ),

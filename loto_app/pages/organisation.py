@@ -908,6 +908,82 @@ def _staff() -> rx.Component:
     )
 
 
+def _animateur_secret() -> rx.Component:
+    """Renew the animateur's secret (a lost tablet): asks once, shows the new secret once."""
+    return _section(
+        "Le secret de l'animateur",
+        rx.text(
+            "Tablette perdue ou secret divulgué : un nouveau secret déconnecte toutes les "
+            "tablettes qui utilisaient l'ancien.",
+            color=MUTED,
+        ),
+        rx.cond(
+            S.renew_animateur_asked,
+            rx.box(
+                rx.text(
+                    "Renouveler le secret ? Les tablettes connectées devront se reconnecter "
+                    "avec le nouveau.",
+                    font_weight="700",
+                ),
+                rx.flex(
+                    rx.button(
+                        "Oui, renouveler",
+                        on_click=S.renew_animateur_secret,
+                        color_scheme="red",
+                        size="3",
+                        font_weight="700",
+                        custom_attrs=tid("animateur-renew-confirm"),
+                    ),
+                    rx.button(
+                        "Annuler",
+                        on_click=S.cancel_renew_animateur,
+                        variant="outline",
+                        size="3",
+                        custom_attrs=tid("animateur-renew-cancel"),
+                    ),
+                    gap="0.6rem",
+                    wrap="wrap",
+                    margin_top="0.5rem",
+                ),
+                padding="0.8rem",
+                background=NOTICE_BG,
+                border=f"2px solid {CHECK_LINE}",
+                border_radius="0.5rem",
+            ),
+            rx.button(
+                "Renouveler le secret de l'animateur",
+                on_click=S.ask_renew_animateur,
+                variant="outline",
+                size="3",
+                custom_attrs=tid("animateur-renew"),
+            ),
+        ),
+        rx.cond(
+            S.renewed_animateur_secret != "",
+            rx.box(
+                _secret_line(
+                    "Nouveau secret de l'animateur",
+                    S.renewed_animateur_secret,
+                    "animateur-new-secret",
+                ),
+                rx.text("À noter : il ne sera plus affiché.", color=MUTED),
+                rx.button(
+                    "C'est noté",
+                    on_click=S.hide_renewed_animateur_secret,
+                    size="3",
+                    font_weight="700",
+                    custom_attrs=tid("animateur-new-secret-done"),
+                ),
+                padding="0.8rem",
+                background=NOTICE_BG,
+                border=f"2px solid {CHECK_LINE}",
+                border_radius="0.5rem",
+            ),
+        ),
+        testid="org-animateur",
+    )
+
+
 def _invitation() -> rx.Component:
     return rx.cond(
         S.evening_remote,
@@ -1028,6 +1104,7 @@ def _signed_in() -> rx.Component:
             width="100%",
         ),
         _links(),
+        _animateur_secret(),
         _staff(),
         _invitation(),
         _records(),
