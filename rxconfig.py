@@ -18,6 +18,11 @@ import reflex as rx
 # cheap. Set here because this file is loaded by every server process before the app.
 gc.set_threshold(50_000, 20, 100)
 
+# The socket refuses frames over 128 KB (Reflex's default is 1 MB): no real event comes near it,
+# the largest, a long program in the organiser's form, is ~6 KB (loto_app/live/frame_guard.py
+# refuses events over 32 KB with one short log line).
+os.environ.setdefault("REFLEX_SOCKET_MAX_HTTP_BUFFER_SIZE", "131072")
+
 
 def _db_url() -> str:
     """LOTO_DB_URL, or the SQLite file; plain postgresql:// URLs get the psycopg 3 driver.

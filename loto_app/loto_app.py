@@ -3,7 +3,7 @@
 import reflex as rx
 
 from loto_app.components.palette import ACCENT, radix_css
-from loto_app.live import broadcast
+from loto_app.live import broadcast, frame_guard
 from loto_app.live.animateur import AnimateurState
 from loto_app.live.caisse import CaisseState
 from loto_app.live.hall import HallView
@@ -58,5 +58,7 @@ app.add_page(
 broadcast.bind(app, HallView, f"{PlayerState.get_full_name()}.refresh")
 broadcast.bind_desk(f"{CaisseState.get_full_name()}.refresh")
 broadcast.bind_staff(f"{AnimateurState.get_full_name()}.recheck")
-# Every event passes here first: per-client rate limit and payload shape (live/ratelimit.py).
+# Every event passes here first: oversized events and unknown handlers are refused on the socket
+# (live/frame_guard.py), then the per-client rate limit and payload shape (live/ratelimit.py).
+frame_guard.install(app)
 app.add_middleware(EventGate())
