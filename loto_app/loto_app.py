@@ -9,6 +9,7 @@ from loto_app.live.caisse import CaisseState
 from loto_app.live.hall import HallView
 from loto_app.live.player import PlayerState
 from loto_app.live.ratelimit import EventGate
+from loto_app.live.rehydrate import WarmHydrate
 from loto_app.live.screen import ScreenState
 from loto_app.pages import animateur, caisse, join, organisation, player, screen
 
@@ -62,3 +63,6 @@ broadcast.bind_staff(f"{AnimateurState.get_full_name()}.recheck")
 # (live/frame_guard.py), then the per-client rate limit and payload shape (live/ratelimit.py).
 frame_guard.install(app)
 app.add_middleware(EventGate())
+# A page whose Reflex state was rebuilt (a restart, a new client token) fills itself in before
+# its first snapshot, so it never shows an empty evening (live/rehydrate.py).
+app.add_middleware(WarmHydrate(PlayerState, AnimateurState, ScreenState))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from typing import Any, ClassVar
 
 import reflex as rx
 
@@ -41,6 +42,24 @@ class AnimateurState(rx.State):
     paper_verdict_kind: str = ""
     _evening_id: int = 0
     _authorized: bool = False
+
+    WARM_ROUTE: ClassVar[str] = "/animateur"  # live/rehydrate.py
+
+    async def _warm(self, stored: dict[str, Any]) -> None:
+        """Before Reflex's snapshot of a rebuilt state: signed in again from what this tablet
+        stores (checked in the database) and the board, so that a restart does not flash the
+        sign-in form; `resume` then signs in fully (rooms, snapshot)."""
+        code, secret = stored.get("code", ""), stored.get("secret", "")
+        if not code or not secret or len(code) > 16 or len(secret) > 64:
+            return
+        store = registry.store()
+        evening_id = await asyncio.to_thread(store.evening_id_for_code, code)
+        if evening_id is None or not await asyncio.to_thread(
+            AccessStore(store.engine).check_animateur, evening_id, secret
+        ):
+            return
+        self._evening_id, self._authorized, self.signed_in = evening_id, True, True
+        await broadcast.fill_hall(self, await registry.live(evening_id))
 
     @rx.event
     async def login(self, form_data: dict):

@@ -38,6 +38,7 @@ _app: rx.App | None = None
 #: The sequence number of the last picture sent to everyone, per live evening.
 _pictured: weakref.WeakKeyDictionary[LiveEvening, int] = weakref.WeakKeyDictionary()
 _hall_state: str = ""
+_hall_cls: type | None = None
 _refresh_event: str = ""
 
 
@@ -103,9 +104,9 @@ def bind_desk(refresh_handler: str) -> None:
 
 def bind(app: rx.App, hall_state: type, refresh_handler: str) -> None:
     """Wire the broadcast to the app, the public state class and the private refresh handler."""
-    global _app, _hall_state, _refresh_event
+    global _app, _hall_state, _hall_cls, _refresh_event
     _app = app
-    _hall_state = hall_state.get_full_name()
+    _hall_state, _hall_cls = hall_state.get_full_name(), hall_state
     _refresh_event = refresh_handler
     registry.on_change(_publish)
     redis_url = os.environ.get("REFLEX_REDIS_URL")
@@ -160,7 +161,7 @@ async def resync_local_rooms() -> None:
         try:
             # (a full picture: were a move's broadcast to overtake it, the next one repairs it)
             lv = await registry.live(evening_id)
-            snap = delta(public_snapshot(lv.evening, lv.name, lv.join_code, lv.drawn_at))
+            snap = delta(picture(lv))
             assert _app is not None and _app.sio is not None
             await _app.sio.emit(
                 "event",
@@ -219,9 +220,35 @@ async def reload_page(sid: str) -> None:
     await _emit({"events": [{"name": "_call_script", "payload": script, "router_data": {}}]}, sid)
 
 
+#: The public picture of each live evening, with the sequence number it was made at.
+_pictures: weakref.WeakKeyDictionary[LiveEvening, tuple[int, dict[str, Any]]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def picture(lv: LiveEvening) -> dict[str, Any]:
+    """The evening's public picture as it stands (made once per committed state: every page
+    that loads, or reconnects after a restart, asks for it)."""
+    cached = _pictures.get(lv)
+    if cached is not None and cached[0] == lv.seq:
+        return cached[1]
+    values = public_snapshot(lv.evening, lv.name, lv.join_code, lv.drawn_at)
+    _pictures[lv] = (lv.seq, values)
+    return values
+
+
 async def send_snapshot(sid: str, lv: LiveEvening) -> None:
     """The whole public picture to one socket (a page that just loaded)."""
-    await _emit(delta(public_snapshot(lv.evening, lv.name, lv.join_code, lv.drawn_at)), sid)
+    await _emit(delta(picture(lv)), sid)
+
+
+async def fill_hall(state: rx.State, lv: LiveEvening) -> None:
+    """Put the public picture in this client's own HallView, so that the next snapshot Reflex
+    sends of the whole state (a page's hydrate) shows the evening as it is, not an empty one."""
+    assert _hall_cls is not None, "broadcast.bind() was not called"
+    hall = await state.get_state(_hall_cls)
+    for name, value in picture(lv).items():
+        setattr(hall, name, value)
 
 
 #: Events that change what everyone sees (marks, sales and joins are private).
@@ -269,10 +296,7 @@ async def _publish(
         # after their common commit, and all would send the same picture.
         if _pictured.get(lv) != lv.seq:
             _pictured[lv] = lv.seq
-            await _emit(
-                delta(public_snapshot(lv.evening, lv.name, lv.join_code, lv.drawn_at)),
-                room(evening_id),
-            )
+            await _emit(delta(picture(lv)), room(evening_id))
     elif any(isinstance(x, ev.PlayerJoined) for x in events):
         await _emit(delta({"players": len(lv.evening.players)}), staff_room(evening_id))
     if _desk_refresh_event and any(isinstance(x, DESK_EVENTS) for x in events):
