@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import logging
 import os
 import weakref
@@ -27,6 +28,7 @@ from reflex_base.constants.state import FIELD_MARKER
 from loto_app.domain import events as ev
 from loto_app.live import registry
 from loto_app.live.snapshot import public_snapshot
+from loto_app.storage.db import database_url
 from loto_app.storage.repository import LiveEvening
 
 if TYPE_CHECKING:
@@ -120,7 +122,7 @@ def _rooms_across_workers(app: rx.App, redis_url: str):
     @contextlib.asynccontextmanager
     async def task() -> AsyncIterator[None]:
         assert app.sio is not None
-        manager = _redis_manager(redis_url, channel="loto-rooms")
+        manager = _redis_manager(redis_url, channel=rooms_channel())
         manager.set_server(app.sio)
         app.sio.manager = manager
         app.sio.manager_initialized = False  # its listener starts on the first connection
@@ -128,6 +130,18 @@ def _rooms_across_workers(app: rx.App, redis_url: str):
         yield
 
     return task
+
+
+def rooms_channel(db_url: str | None = None) -> str:
+    """The Redis pub/sub channel of this deployment's room messages: one per database, so that
+    two apps sharing a Redis server (two associations on one host, two test runs on one machine)
+    never hear each other's rooms, whose names (`loto:<evening id>`) repeat across databases.
+    `LOTO_REDIS_CHANNEL` overrides it."""
+    explicit = os.environ.get("LOTO_REDIS_CHANNEL")
+    if explicit:
+        return explicit
+    digest = hashlib.sha256((db_url or database_url()).encode()).hexdigest()[:16]
+    return f"loto-rooms:{digest}"
 
 
 def _redis_manager(url: str, channel: str) -> Any:
