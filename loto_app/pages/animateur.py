@@ -5,14 +5,8 @@ from __future__ import annotations
 import reflex as rx
 
 from loto_app.components.board import board
-from loto_app.components.ui import (
-    ACCENT,
-    announcement_box,
-    big_button,
-    page_shell,
-    sign_in_form,
-    tid,
-)
+from loto_app.components.palette import ACCENT, LINE, MUTED, TIE_LINE
+from loto_app.components.ui import announcement_box, big_button, page_shell, sign_in_form, tid
 from loto_app.live.animateur import AnimateurState
 from loto_app.live.hall import HallView
 
@@ -49,10 +43,10 @@ def _claims() -> rx.Component:
                     ),
                 ),
                 rx.text(f"{c['name']} — carton {c['carton']} — {c['stage']} sur le {c['number']}"),
-                rx.text(c["label"], color="#555"),
+                rx.text(c["label"], color=MUTED),
                 wrap="wrap",
                 padding_y="0.25rem",
-                border_bottom="1px solid #ddd",
+                border_bottom=f"1px solid {LINE}",
             ),
         ),
         custom_attrs=tid("claims"),
@@ -119,7 +113,7 @@ def _tie_controls() -> rx.Component:
             ),
             rx.cond(HallView.share_pending, rx.text("Partage proposé : en attente des joueurs.")),
             padding="0.6rem",
-            border="3px solid #3949ab",
+            border=f"3px solid {TIE_LINE}",
             border_radius="0.5rem",
         ),
     )
@@ -161,7 +155,7 @@ def _game_controls() -> rx.Component:
                 "allow-unmark",
                 on_click=AnimateurState.allow_unmark,
                 disabled=~HallView.awaiting_unmark,
-                color_scheme="grass",
+                color_scheme="green",
                 variant=rx.cond(HallView.awaiting_unmark, "solid", "outline"),
                 width="100%",
             ),
@@ -257,7 +251,7 @@ def _dashboard() -> rx.Component:
     return rx.fragment(
         rx.hstack(
             rx.box(
-                rx.text("Dernier", color="#555"),
+                rx.text("Dernier", color=MUTED),
                 rx.text(
                     rx.cond(HallView.last > 0, HallView.last.to_string(), "–"),
                     font_size="4rem",
@@ -330,7 +324,11 @@ def index() -> rx.Component:
                 _login(),
                 rx.cond(
                     AnimateurState.message != "",
-                    rx.callout(AnimateurState.message, color_scheme="red"),
+                    rx.callout(
+                        AnimateurState.message,
+                        color_scheme="red",
+                        custom_attrs=tid("animateur-message", role="alert"),
+                    ),
                 ),
             ),
         ),
