@@ -23,6 +23,7 @@ import pytest
 from playwright.sync_api import expect
 from sqlmodel import Session, select
 
+from loto_app import network
 from loto_app.domain.program import (
     LEGAL_CASH_MESSAGE,
     LEGAL_PRICE_MESSAGE,
@@ -163,8 +164,10 @@ def test_create_an_evening_through_the_form(
         assert re.fullmatch(r"[A-Z2-9]{6}", code), code
         assert f"/?code={code}&invitation=" in invitation
         expect(creds).to_contain_text("ne seront plus affichées")
-        expect(page.get_by_test_id("link-players")).to_have_text(f"{app_url}/?code={code}")
-        expect(page.get_by_test_id("link-screen")).to_have_text(f"{app_url}/ecran?code={code}")
+        # the links phones can open: on 127.0.0.1 (this test's browser), the LAN address instead
+        reach = network.public_origin({"origin": app_url, "host": app_url.split("//")[1]}, "")
+        expect(page.get_by_test_id("link-players")).to_have_text(f"{reach}/?code={code}")
+        expect(page.get_by_test_id("link-screen")).to_have_text(f"{reach}/ecran?code={code}")
         shots(page, results_dir, "created")
 
         # the program in the database is what was typed
