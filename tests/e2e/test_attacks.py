@@ -84,8 +84,11 @@ def test_a_player_phone_cannot_act_for_the_animateur_or_another_player(
     tablet.get_by_test_id("animateur-secret").fill(SECRET)
     tablet.get_by_test_id("animateur-login").click()
     tablet.get_by_test_id("start-game").click()
-    for _ in range(12):
+    for i in range(12):
         tablet.get_by_test_id("draw").click()
+        # (wait for each number: reading the board right after the last click raced its
+        # broadcast, one run in several under load)
+        expect(tablet.locator("[data-testid^=board-][data-drawn=true]")).to_have_count(i + 1)
         expect(tablet.get_by_test_id("draw")).to_be_enabled()
     drawn = [
         int(x) for x in tablet.locator("[data-testid^=board-][data-drawn=true]").all_inner_texts()

@@ -151,7 +151,6 @@ def scaled_app(pg_database: str, tmp_path_factory: pytest.TempPathFactory) -> It
         yield {
             "url": url,
             "code": creds.join_code,
-            "evening_id": creds.evening_id,
             "db_url": pg_database,
             "pid": proc.pid,
             "port": port,
@@ -237,11 +236,18 @@ def test_a_reconnect_that_gets_a_new_token_is_not_noticed_with_redis(
     """Redis keeps Reflex's states and its token registry: a phone that reconnects before the
     server noticed the drop gets a new token there too, and must not notice it either."""
     engine = make_engine(scaled_app["db_url"])
+    # an evening of its own: the other test's game is running, and cartons bought now would
+    # only play the next one
+    program = demo_program("TOK")
+    program = Program(
+        program.series, program.games, Settings(DrawSource.ELECTRONIC, free_cartons=True)
+    )
+    creds = EveningStore(engine).create_evening("Jeton neuf", program, animateur_secret=SECRET)
     new_token_round_trip(
         scaled_app["url"],
         engine,
-        scaled_app["evening_id"],
-        scaled_app["code"],
+        creds.evening_id,
+        creds.join_code,
         SECRET,
         browser,
         phone,
