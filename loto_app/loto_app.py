@@ -34,6 +34,7 @@ app = rx.App(
         ),
     ],
     html_lang="fr",
+    stylesheets=["/loto.css"],  # the armed claim button, countdown bars (assets/loto.css)
 )
 
 # Routes are added here rather than with @rx.page: Reflex 0.10 re-applies decorated pages on

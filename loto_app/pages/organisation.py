@@ -15,6 +15,7 @@ from loto_app.domain.program import (
     Kind,
     TieMethod,
 )
+from loto_app.live.disputes import DECISIONS
 from loto_app.live.organisation import (
     REMOTE_WARNING,
     GameDraft,
@@ -208,6 +209,27 @@ def _how_fields() -> rx.Component:
                     "Partage possible",
                     "Deux gagnants peuvent partager un lot divisible, sinon tirage au sort.",
                 ),
+            ],
+        ),
+        rx.text("Jetons des ex aequo", **LABEL),
+        _radio(
+            "token_source",
+            S.token_source,
+            [
+                ("auto", "Selon le boulier", "Le sac avec des boules physiques, sinon l'appli."),
+                ("bag", "Sac de jetons", "L'animateur tape le jeton tiré par chaque joueur."),
+                ("app", "Tirés par l'appli", "L'application tire des jetons différents."),
+            ],
+        ),
+        rx.text("Dernier appel « Pas d'autre quine ? »", **LABEL),
+        _radio(
+            "last_call",
+            S.last_call,
+            [
+                ("5", "5 secondes (conseillé)", "Après la première annonce valide."),
+                ("10", "10 secondes", "Une grande salle."),
+                ("15", "15 secondes", "Des joueurs à distance."),
+                ("0", "Pas de dernier appel", "Le lot peut être attribué tout de suite."),
             ],
         ),
         _check(
@@ -983,11 +1005,110 @@ def _records() -> rx.Component:
                 rx.heading("Gagnants", as_="h3", size="4", margin_top="0.6rem"),
                 rx.cond(S.report_winners.length() == 0, rx.text("Aucun lot attribué.")),
                 rx.el.ul(rx.foreach(S.report_winners, lambda w: rx.el.li(w))),
+                rx.heading("Litiges (art. 8)", as_="h3", size="4", margin_top="0.6rem"),
+                rx.cond(S.report_decisions.length() == 0, rx.text("Aucune décision.")),
+                rx.el.ul(
+                    rx.foreach(S.report_decisions, lambda d: rx.el.li(d)),
+                    custom_attrs=tid("report-decisions"),
+                ),
                 font_size="1.1rem",
                 custom_attrs=tid("report-summary"),
             ),
         ),
+        _disputes(),
         testid="org-records",
+    )
+
+
+def _disputes() -> rx.Component:
+    """The association's decisions (art. 8), as on the animateur's tablet: on a claim (by its
+    number, as the report lists it) or voiding a lot ticket; each with a written reason."""
+    field = {"size": "3"}
+    return rx.box(
+        rx.heading("Régler un litige", as_="h3", size="4", margin_top="0.8rem"),
+        rx.form(
+            rx.flex(
+                rx.input(
+                    name="claim",
+                    type="number",
+                    min=1,
+                    placeholder="N° de l'annonce",
+                    width="10rem",
+                    custom_attrs=tid("org-decision-claim", **{"aria-label": "Numéro de l'annonce"}),
+                    **field,
+                ),
+                rx.el.select(
+                    rx.el.option("Choisir la décision…", value=""),
+                    *[rx.el.option(label, value=v) for v, label in DECISIONS.items()],
+                    name="decision",
+                    font_size="1.05rem",
+                    padding="0.4rem",
+                    custom_attrs=tid("org-decision", **{"aria-label": "Décision"}),
+                ),
+                rx.input(
+                    name="reason",
+                    placeholder="Motif (obligatoire)",
+                    max_length=200,
+                    flex="1",
+                    min_width="14rem",
+                    custom_attrs=tid("org-decision-reason", **{"aria-label": "Motif"}),
+                    **field,
+                ),
+                rx.button(
+                    "Confirmer la décision",
+                    type="submit",
+                    custom_attrs=tid("org-decision-submit"),
+                    **field,
+                ),
+                gap="0.5rem",
+                wrap="wrap",
+            ),
+            on_submit=S.decide,
+            reset_on_submit=True,
+        ),
+        rx.form(
+            rx.flex(
+                rx.input(
+                    name="ticket",
+                    type="number",
+                    min=1,
+                    placeholder="N° du ticket",
+                    width="10rem",
+                    custom_attrs=tid("org-withdraw-ticket", **{"aria-label": "Numéro du ticket"}),
+                    **field,
+                ),
+                rx.input(
+                    name="reason",
+                    placeholder="Motif (obligatoire)",
+                    max_length=200,
+                    flex="1",
+                    min_width="14rem",
+                    custom_attrs=tid("org-withdraw-reason", **{"aria-label": "Motif du retrait"}),
+                    **field,
+                ),
+                rx.button(
+                    "Retirer ce lot",
+                    type="submit",
+                    variant="outline",
+                    custom_attrs=tid("org-withdraw-submit"),
+                    **field,
+                ),
+                gap="0.5rem",
+                wrap="wrap",
+                margin_top="0.5rem",
+            ),
+            on_submit=S.withdraw_award,
+            reset_on_submit=True,
+        ),
+        rx.cond(
+            S.decision_message != "",
+            rx.text(
+                S.decision_message,
+                font_weight="700",
+                color=rx.cond(S.decision_ok, "#1e6b2e", "#8e0016"),
+                custom_attrs=tid("org-decision-message", role="status"),
+            ),
+        ),
     )
 
 
