@@ -14,7 +14,9 @@ from loto_app.live.hall import HallView
 _KIND_BORDER = {"winner": "#1e7d32", "false": "#b3001b", "check": "#8a5a00"}
 
 
-def last_call_banner(font_size: Any = "1.6rem", **props: Any) -> rx.Component:
+def last_call_banner(
+    font_size: Any = "1.6rem", note_size: Any = "1.05rem", **props: Any
+) -> rx.Component:
     """ "Pas d'autre quine ?" while the last call runs: every valid claim on this number
     meanwhile joins the ex aequo. A bar empties over the evening's seconds (CSS only: the
     server closes the last call, the bar is a cue)."""
@@ -30,6 +32,7 @@ def last_call_banner(font_size: Any = "1.6rem", **props: Any) -> rx.Component:
             rx.text(
                 "Dernier appel : si vous l'avez aussi sur ce numéro, annoncez-le maintenant !",
                 font_weight="700",
+                font_size=note_size,
             ),
             rx.box(
                 rx.box(

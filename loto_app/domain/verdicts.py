@@ -36,7 +36,7 @@ VERDICT_LABELS: dict[Verdict, str] = {
     Verdict.NOT_IN_GAME: "Ce carton ne joue pas cette partie",
     Verdict.ANNULLED: "Carton déjà annulé pour cette partie",
     Verdict.AFTER_AWARD: (
-        "Valide après l'attribution du lot : votre réclamation est transmise à l'association"
+        "Valide après l'attribution du lot : réclamation à régler par l'association"
     ),
 }
 

@@ -175,11 +175,13 @@ class AnimateurState(rx.State):
         try:
             claim_no, decision, reason = read_decision(form(form_data))
         except BadInput as exc:
-            self._refused("decide", exc)
-            self.dispute_message = exc.user_message
+            refuse(self._who(), "decide", exc)
+            self.dispute_message = exc.user_message  # (said in the form, where it was typed)
             return
         if await self._play("decide", decision_move(claim_no, decision, "animateur", reason)):
             self.dispute_claim, self.dispute_message = 0, ""
+        elif self._authorized:
+            self.dispute_message, self.message = self.message, ""
 
     @rx.event
     async def withdraw_award(self, form_data: dict):

@@ -402,7 +402,9 @@ def public_snapshot(
             and lc is None
             and e.program.settings.tie_method.value == "share_or_draw"
         ),
-        "share_pending": bool(g and g.tie.share_offered_to and not g.tie.broken),
+        "share_pending": bool(
+            g and g.tie.share_offered_to and not g.tie.broken and not g.tie.share_refused
+        ),
         "tie_tokens": tie_tokens,
         "claims": claims,
         "announcement": text,

@@ -251,6 +251,12 @@ def private_view(e: Evening, player_id: str) -> PrivateView:
             now = g.verdict_of(last)
             verdict = verdict_text(now, last.carton_no, last.number)
             kind = VERDICT_KIND[Verdict(now)]
+            if now == Verdict.FALSE and e.cartons[last.carton_no].unit not in g.annulled:
+                # a decision gave the carton back (art. 8): it plays again
+                verdict = (
+                    f"Votre carton {last.carton_no} joue de nouveau (décision de l'association)."
+                )
+                kind = "late"
             if now == Verdict.VALID:
                 outcome = _outcome(e, g, last.stage, player_id)
                 if outcome:

@@ -1057,6 +1057,8 @@ def _disputes() -> rx.Component:
                 rx.button(
                     "Confirmer la décision",
                     type="submit",
+                    background="#1e6b2e",
+                    color="white",
                     custom_attrs=tid("org-decision-submit"),
                     **field,
                 ),

@@ -153,7 +153,10 @@ def index() -> rx.Component:
                     font_size="2rem",
                     color="#000",
                 ),
-                last_call_banner(["2rem", "2.4rem", "3rem", "3rem", "3.6rem", "4rem"]),
+                last_call_banner(
+                    ["2rem", "2.4rem", "3rem", "3rem", "3.6rem", "4rem"],
+                    ["1rem", "1.1rem", "1.4rem", "1.4rem", "1.6rem", "1.8rem"],
+                ),
                 # while a claim is checked, its carton replaces the board: the animateur reads
                 # it back to the hall (the last number and the numbers before stay on the left)
                 rx.cond(

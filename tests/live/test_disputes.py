@@ -20,6 +20,7 @@ from loto_app.domain.program import (
     Stage,
     TokenSource,
 )
+from loto_app.domain.serial import check_code
 from loto_app.live.disputes import (
     decision_move,
     read_decision,
@@ -40,8 +41,9 @@ CHAINED = GameSpec(
 )
 
 
-def tied(last_call: int = 5) -> tuple[Evening, dict[str, int], int]:
-    """Ana and Bob each hold a carton whose first row completes on the same number x."""
+def tied(last_call: int = 5, paper: bool = False) -> tuple[Evening, dict[str, int], int]:
+    """Ana and Bob (a paper player, with `paper`) each hold a carton whose first row
+    completes on the same number x."""
     e = Evening(
         Program(
             "A",
@@ -56,7 +58,7 @@ def tied(last_call: int = 5) -> tuple[Evening, dict[str, int], int]:
     mine: dict[str, int] = {}
     x = None
     for p in ("ana", "bob"):
-        e.join(p, p.title())
+        e.join(p, p.title(), "paper" if paper and p == "bob" else "hall")
         while p not in mine:
             e.sell(p, Kind.CLASSIQUE, 1, rng=rng)
             c = e.player_cartons(p)[-1]
@@ -172,3 +174,18 @@ def test_a_decision_reaches_the_player_concerned_and_the_hall():
     assert ticket.voided
     with pytest.raises(err.DisputeRefused):
         decision_move(99, "reinstate", "animateur", "x")(e)
+
+
+def test_a_paper_claim_is_read_back_from_the_serie_too():
+    e, mine, x = tied(last_call=0, paper=True)
+    no = mine["bob"]
+    e.desk_claim("A", no, check_code(b"k", "A", no))  # Bob's paper carton, at the desk
+    s = snap(e)
+    assert s["readback_on"]
+    assert s["readback_title"] == f"Contrôle — carton n° {no} (carton papier)"
+    assert s["readback_caption"] == f"Bob — Quine sur le {x} : Annonce valide"
+    assert {c["n"] for c in s["readback_cartons"][0] if c["win"]} == set(
+        e.cartons[no].carton.rows[0]
+    )
+    e.desk_claim("A", 9999, "XXXX")  # another série: not a carton to read back
+    assert snap(e)["readback_title"] == f"Contrôle — carton n° {no} (carton papier)"
