@@ -1043,6 +1043,8 @@ def _disputes() -> rx.Component:
                     name="decision",
                     font_size="1.05rem",
                     padding="0.4rem",
+                    max_width="100%",  # (a select is as wide as its longest option)
+                    flex="1 1 14rem",
                     custom_attrs=tid("org-decision", **{"aria-label": "Décision"}),
                 ),
                 rx.input(

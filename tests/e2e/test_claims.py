@@ -146,8 +146,12 @@ def test_claims_as_the_hall_lives_them(
 
         phones: dict[str, Page] = {}
         for name in ("Alice", "Bruno", "Chloé"):
-            page = new_page(**playwright.devices["Pixel 7"])
+            phone = dict(playwright.devices["Pixel 7"])
+            if name == "Chloé":  # the smallest phone of the hall
+                phone["viewport"] = {"width": 360, "height": 740}
+            page = new_page(**phone)
             page.goto(f"{app_url}/?code={code}")
+            expect(page.get_by_test_id("join-code")).to_have_value(code)  # the link's code
             page.get_by_test_id("join-name").fill(name)
             page.get_by_test_id("join-submit").click()
             page.wait_for_url(re.compile(r"/jouer$"))
@@ -251,6 +255,9 @@ def test_claims_as_the_hall_lives_them(
         shot(anim, "dernier-appel-tablette", full_page=False)
         shot(chloe, "dernier-appel-telephone", full_page=False)
         shot(anim, "relecture-tablette")
+        anim.set_viewport_size({"width": 1024, "height": 768})
+        shot(anim, "relecture-tablette-1024")
+        anim.set_viewport_size({"width": 1180, "height": 820})
         expect(screen.get_by_test_id("readback")).to_contain_text(f"carton n° {b_no}")
         shot(screen, "relecture-ecran", full_page=False)
         for name, page in (("écran", screen), ("tablette", anim), ("téléphone", chloe)):
