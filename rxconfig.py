@@ -18,6 +18,11 @@ import reflex as rx
 # cheap. Set here because this file is loaded by every server process before the app.
 gc.set_threshold(50_000, 20, 100)
 
+# The socket refuses frames over 128 KB (Reflex's default is 1 MB): no real event comes near it,
+# the largest, a long program in the organiser's form, is ~6 KB (loto_app/live/frame_guard.py
+# refuses events over 32 KB with one short log line).
+os.environ.setdefault("REFLEX_SOCKET_MAX_HTTP_BUFFER_SIZE", "131072")
+
 
 def _db_url() -> str:
     """LOTO_DB_URL, or the SQLite file; plain postgresql:// URLs get the psycopg 3 driver.
@@ -49,10 +54,13 @@ config = rx.Config(
     # No "Built with Reflex" badge (it links to reflex.dev).
     show_built_with_reflex=False,
     # Radix Themes, configured explicitly (0.10 deprecates enabling it implicitly or via
-    # rx.App(theme=...)): light, red accent, everything a notch larger for the hall.
+    # rx.App(theme=...)): light, red accent, everything a notch larger for the hall. The colour
+    # scales are overridden in the page head (loto_app/components/palette.py: 4.5:1 everywhere).
     plugins=[
         rx.plugins.RadixThemesPlugin(
-            theme=rx.theme(appearance="light", accent_color="red", scaling="110%"),
+            theme=rx.theme(
+                appearance="light", accent_color="red", gray_color="gray", scaling="110%"
+            ),
         ),
     ],
     # A hall app has nothing to index: no sitemap.xml, and no warning about the default plugin.

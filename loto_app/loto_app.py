@@ -2,12 +2,14 @@
 
 import reflex as rx
 
-from loto_app.live import broadcast
+from loto_app.components.palette import ACCENT, radix_css
+from loto_app.live import broadcast, frame_guard
 from loto_app.live.animateur import AnimateurState
 from loto_app.live.caisse import CaisseState
 from loto_app.live.hall import HallView
 from loto_app.live.player import PlayerState
 from loto_app.live.ratelimit import EventGate
+from loto_app.live.rehydrate import WarmHydrate
 from loto_app.live.screen import ScreenState
 from loto_app.pages import animateur, caisse, join, organisation, player, screen
 
@@ -15,10 +17,12 @@ app = rx.App(
     # Installable PWA: assets/manifest.webmanifest, assets/icons/, assets/sw.js (served from /).
     head_components=[
         rx.el.link(rel="manifest", href="/manifest.webmanifest"),
-        rx.el.meta(name="theme-color", content="#b3001b"),
+        rx.el.meta(name="theme-color", content=ACCENT),
         rx.el.link(rel="icon", type="image/png", sizes="32x32", href="/icons/favicon-32.png"),
         rx.el.link(rel="apple-touch-icon", sizes="180x180", href="/icons/apple-touch-icon.png"),
         rx.el.meta(name="apple-mobile-web-app-title", content="Loto"),
+        # The colour scales, darkened so that every text reaches 4.5:1 (components/palette.py).
+        rx.el.style(radix_css()),
         # The service worker's URL carries the build: the hash of the production build's
         # router manifest (/assets/manifest-<hash>.js), new with every change of JS or CSS, so
         # a new build installs the worker again and renews its cache (see assets/sw.js).
@@ -55,5 +59,11 @@ app.add_page(
 
 broadcast.bind(app, HallView, f"{PlayerState.get_full_name()}.refresh")
 broadcast.bind_desk(f"{CaisseState.get_full_name()}.refresh")
-# Every event passes here first: per-client rate limit and payload shape (live/ratelimit.py).
+broadcast.bind_staff(f"{AnimateurState.get_full_name()}.recheck")
+# Every event passes here first: oversized events and unknown handlers are refused on the socket
+# (live/frame_guard.py), then the per-client rate limit and payload shape (live/ratelimit.py).
+frame_guard.install(app)
 app.add_middleware(EventGate())
+# A page whose Reflex state was rebuilt (a restart, a new client token) fills itself in before
+# its first snapshot, so it never shows an empty evening (live/rehydrate.py).
+app.add_middleware(WarmHydrate(PlayerState, AnimateurState, ScreenState))

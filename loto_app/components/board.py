@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import reflex as rx
 
-from loto_app.components.ui import ACCENT, tid
+from loto_app.components.palette import (
+    ACCENT,
+    TV_CELL,
+    TV_CELL_TEXT,
+    TV_HIGHLIGHT,
+    TV_LAST_TEXT,
+    WHITE,
+)
+from loto_app.components.ui import tid
 from loto_app.live.hall import HallView
 
 
@@ -13,12 +21,14 @@ def _number(n: int, size: str | list[str]) -> rx.Component:
     last = HallView.last == n
     return rx.box(
         str(n),
-        background=rx.cond(last, "#ffd54a", rx.cond(drawn, ACCENT, "#1f1f1f")),
+        background=rx.cond(last, TV_HIGHLIGHT, rx.cond(drawn, ACCENT, TV_CELL)),
         # undrawn numbers dim but readable (5.5:1); drawn ones bold with a ring, not only colour
-        color=rx.cond(last, "#000", rx.cond(drawn, "white", "#949494")),
+        color=rx.cond(last, TV_LAST_TEXT, rx.cond(drawn, "white", TV_CELL_TEXT)),
         font_weight=rx.cond(drawn, "900", "400"),
         box_shadow=rx.cond(
-            last, "inset 0 0 0 0.1em #000", rx.cond(drawn, "inset 0 0 0 0.1em #fff", "none")
+            last,
+            f"inset 0 0 0 0.1em {TV_LAST_TEXT}",
+            rx.cond(drawn, f"inset 0 0 0 0.1em {WHITE}", "none"),
         ),
         font_size=size,
         text_align="center",

@@ -4,7 +4,19 @@ from __future__ import annotations
 
 import reflex as rx
 
-from loto_app.components.ui import ACCENT, DRAWN, INK, tid
+from loto_app.components.palette import (
+    ACCENT,
+    ANNULLED_BG,
+    CELL_BORDER,
+    CELL_EMPTY,
+    DRAWN,
+    INK,
+    MUTED,
+    ON_SOLID,
+    WHITE,
+    step,
+)
+from loto_app.components.ui import tid
 from loto_app.live.hall import HallView
 from loto_app.live.player import PlayerState
 from loto_app.live.views import CartonView, CellView
@@ -17,7 +29,7 @@ def _cell(c: rx.Var[CartonView], cell: rx.Var[CellView]) -> rx.Component:
     drawn = HallView.drawn.contains(cell.n)
     return rx.cond(
         cell.n == 0,
-        rx.box(background="#d9d4c7", border_radius="0.3rem", min_height="3rem"),
+        rx.box(background=CELL_EMPTY, border_radius="0.3rem", min_height="3rem"),
         rx.el.button(
             # as large as the cell's width allows (the grid is a size container), capped;
             # browsers without container units keep the button's 1.15rem
@@ -27,10 +39,10 @@ def _cell(c: rx.Var[CartonView], cell: rx.Var[CellView]) -> rx.Component:
             color=rx.cond(marked, "white", INK),
             # a marked cell is a round pion with a double ring, a drawn one a thick frame: shape,
             # not only colour; rings are inset shadows, so every cell keeps the same inner width
-            border=rx.cond(drawn | marked, f"1px solid {INK}", "1px solid #999"),
+            border=rx.cond(drawn | marked, f"1px solid {INK}", f"1px solid {CELL_BORDER}"),
             box_shadow=rx.cond(
                 marked,
-                f"inset 0 0 0 1.5px #fff, inset 0 0 0 3.5px {INK}",
+                f"inset 0 0 0 1.5px {WHITE}, inset 0 0 0 3.5px {INK}",
                 rx.cond(drawn, f"inset 0 0 0 2px {INK}", "none"),
             ),
             border_radius=rx.cond(marked, "999px", "0.3rem"),
@@ -60,7 +72,7 @@ def carton_card(c: rx.Var[CartonView]) -> rx.Component:
     return rx.box(
         rx.hstack(
             rx.text(f"Carton n° {c.no}", font_weight="800", font_size="1.1rem"),
-            rx.text(c.kind_label, color="#555"),
+            rx.text(c.kind_label, color=MUTED),
             rx.cond(c.free, rx.badge("offert", color_scheme="green")),
             rx.spacer(),
             rx.cond(
@@ -70,7 +82,7 @@ def carton_card(c: rx.Var[CartonView]) -> rx.Component:
                 ),
                 rx.cond(
                     c.plays,
-                    rx.badge("en jeu", color_scheme="grass", size="2"),
+                    rx.badge("en jeu", color_scheme="green", size="2"),
                     rx.badge("partie suivante", color_scheme="gray", size="2"),
                 ),
             ),
@@ -99,8 +111,8 @@ def carton_card(c: rx.Var[CartonView]) -> rx.Component:
             min_height="3.5rem",
             font_size="1.5rem",
             font_weight="900",
-            background=rx.cond(can_claim, ACCENT, "#d9d4c7"),
-            color=rx.cond(can_claim, "white", "#3d3d3d"),
+            background=rx.cond(can_claim, ACCENT, step("gray", 3)),
+            color=rx.cond(can_claim, ON_SOLID, step("gray", 8)),
             custom_attrs=tid(
                 f"claim-{c.no}",
                 **{"data-claim": c.no, "data-confirm": HallView.claim_confirm},
@@ -111,14 +123,14 @@ def carton_card(c: rx.Var[CartonView]) -> rx.Component:
             rx.text(
                 "Touchez, puis touchez « Confirmer ».",
                 font_size="0.95rem",
-                color="#3d3d3d",
+                color=MUTED,
                 text_align="center",
             ),
         ),
         padding=["0.35rem", "0.6rem"],
         border=rx.cond(c.annulled, f"3px dashed {INK}", f"2px solid {INK}"),
         border_radius="0.6rem",
-        background=rx.cond(c.annulled, "#ecebe8", "white"),
+        background=rx.cond(c.annulled, ANNULLED_BG, "white"),
         custom_attrs=tid(
             f"carton-{c.no}",
             **{

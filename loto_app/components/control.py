@@ -8,10 +8,23 @@ from typing import Any
 
 import reflex as rx
 
-from loto_app.components.ui import INK, tid
+from loto_app.components.palette import (
+    CELL_BORDER,
+    CELL_EMPTY,
+    CHECK_LINE,
+    DRAWN,
+    FALSE_LINE,
+    INFO_LINE,
+    INK,
+    ON_SOLID,
+    SUCCESS,
+    WHITE,
+    WIN_LINE,
+)
+from loto_app.components.ui import tid
 from loto_app.live.hall import HallView
 
-_KIND_BORDER = {"winner": "#1e7d32", "false": "#b3001b", "check": "#8a5a00"}
+_KIND_BORDER = {"winner": WIN_LINE, "false": FALSE_LINE, "check": CHECK_LINE}
 
 
 def last_call_banner(
@@ -43,14 +56,14 @@ def last_call_banner(
                 ),
                 height="0.8rem",
                 width="100%",
-                background="#fff",
+                background=WHITE,
                 border=f"2px solid {INK}",
                 border_radius="0.4rem",
                 overflow="hidden",
                 margin_top="0.4rem",
                 custom_attrs={"aria-hidden": "true"},
             ),
-            background="#ffd54a",
+            background=DRAWN,
             color=INK,
             padding="0.75rem 1rem",
             border=f"4px solid {INK}",
@@ -69,7 +82,7 @@ def _cell(cell: rx.Var[dict[str, Any]], font_size: Any) -> rx.Component:
     last = cell["last"].to(bool)
     return rx.cond(
         n == 0,
-        rx.box(background="#d9d4c7", border_radius="0.3rem"),
+        rx.box(background=CELL_EMPTY, border_radius="0.3rem"),
         rx.box(
             n,
             font_size=font_size,
@@ -78,10 +91,10 @@ def _cell(cell: rx.Var[dict[str, Any]], font_size: Any) -> rx.Component:
             text_align="center",
             # a winning number: green with white text; another drawn one: yellow; not drawn
             # (a false claim's missing number): white, struck through
-            background=rx.cond(win, "#1e6b2e", rx.cond(drawn, "#ffd54a", "#ffffff")),
-            color=rx.cond(win, "#ffffff", INK),
+            background=rx.cond(win, SUCCESS, rx.cond(drawn, DRAWN, WHITE)),
+            color=rx.cond(win, ON_SOLID, INK),
             text_decoration=rx.cond(drawn, "none", "line-through"),
-            border=rx.cond(last, f"0.22em solid {INK}", "1px solid #777"),
+            border=rx.cond(last, f"0.22em solid {INK}", f"1px solid {CELL_BORDER}"),
             border_radius=rx.cond(last, "999px", "0.3rem"),
             custom_attrs={
                 "data-n": n,
@@ -122,7 +135,7 @@ def readback(cell_size: Any = "1.6rem", **props: Any) -> rx.Component:
                 font_size="0.95em",
                 margin_top="0.4rem",
             ),
-            background="#ffffff",
+            background=WHITE,
             color=INK,
             padding="0.75rem 1rem",
             border_left=rx.match(
@@ -130,7 +143,7 @@ def readback(cell_size: Any = "1.6rem", **props: Any) -> rx.Component:
                 ("winner", f"0.6rem solid {_KIND_BORDER['winner']}"),
                 ("false", f"0.6rem solid {_KIND_BORDER['false']}"),
                 ("check", f"0.6rem solid {_KIND_BORDER['check']}"),
-                "0.6rem solid #555",
+                f"0.6rem solid {INFO_LINE}",
             ),
             border_radius="0.6rem",
             width="100%",

@@ -7,11 +7,21 @@ from typing import Any
 import reflex as rx
 from reflex_components_core.core.banner import has_connection_errors
 
-INK = "#1a1a1a"
-PAPER = "#fffdf7"
-ACCENT = "#b3001b"  # loto red
-DRAWN = "#ffd54a"  # a drawn number not yet marked
-MARKED = "#b3001b"
+from loto_app.components.palette import (
+    BANNER,
+    CHECK_BG,
+    CHECK_LINE,
+    FALSE_BG,
+    FALSE_LINE,
+    INFO_BG,
+    INFO_LINE,
+    INK,
+    PAPER,
+    TIE_BG,
+    TIE_LINE,
+    WIN_BG,
+    WIN_LINE,
+)
 
 
 def tid(name: Any, **more: Any) -> dict[str, Any]:
@@ -33,21 +43,21 @@ def announcement_box(
         rx.text(text, font_weight="700"),
         background=rx.match(
             kind,
-            ("winner", "#e6f4ea"),
-            ("check", "#fff4d6"),
-            ("tie", "#e8eaff"),
-            ("false", "#fde7e9"),
-            ("unmark", "#e6f4ea"),
-            "#f2f2f2",
+            ("winner", WIN_BG),
+            ("check", CHECK_BG),
+            ("tie", TIE_BG),
+            ("false", FALSE_BG),
+            ("unmark", WIN_BG),
+            INFO_BG,
         ),
         border_left=rx.match(
             kind,
-            ("winner", "0.5rem solid #1e7d32"),
-            ("check", "0.5rem solid #c98a00"),
-            ("tie", "0.5rem solid #3949ab"),
-            ("false", "0.5rem solid #b3001b"),
-            ("unmark", "0.5rem solid #1e7d32"),
-            "0.5rem solid #888",
+            ("winner", f"0.5rem solid {WIN_LINE}"),
+            ("check", f"0.5rem solid {CHECK_LINE}"),
+            ("tie", f"0.5rem solid {TIE_LINE}"),
+            ("false", f"0.5rem solid {FALSE_LINE}"),
+            ("unmark", f"0.5rem solid {WIN_LINE}"),
+            f"0.5rem solid {INFO_LINE}",
         ),
         padding="0.75rem 1rem",
         border_radius="0.5rem",
@@ -65,7 +75,7 @@ def connection_banner() -> rx.Component:
         rx.box(
             rx.text("Connexion perdue — reconnexion en cours…", font_weight="800"),
             rx.text("Vos cartons et vos pions sont gardés sur le serveur.", font_size="0.95rem"),
-            background="#3d3d3d",
+            background=BANNER,
             color="white",
             padding="0.6rem 1rem",
             position="sticky",

@@ -1,13 +1,17 @@
 """AnimateurState: the tablet that drives the evening, signed in with the evening's secret.
 
-Every action checks the sign-in (a backend var the client cannot set) before it reaches the
-engine; a player's phone calling these handlers gets a refusal and nothing changes.
+Every action checks the sign-in (a backend var the client cannot set) and the secret itself
+against the database as it stands now before it reaches the engine: a player's phone calling
+these handlers gets a refusal and nothing changes, and so does a tablet whose secret was renewed
+(a lost tablet: the organiser issues a new secret, every tablet that used the old one is signed
+out).
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from typing import Any, ClassVar
 
 import reflex as rx
 
@@ -25,6 +29,13 @@ from loto_app.live.disputes import (
 )
 from loto_app.live.guards import BadInput, as_bool, as_int, as_text, form, log, refuse
 from loto_app.live.views import VERDICT_KIND, verdict_text
+from loto_app.storage.access import AccessStore
+
+#: Shown to a tablet whose secret no longer signs in (renewed by the organiser or the CLI).
+REVOKED = (
+    "Le secret de l'animateur a été renouvelé : connectez-vous avec le nouveau secret "
+    "(demandez-le à l'organisateur)."
+)
 
 
 class AnimateurState(rx.State):
@@ -40,6 +51,24 @@ class AnimateurState(rx.State):
     dispute_message: str = ""
     _evening_id: int = 0
     _authorized: bool = False
+
+    WARM_ROUTE: ClassVar[str] = "/animateur"  # live/rehydrate.py
+
+    async def _warm(self, stored: dict[str, Any]) -> None:
+        """Before Reflex's snapshot of a rebuilt state: signed in again from what this tablet
+        stores (checked in the database) and the board, so that a restart does not flash the
+        sign-in form; `resume` then signs in fully (rooms, snapshot)."""
+        code, secret = stored.get("code", ""), stored.get("secret", "")
+        if not code or not secret or len(code) > 16 or len(secret) > 64:
+            return
+        store = registry.store()
+        evening_id = await asyncio.to_thread(store.evening_id_for_code, code)
+        if evening_id is None or not await asyncio.to_thread(
+            AccessStore(store.engine).check_animateur, evening_id, secret
+        ):
+            return
+        self._evening_id, self._authorized, self.signed_in = evening_id, True, True
+        await broadcast.fill_hall(self, await registry.live(evening_id))
 
     @rx.event
     async def login(self, form_data: dict):
@@ -67,11 +96,18 @@ class AnimateurState(rx.State):
         """Forget the sign-in on this tablet."""
         self.code, self.secret, self.signed_in, self._authorized = "", "", False, False
 
+    @rx.event
+    async def recheck(self):
+        """Poked by the server when the animateur's secret was renewed: a tablet signed in with
+        the old one is signed out at once (its next action would be refused anyway)."""
+        if self._authorized:
+            await self._still_signed_in()
+
     async def _sign_in(self, code: str, secret: str) -> bool:
         store = registry.store()
         evening_id = await asyncio.to_thread(store.evening_id_for_code, code)
         ok = evening_id is not None and await asyncio.to_thread(
-            store.check_animateur, evening_id, secret
+            AccessStore(store.engine).check_animateur, evening_id, secret
         )
         if not ok:
             refuse(self._who(), "login", "wrong code or secret")
@@ -216,7 +252,7 @@ class AnimateurState(rx.State):
             self._refused("paper_claim", exc)
             self.message = "Tapez le numéro du carton et son code de contrôle."
             return
-        if not self._authorized:
+        if not self._authorized or not await self._still_signed_in():
             await self._play("paper_claim", lambda e: [])
             return
         lv = await registry.live(self._evening_id, fresh=False)
@@ -230,6 +266,18 @@ class AnimateurState(rx.State):
             self.paper_verdict_kind = VERDICT_KIND[Verdict(c.verdict)]
 
     # ------------------------------------------------------------------ helpers
+
+    async def _still_signed_in(self) -> bool:
+        """Does the secret this tablet signed in with still sign in, now? (Renewed: the tablet
+        is signed out, the secret it remembers forgotten, and it is told why.)"""
+        secret = self.secret if isinstance(self.secret, str) else ""
+        access = AccessStore(registry.store().engine)
+        if await asyncio.to_thread(access.check_animateur, self._evening_id, secret):
+            return True
+        log.warning("%s: the animateur's secret was renewed: signed out", self._who())
+        self.secret, self.signed_in, self._authorized = "", False, False
+        self.message = REVOKED
+        return False
 
     def _who(self) -> str:
         return f"animateur? evening {self._evening_id} (sid {self.router.session.session_id})"
@@ -251,6 +299,9 @@ class AnimateurState(rx.State):
                 return None
             self._refused(handler, BadInput("not signed in as animateur"))
             self.message = "Réservé à l'animateur : connectez-vous avec le secret de la soirée."
+            return None
+        if not await self._still_signed_in():
+            refuse(self._who(), handler, "the animateur's secret was renewed: signed out")
             return None
         try:
             events = await registry.play(self._evening_id, move)

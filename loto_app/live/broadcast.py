@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import logging
 import os
 import weakref
@@ -27,6 +28,7 @@ from reflex_base.constants.state import FIELD_MARKER
 from loto_app.domain import events as ev
 from loto_app.live import registry
 from loto_app.live.snapshot import public_snapshot
+from loto_app.storage.db import database_url
 from loto_app.storage.repository import LiveEvening
 
 if TYPE_CHECKING:
@@ -38,6 +40,7 @@ _app: rx.App | None = None
 #: The sequence number of the last picture sent to everyone, per live evening.
 _pictured: weakref.WeakKeyDictionary[LiveEvening, int] = weakref.WeakKeyDictionary()
 _hall_state: str = ""
+_hall_cls: type | None = None
 _refresh_event: str = ""
 
 
@@ -79,6 +82,25 @@ DESK_EVENTS = (
 )
 
 
+_staff_recheck_event: str = ""
+
+
+def bind_staff(recheck_handler: str) -> None:
+    """The animateur's re-check handler, poked when the animateur's secret was renewed."""
+    global _staff_recheck_event
+    _staff_recheck_event = recheck_handler
+
+
+async def recheck_staff(evening_id: int) -> None:
+    """Make every animateur tablet of the evening check its secret again now (a renewed secret
+    signs out the tablets that used the old one; other processes' tablets find out at their
+    next action)."""
+    if _app is None or not _staff_recheck_event:
+        return
+    poke = {"events": [{"name": _staff_recheck_event, "payload": {}, "router_data": {}}]}
+    await _emit(poke, staff_room(evening_id))
+
+
 def bind_desk(refresh_handler: str) -> None:
     """The desk's refresh handler, poked after every change of the till or the lots."""
     global _desk_refresh_event
@@ -87,9 +109,9 @@ def bind_desk(refresh_handler: str) -> None:
 
 def bind(app: rx.App, hall_state: type, refresh_handler: str) -> None:
     """Wire the broadcast to the app, the public state class and the private refresh handler."""
-    global _app, _hall_state, _refresh_event
+    global _app, _hall_state, _hall_cls, _refresh_event
     _app = app
-    _hall_state = hall_state.get_full_name()
+    _hall_state, _hall_cls = hall_state.get_full_name(), hall_state
     _refresh_event = refresh_handler
     registry.on_change(_publish)
     redis_url = os.environ.get("REFLEX_REDIS_URL")
@@ -103,7 +125,7 @@ def _rooms_across_workers(app: rx.App, redis_url: str):
     @contextlib.asynccontextmanager
     async def task() -> AsyncIterator[None]:
         assert app.sio is not None
-        manager = _redis_manager(redis_url, channel="loto-rooms")
+        manager = _redis_manager(redis_url, channel=rooms_channel())
         manager.set_server(app.sio)
         app.sio.manager = manager
         app.sio.manager_initialized = False  # its listener starts on the first connection
@@ -111,6 +133,18 @@ def _rooms_across_workers(app: rx.App, redis_url: str):
         yield
 
     return task
+
+
+def rooms_channel(db_url: str | None = None) -> str:
+    """The Redis pub/sub channel of this deployment's room messages: one per database, so that
+    two apps sharing a Redis server (two associations on one host, two test runs on one machine)
+    never hear each other's rooms, whose names (`loto:<evening id>`) repeat across databases.
+    `LOTO_REDIS_CHANNEL` overrides it."""
+    explicit = os.environ.get("LOTO_REDIS_CHANNEL")
+    if explicit:
+        return explicit
+    digest = hashlib.sha256((db_url or database_url()).encode()).hexdigest()[:16]
+    return f"loto-rooms:{digest}"
 
 
 def _redis_manager(url: str, channel: str) -> Any:
@@ -144,7 +178,7 @@ async def resync_local_rooms() -> None:
         try:
             # (a full picture: were a move's broadcast to overtake it, the next one repairs it)
             lv = await registry.live(evening_id)
-            snap = delta(public_snapshot(lv.evening, lv.name, lv.join_code, lv.drawn_at))
+            snap = delta(picture(lv))
             assert _app is not None and _app.sio is not None
             await _app.sio.emit(
                 "event",
@@ -203,9 +237,35 @@ async def reload_page(sid: str) -> None:
     await _emit({"events": [{"name": "_call_script", "payload": script, "router_data": {}}]}, sid)
 
 
+#: The public picture of each live evening, with the sequence number it was made at.
+_pictures: weakref.WeakKeyDictionary[LiveEvening, tuple[int, dict[str, Any]]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def picture(lv: LiveEvening) -> dict[str, Any]:
+    """The evening's public picture as it stands (made once per committed state: every page
+    that loads, or reconnects after a restart, asks for it)."""
+    cached = _pictures.get(lv)
+    if cached is not None and cached[0] == lv.seq:
+        return cached[1]
+    values = public_snapshot(lv.evening, lv.name, lv.join_code, lv.drawn_at)
+    _pictures[lv] = (lv.seq, values)
+    return values
+
+
 async def send_snapshot(sid: str, lv: LiveEvening) -> None:
     """The whole public picture to one socket (a page that just loaded)."""
-    await _emit(delta(public_snapshot(lv.evening, lv.name, lv.join_code, lv.drawn_at)), sid)
+    await _emit(delta(picture(lv)), sid)
+
+
+async def fill_hall(state: rx.State, lv: LiveEvening) -> None:
+    """Put the public picture in this client's own HallView, so that the next snapshot Reflex
+    sends of the whole state (a page's hydrate) shows the evening as it is, not an empty one."""
+    assert _hall_cls is not None, "broadcast.bind() was not called"
+    hall = await state.get_state(_hall_cls)
+    for name, value in picture(lv).items():
+        setattr(hall, name, value)
 
 
 #: Events that change what everyone sees (marks, sales and joins are private).
@@ -265,10 +325,7 @@ async def _publish(
         # after their common commit, and all would send the same picture.
         if _pictured.get(lv) != lv.seq:
             _pictured[lv] = lv.seq
-            await _emit(
-                delta(public_snapshot(lv.evening, lv.name, lv.join_code, lv.drawn_at)),
-                room(evening_id),
-            )
+            await _emit(delta(picture(lv)), room(evening_id))
     elif any(isinstance(x, ev.PlayerJoined) for x in events):
         await _emit(delta({"players": len(lv.evening.players)}), staff_room(evening_id))
     if _desk_refresh_event and any(isinstance(x, DESK_EVENTS) for x in events):

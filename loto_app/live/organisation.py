@@ -41,7 +41,7 @@ from loto_app.domain.program import (
     default_offers,
     demo_program,
 )
-from loto_app.live import registry
+from loto_app.live import broadcast, registry
 from loto_app.live.disputes import decision_move, read_decision, read_withdrawal
 from loto_app.live.guards import BadInput, as_bool, as_int, as_text, form, refuse
 from loto_app.records import export
@@ -365,6 +365,8 @@ class OrganisationState(rx.State):
     new_staff_role: str = ""
     new_staff_secret: str = ""
     invitation: str = ""
+    renew_animateur_asked: bool = False  # the confirmation step is shown
+    renewed_animateur_secret: str = ""  # shown once
     records_message: str = ""
     report_lines: list[ReportLine] = []
     report_winners: list[str] = []
@@ -454,6 +456,7 @@ class OrganisationState(rx.State):
         self.created = False
         self._forget_created()
         self.new_staff_secret = self.new_staff_name = ""
+        self.renew_animateur_asked, self.renewed_animateur_secret = False, ""
         self.tab = "signin"
 
     async def _sign_in(self, code: str, secret: str) -> bool:
@@ -802,6 +805,40 @@ class OrganisationState(rx.State):
         log.info("evening %s: staff %s active=%s", self._evening_id, sid, on)
         self.staff_message = ""
         await self._load_staff()
+
+    # ------------------------------------------------------------------ the animateur's secret
+
+    @rx.event
+    async def ask_renew_animateur(self):
+        """First step of renewing the animateur's secret (a lost tablet): ask to confirm."""
+        if await self._authorized("ask_renew_animateur"):
+            self.renew_animateur_asked, self.renewed_animateur_secret = True, ""
+
+    @rx.event
+    def cancel_renew_animateur(self):
+        """The organiser changed their mind."""
+        self.renew_animateur_asked = False
+
+    @rx.event
+    async def renew_animateur_secret(self):
+        """Issue a new animateur secret, shown once: every tablet signed in with the old one is
+        signed out (at once in this process, at its next action elsewhere)."""
+        if not await self._authorized("renew_animateur_secret"):
+            return
+        if not self.renew_animateur_asked:
+            refuse(self._who(), "renew_animateur_secret", "not confirmed")
+            self.staff_message = "Confirmez d'abord le renouvellement."
+            return
+        access = AccessStore(registry.store().engine)
+        secret = await asyncio.to_thread(access.reset_animateur_secret, self._evening_id)
+        log.warning("evening %s: the organiser renewed the animateur's secret", self._evening_id)
+        self.renew_animateur_asked, self.renewed_animateur_secret = False, secret
+        await broadcast.recheck_staff(self._evening_id)
+
+    @rx.event
+    def hide_renewed_animateur_secret(self):
+        """The new secret was written down."""
+        self.renewed_animateur_secret = ""
 
     # ------------------------------------------------------------------ invitation link
 

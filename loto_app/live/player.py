@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from typing import Any, ClassVar
 
 import reflex as rx
 
@@ -37,6 +38,8 @@ MAX_OFFERS = 64
 class PlayerState(rx.State):
     """My cartons, my marks, my verdicts, my lot tickets."""
 
+    WARM_ROUTE: ClassVar[str] = "/jouer"  # live/rehydrate.py
+
     secret: str = rx.LocalStorage("", name="loto_player_secret")
     code: str = rx.LocalStorage("", name="loto_player_code")
     name: str = ""
@@ -58,6 +61,7 @@ class PlayerState(rx.State):
     remote: bool = False
     _evening_id: int = 0
     _player_id: str = ""
+    _warmed: tuple[int, int] = (0, -1)  # (evening, seq) shown by `_warm` before the hydrate
 
     # ------------------------------------------------------------------ identity
 
@@ -117,11 +121,30 @@ class PlayerState(rx.State):
             self.secret = ""
             return rx.redirect("/")
         lv = await registry.live(self._evening_id)
-        self._show(lv.evening)
+        warmed, self._warmed = self._warmed, (0, -1)
+        if warmed != (self._evening_id, lv.seq):  # (the hydrate's snapshot showed it already)
+            self._show(lv.evening)
         sid = self.router.session.session_id
         await broadcast.enter(sid, self._evening_id, self._player_id)
-        await broadcast.send_snapshot(sid, lv)
+        if warmed != (self._evening_id, lv.seq):
+            await broadcast.send_snapshot(sid, lv)
         self.ready = True
+
+    async def _warm(self, stored: dict[str, Any]) -> None:
+        """Before Reflex's snapshot of a rebuilt state (a restart, a new client token): my
+        cartons and the board, from the identity this browser stores (live/rehydrate.py), so
+        that the page never shows them empty; `resume` then only joins the rooms."""
+        secret, code = stored.get("secret", ""), stored.get("code", "")
+        if not secret or not code or len(secret) > 64 or len(code) > 16:
+            return
+        self.secret, self.code = secret, code  # (the hydrate sets them again, to the same)
+        if not await self._identify():
+            return
+        lv = await registry.live(self._evening_id)
+        self._show(lv.evening)
+        await broadcast.fill_hall(self, lv)
+        self.ready = True
+        self._warmed = (self._evening_id, lv.seq)
 
     async def _identify(self) -> bool:
         """Resolve the secret kept by this browser to a player (every handler may need to:

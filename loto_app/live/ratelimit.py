@@ -8,7 +8,8 @@ registered there (`app.add_middleware(EventGate())` in `loto_app.py`) and:
   an event over the limit is dropped with a logged warning, and the client is told, at most
   once every `TELL_EVERY` seconds, "Trop de requêtes : patientez un instant." in the `message`
   var of the state it called (PlayerState, AnimateurState, ScreenState, ...);
-- refuses `setvar` on the app's states (Reflex adds it to every state; with auto-setters off
+- refuses (one log line per client and handler every few seconds, `frame_guard.RefusalLog`)
+  `setvar` on the app's states (Reflex adds it to every state; with auto-setters off
   it can only fail with a traceback), and a call whose payload does not fit the handler's
   parameters (a key it does not take, a parameter missing, a payload that is not a dict of
   short keys): without this, Reflex raises a TypeError in the handler, logs a traceback and
@@ -33,6 +34,8 @@ from typing import TYPE_CHECKING, Any
 
 from reflex.middleware import Middleware
 from reflex.state import StateUpdate
+
+from loto_app.live.frame_guard import RefusalLog
 
 if TYPE_CHECKING:
     from reflex.app import App
@@ -158,8 +161,12 @@ def payload_problem(fn: Callable[..., Any], payload: Any) -> str | None:
 class EventGate(Middleware):
     """The middleware: the rate limit, then the payload shape, before any handler runs."""
 
-    def __init__(self, limiter: RateLimiter | None = None) -> None:
+    def __init__(
+        self, limiter: RateLimiter | None = None, refusals: RefusalLog | None = None
+    ) -> None:
         self.limiter = limiter or RateLimiter()
+        # one line per client and handler every few seconds, however many are refused
+        self.refusals = refusals or RefusalLog()
 
     async def preprocess(self, app: App, state: BaseState, event: Event) -> StateUpdate | None:
         """Drop (with a warning and, now and then, a French message) or let the event through."""
@@ -189,12 +196,10 @@ class EventGate(Middleware):
                 else payload_problem(handler.fn, event.payload)
             )
         if problem:
-            log.warning(
-                "refused %s from client %s (sid %s): %s",
-                event.name[-80:],
-                key,
-                session.session_id,
-                problem,
+            self.refusals.refused(
+                f"client {key} (sid {session.session_id})",
+                event.name,
+                f"{event.name[-80:]}: {problem}",
             )
             return await _tell(state, event, MALFORMED)
         return None

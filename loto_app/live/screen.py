@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import io
+from typing import Any, ClassVar
 
 import reflex as rx
 import segno
@@ -23,9 +24,21 @@ def qr_svg_data_uri(text: str) -> str:
 class ScreenState(rx.State):
     """The hall screen's join link and QR code."""
 
+    WARM_ROUTE: ClassVar[str] = "/ecran"  # live/rehydrate.py
+
     join_url: str = ""
     qr: str = ""
     message: str = ""
+
+    async def _warm(self, stored: dict[str, Any]) -> None:
+        """Before Reflex's snapshot of a rebuilt state: the board as it stands (a TV whose
+        server restarted never shows an empty board while it joins again)."""
+        code = self.router.url.query_parameters.get("code", "")
+        if not isinstance(code, str) or not code or len(code) > 16:
+            return
+        evening_id = await asyncio.to_thread(registry.store().evening_id_for_code, code)
+        if evening_id is not None:
+            await broadcast.fill_hall(self, await registry.live(evening_id))
 
     @rx.event
     async def watch(self):

@@ -6,19 +6,24 @@ import reflex as rx
 
 from loto_app.components.board import board
 from loto_app.components.control import last_call_banner, readback
-from loto_app.components.ui import (
+from loto_app.components.palette import (
     ACCENT,
-    announcement_box,
-    big_button,
-    page_shell,
-    sign_in_form,
-    tid,
+    INFO,
+    LINE,
+    MUTED,
+    ON_SOLID,
+    SUCCESS,
+    TIE_BG,
+    TIE_LINE,
+    step,
 )
+from loto_app.components.ui import announcement_box, big_button, page_shell, sign_in_form, tid
 from loto_app.live.animateur import AnimateurState
 from loto_app.live.disputes import DECISIONS
 from loto_app.live.hall import HallView
 
 TITLE = "Loto — animateur"
+DISABLED_BG, DISABLED_TEXT = step("gray", 3), step("gray", 8)  # a control that waits
 
 
 def _login() -> rx.Component:
@@ -74,15 +79,15 @@ def _dispute_form(c) -> rx.Component:
             ),
             rx.cond(
                 AnimateurState.dispute_message != "",
-                rx.text(AnimateurState.dispute_message, color="#8e0016", font_weight="700"),
+                rx.text(AnimateurState.dispute_message, color=step("red", 11), font_weight="700"),
             ),
             rx.hstack(
                 rx.button(
                     "Confirmer la décision",
                     type="submit",
                     size="3",
-                    background="#1e6b2e",
-                    color="white",
+                    background=SUCCESS,
+                    color=ON_SOLID,
                     custom_attrs=tid("decision-confirm"),
                 ),
                 rx.button(
@@ -104,9 +109,9 @@ def _dispute_form(c) -> rx.Component:
         on_submit=AnimateurState.decide,
         reset_on_submit=False,
         padding="0.6rem",
-        border="3px solid #3949ab",
+        border=f"3px solid {TIE_LINE}",
         border_radius="0.5rem",
-        background="#f5f6ff",
+        background=TIE_BG,
         width="100%",
         custom_attrs=tid(f"dispute-form-{no}"),
     )
@@ -131,12 +136,12 @@ def _claim_row(c) -> rx.Component:
                 ),
                 size="2",
                 color_scheme=rx.match(
-                    verdict, ("valid", "green"), ("false", "red"), ("after_award", "amber"), "gray"
+                    verdict, ("valid", "green"), ("false", "red"), ("after_award", "orange"), "gray"
                 ),
                 high_contrast=True,
             ),
             rx.text(f"{c['name']} — carton {c['carton']} — {c['stage']} sur le {c['number']}"),
-            rx.text(c["label"], color="#3d3d3d"),
+            rx.text(c["label"], color=MUTED),
             rx.cond(c["overturned"].to(bool), rx.badge("décision", size="2", high_contrast=True)),
             rx.cond(
                 (verdict == "false") & ~c["annulled"].to(bool) & ~c["overturned"].to(bool),
@@ -161,7 +166,7 @@ def _claim_row(c) -> rx.Component:
         ),
         rx.cond(AnimateurState.dispute_claim == no, _dispute_form(c)),
         padding_y="0.25rem",
-        border_bottom="1px solid #ddd",
+        border_bottom=f"1px solid {LINE}",
         custom_attrs=tid(f"claim-row-{no}", **{"data-verdict": verdict}),
     )
 
@@ -190,7 +195,7 @@ def _decisions() -> rx.Component:
         rx.heading("Litiges (art. 8 du règlement)", size="5"),
         rx.foreach(
             HallView.decisions,
-            lambda d: rx.text(d, padding_y="0.2rem", border_bottom="1px solid #ddd"),
+            lambda d: rx.text(d, padding_y="0.2rem", border_bottom=f"1px solid {LINE}"),
         ),
         rx.form(
             rx.flex(
@@ -308,8 +313,8 @@ def _bag_tokens() -> rx.Component:
             "tokens-submit",
             type="submit",
             disabled=~HallView.draw_allowed,
-            background=rx.cond(HallView.draw_allowed, "#3949ab", "#d9d4c7"),
-            color=rx.cond(HallView.draw_allowed, "white", "#3d3d3d"),
+            background=rx.cond(HallView.draw_allowed, INFO, DISABLED_BG),
+            color=rx.cond(HallView.draw_allowed, ON_SOLID, DISABLED_TEXT),
         ),
         on_submit=AnimateurState.tie_tokens,
         reset_on_submit=True,
@@ -372,8 +377,8 @@ def _tie_controls() -> rx.Component:
                         "tie-draw",
                         on_click=AnimateurState.tie_draw,
                         disabled=~HallView.draw_allowed,
-                        background=rx.cond(HallView.draw_allowed, "#3949ab", "#d9d4c7"),
-                        color=rx.cond(HallView.draw_allowed, "white", "#3d3d3d"),
+                        background=rx.cond(HallView.draw_allowed, INFO, DISABLED_BG),
+                        color=rx.cond(HallView.draw_allowed, ON_SOLID, DISABLED_TEXT),
                     ),
                 ),
                 wrap="wrap",
@@ -382,7 +387,7 @@ def _tie_controls() -> rx.Component:
             _paper_answers(),
             rx.cond(HallView.token_source == "bag", _bag_tokens()),
             padding="0.6rem",
-            border="3px solid #3949ab",
+            border=f"3px solid {TIE_LINE}",
             border_radius="0.5rem",
             custom_attrs=tid("tie-controls"),
         ),
@@ -418,8 +423,8 @@ def _game_controls() -> rx.Component:
                 "award",
                 on_click=AnimateurState.award,
                 disabled=~HallView.award_allowed,
-                background=rx.cond(HallView.award_allowed, "#1e6b2e", "#d9d4c7"),
-                color=rx.cond(HallView.award_allowed, "white", "#3d3d3d"),
+                background=rx.cond(HallView.award_allowed, SUCCESS, DISABLED_BG),
+                color=rx.cond(HallView.award_allowed, ON_SOLID, DISABLED_TEXT),
                 width="100%",
             ),
         ),
@@ -431,7 +436,7 @@ def _game_controls() -> rx.Component:
                 "allow-unmark",
                 on_click=AnimateurState.allow_unmark,
                 disabled=~HallView.awaiting_unmark,
-                color_scheme="grass",
+                color_scheme="green",
                 variant=rx.cond(HallView.awaiting_unmark, "solid", "outline"),
                 width="100%",
             ),
@@ -527,7 +532,7 @@ def _dashboard() -> rx.Component:
     return rx.fragment(
         rx.hstack(
             rx.box(
-                rx.text("Dernier", color="#555"),
+                rx.text("Dernier", color=MUTED),
                 rx.text(
                     rx.cond(HallView.last > 0, HallView.last.to_string(), "–"),
                     font_size="4rem",
@@ -603,7 +608,11 @@ def index() -> rx.Component:
                 _login(),
                 rx.cond(
                     AnimateurState.message != "",
-                    rx.callout(AnimateurState.message, color_scheme="red"),
+                    rx.callout(
+                        AnimateurState.message,
+                        color_scheme="red",
+                        custom_attrs=tid("animateur-message", role="alert"),
+                    ),
                 ),
             ),
         ),

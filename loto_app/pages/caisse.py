@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import reflex as rx
 
+from loto_app.components.palette import ACCENT, LINE, MUTED, SUCCESS, step
 from loto_app.components.ui import big_button, page_shell, sign_in_form, tid
 from loto_app.live.caisse import CaisseState, SaleLine, TicketLine, TotalLine
 
@@ -55,7 +56,7 @@ def _section(title: str, *children: rx.Component, testid: str) -> rx.Component:
         rx.heading(title, size="5", margin_bottom="0.4rem"),
         *children,
         padding="0.8rem",
-        border="2px solid #ddd",
+        border=f"2px solid {LINE}",
         border_radius="0.6rem",
         background="white",
         custom_attrs=tid(testid),
@@ -164,7 +165,7 @@ def _order_row(o: SaleLine) -> rx.Component:
         direction="column",
         gap="0.3rem",
         padding_y="0.5rem",
-        border_bottom="1px solid #ddd",
+        border_bottom=f"1px solid {LINE}",
         custom_attrs=tid(f"order-{o.no}"),
     )
 
@@ -172,7 +173,7 @@ def _order_row(o: SaleLine) -> rx.Component:
 def _orders() -> rx.Component:
     return _section(
         "Commandes à régler",
-        rx.text(CaisseState.payment_note, color="#555", font_size="0.95rem"),
+        rx.text(CaisseState.payment_note, color=MUTED, font_size="0.95rem"),
         rx.cond(CaisseState.orders_count == 0, rx.text("Aucune commande en attente.")),
         rx.cond(
             CaisseState.orders_count > CaisseState.orders.length(),
@@ -192,11 +193,11 @@ def _sale_row(s: SaleLine) -> rx.Component:
         rx.text(
             rx.cond(s.cartons != "", f"Cartons n° {s.cartons} — ", ""),
             s.status,
-            color=rx.cond(s.cancelled, "#b3001b", rx.cond(s.pending, "#8a5a00", "#1e7d32")),
+            color=rx.cond(s.cancelled, ACCENT, rx.cond(s.pending, step("orange", 11), SUCCESS)),
             font_weight="700",
         ),
         padding_y="0.35rem",
-        border_bottom="1px solid #eee",
+        border_bottom=f"1px solid {LINE}",
         custom_attrs=tid(f"sale-{s.no}"),
     )
 
@@ -251,7 +252,7 @@ def _totals() -> rx.Component:
         "Totaux",
         rx.flex(
             rx.box(
-                rx.text("Encaissé", color="#555"),
+                rx.text("Encaissé", color=MUTED),
                 rx.text(
                     CaisseState.received,
                     font_size="2rem",
@@ -260,7 +261,7 @@ def _totals() -> rx.Component:
                 ),
             ),
             rx.box(
-                rx.text("Remboursé", color="#555"),
+                rx.text("Remboursé", color=MUTED),
                 rx.text(
                     CaisseState.refunded,
                     font_size="1.5rem",
@@ -269,7 +270,7 @@ def _totals() -> rx.Component:
                 ),
             ),
             rx.box(
-                rx.text("À régler", color="#555"),
+                rx.text("À régler", color=MUTED),
                 rx.text(
                     CaisseState.pending,
                     font_size="1.5rem",
@@ -278,7 +279,7 @@ def _totals() -> rx.Component:
                 ),
             ),
             rx.box(
-                rx.text("Cartons vendus", color="#555"),
+                rx.text("Cartons vendus", color=MUTED),
                 rx.text(CaisseState.sold_cartons, font_size="1.5rem", font_weight="700"),
             ),
             gap="1.5rem",
@@ -355,7 +356,7 @@ def _ticket_row(t: TicketLine) -> rx.Component:
         gap="0.5rem",
         wrap="wrap",
         padding_y="0.5rem",
-        border_bottom="1px solid #ddd",
+        border_bottom=f"1px solid {LINE}",
         custom_attrs=tid(f"ticket-{t.no}"),
     )
 
@@ -365,7 +366,7 @@ def _lots() -> rx.Component:
         "Lots à remettre",
         rx.text(
             "Comparez le code du ticket (téléphone du gagnant) avant de remettre le lot.",
-            color="#555",
+            color=MUTED,
             font_size="0.95rem",
         ),
         rx.cond(CaisseState.tickets.length() == 0, rx.text("Aucun lot gagné pour l'instant.")),

@@ -70,7 +70,7 @@ def index() -> rx.Component:
                     rx.callout(
                         "Invitation à jouer à distance : vos achats seront à régler selon les "
                         "consignes des organisateurs.",
-                        color_scheme="blue",
+                        color_scheme="indigo",
                         size="2",
                         high_contrast=True,
                     ),

@@ -7,7 +7,21 @@ from typing import Any
 
 import reflex as rx
 
-from loto_app.components.ui import ACCENT, big_button, page_shell, tid
+from loto_app.components.palette import (
+    ACCENT,
+    CHECK_LINE,
+    FIELD_LINE,
+    INK,
+    LINE,
+    MUTED,
+    NOTICE_BG,
+    ON_SOLID,
+    PAPER,
+    SECTION_LINE,
+    SUCCESS,
+    step,
+)
+from loto_app.components.ui import big_button, page_shell, tid
 from loto_app.domain.program import (
     KIND_LABELS,
     LEGAL_PRICE_MESSAGE,
@@ -35,10 +49,10 @@ NATIVE_SELECT = {
     "padding": "0.45rem 0.6rem",
     "min_height": "2.75rem",
     "min_width": "9rem",
-    "border": "1px solid #8a8a8a",
+    "border": f"1px solid {FIELD_LINE}",
     "border_radius": "0.4rem",
     "background": "white",
-    "color": "#1a1a1a",
+    "color": INK,
 }
 KIND_OPTIONS = [(k.value, KIND_LABELS[k]) for k in Kind]
 
@@ -53,7 +67,7 @@ def _section(title: str, *children: rx.Component, testid: str, **props: Any) -> 
             align="stretch",
         ),
         padding=["0.9rem", "1.25rem"],
-        border="1px solid #d8d2c4",
+        border=f"1px solid {SECTION_LINE}",
         border_radius="0.75rem",
         background="white",
         width="100%",
@@ -66,7 +80,7 @@ def _field(label: str, control: rx.Component, html_for: str, hint: str = "") -> 
     return rx.vstack(
         rx.el.label(label, html_for=html_for, **LABEL),
         control,
-        rx.cond(hint != "", rx.text(hint, color="#555", font_size="0.95rem")),
+        rx.cond(hint != "", rx.text(hint, color=MUTED, font_size="0.95rem")),
         spacing="1",
         width="100%",
         align="stretch",
@@ -110,14 +124,14 @@ def _radio(name: str, value: Any, options: list[tuple[str, str, str]]) -> rx.Com
                     rx.radio_group.item(value=v, custom_attrs=tid(f"{name}-{v}")),
                     rx.vstack(
                         rx.text(title, font_weight="700", font_size="1.1rem"),
-                        rx.text(detail, color="#555", font_size="0.95rem"),
+                        rx.text(detail, color=MUTED, font_size="0.95rem"),
                         spacing="0",
                     ),
                     display="flex",
                     gap="0.6rem",
                     align_items="start",
                     padding="0.6rem 0.8rem",
-                    border="1px solid #d8d2c4",
+                    border=f"1px solid {SECTION_LINE}",
                     border_radius="0.5rem",
                     cursor="pointer",
                     flex="1 1 14rem",
@@ -287,7 +301,7 @@ def _remote_fields() -> rx.Component:
                 rx.callout(
                     REMOTE_WARNING,
                     icon="triangle_alert",
-                    color_scheme="amber",
+                    color_scheme="orange",
                     size="3",
                     custom_attrs=tid("org-remote-warning", role="note"),
                 ),
@@ -302,7 +316,7 @@ def _remote_fields() -> rx.Component:
             ),
             rx.text(
                 "Les joueurs rejoignent la soirée depuis la salle, avec son code.",
-                color="#555",
+                color=MUTED,
             ),
         ),
         testid="org-remote-section",
@@ -391,7 +405,7 @@ def _stage_row(st: StageDraft, i: Any, j: Any) -> rx.Component:
             ),
         ),
         padding_y="0.5rem",
-        border_top="1px solid #eee",
+        border_top=f"1px solid {LINE}",
         width="100%",
     )
 
@@ -452,10 +466,10 @@ def _game_card(g: GameDraft, i: Any) -> rx.Component:
         ),
         rx.foreach(g.stages, lambda st, j: _stage_row(st, i, j)),
         padding="0.75rem 1rem",
-        border="2px solid #e3dccb",
+        border=f"2px solid {SECTION_LINE}",
         border_left=f"0.4rem solid {ACCENT}",
         border_radius="0.6rem",
-        background="#fffdf7",
+        background=PAPER,
         width="100%",
         custom_attrs=tid(f"game-{i}"),
     )
@@ -467,7 +481,7 @@ def _program_fields() -> rx.Component:
         rx.text(
             "Chaque partie s'enchaîne sur un même tirage : cochez les lots joués, dans l'ordre. "
             "Les lots en argent sont interdits.",
-            color="#555",
+            color=MUTED,
         ),
         rx.foreach(S.games, _game_card),
         rx.flex(
@@ -564,7 +578,7 @@ def _offer_row(o: OfferDraft, k: Any) -> rx.Component:
             ),
         ),
         padding_y="0.5rem",
-        border_top="1px solid #eee",
+        border_top=f"1px solid {LINE}",
         width="100%",
     )
 
@@ -572,7 +586,7 @@ def _offer_row(o: OfferDraft, k: Any) -> rx.Component:
 def _offer_fields() -> rx.Component:
     return _section(
         "Prix des cartons",
-        rx.text(LEGAL_PRICE_MESSAGE, color="#555"),
+        rx.text(LEGAL_PRICE_MESSAGE, color=MUTED),
         rx.foreach(S.offers, _offer_row),
         rx.flex(
             rx.button(
@@ -737,7 +751,7 @@ def _credentials() -> rx.Component:
                 "Elles ne seront plus affichées. Écrivez-les sur papier ou enregistrez-les en "
                 "lieu sûr : sans le secret de l'organisateur, personne ne peut gérer la soirée.",
                 icon="triangle_alert",
-                color_scheme="amber",
+                color_scheme="orange",
                 size="3",
                 margin_y="0.75rem",
             ),
@@ -765,9 +779,9 @@ def _credentials() -> rx.Component:
                 margin_top="1rem",
             ),
             padding="1.25rem",
-            border="3px solid #c98a00",
+            border=f"3px solid {CHECK_LINE}",
             border_radius="0.75rem",
-            background="#fff8e1",
+            background=NOTICE_BG,
             width="100%",
             custom_attrs=tid(
                 "credentials", role="region", **{"aria-label": "Secrets de la soirée"}
@@ -835,7 +849,7 @@ def _staff_row(m: StaffView) -> rx.Component:
         wrap="wrap",
         align="center",
         padding_y="0.4rem",
-        border_top="1px solid #eee",
+        border_top=f"1px solid {LINE}",
         custom_attrs=tid(f"staff-{m.name}"),
     )
 
@@ -845,7 +859,7 @@ def _staff() -> rx.Component:
         "L'équipe de la caisse",
         rx.text(
             "Chaque vendeur ou caissier reçoit son propre secret pour la page Caisse.",
-            color="#555",
+            color=MUTED,
         ),
         rx.form(
             rx.flex(
@@ -905,17 +919,93 @@ def _staff() -> rx.Component:
                     custom_attrs=tid("staff-secret-done"),
                 ),
                 padding="0.8rem",
-                background="#fff8e1",
-                border="2px solid #c98a00",
+                background=NOTICE_BG,
+                border=f"2px solid {CHECK_LINE}",
                 border_radius="0.5rem",
             ),
         ),
         rx.cond(
             S.staff.length() == 0,
-            rx.text("Personne pour l'instant.", color="#555"),
+            rx.text("Personne pour l'instant.", color=MUTED),
             rx.box(rx.foreach(S.staff, _staff_row), custom_attrs=tid("staff-list")),
         ),
         testid="org-staff",
+    )
+
+
+def _animateur_secret() -> rx.Component:
+    """Renew the animateur's secret (a lost tablet): asks once, shows the new secret once."""
+    return _section(
+        "Le secret de l'animateur",
+        rx.text(
+            "Tablette perdue ou secret divulgué : un nouveau secret déconnecte toutes les "
+            "tablettes qui utilisaient l'ancien.",
+            color=MUTED,
+        ),
+        rx.cond(
+            S.renew_animateur_asked,
+            rx.box(
+                rx.text(
+                    "Renouveler le secret ? Les tablettes connectées devront se reconnecter "
+                    "avec le nouveau.",
+                    font_weight="700",
+                ),
+                rx.flex(
+                    rx.button(
+                        "Oui, renouveler",
+                        on_click=S.renew_animateur_secret,
+                        color_scheme="red",
+                        size="3",
+                        font_weight="700",
+                        custom_attrs=tid("animateur-renew-confirm"),
+                    ),
+                    rx.button(
+                        "Annuler",
+                        on_click=S.cancel_renew_animateur,
+                        variant="outline",
+                        size="3",
+                        custom_attrs=tid("animateur-renew-cancel"),
+                    ),
+                    gap="0.6rem",
+                    wrap="wrap",
+                    margin_top="0.5rem",
+                ),
+                padding="0.8rem",
+                background=NOTICE_BG,
+                border=f"2px solid {CHECK_LINE}",
+                border_radius="0.5rem",
+            ),
+            rx.button(
+                "Renouveler le secret de l'animateur",
+                on_click=S.ask_renew_animateur,
+                variant="outline",
+                size="3",
+                custom_attrs=tid("animateur-renew"),
+            ),
+        ),
+        rx.cond(
+            S.renewed_animateur_secret != "",
+            rx.box(
+                _secret_line(
+                    "Nouveau secret de l'animateur",
+                    S.renewed_animateur_secret,
+                    "animateur-new-secret",
+                ),
+                rx.text("À noter : il ne sera plus affiché.", color=MUTED),
+                rx.button(
+                    "C'est noté",
+                    on_click=S.hide_renewed_animateur_secret,
+                    size="3",
+                    font_weight="700",
+                    custom_attrs=tid("animateur-new-secret-done"),
+                ),
+                padding="0.8rem",
+                background=NOTICE_BG,
+                border=f"2px solid {CHECK_LINE}",
+                border_radius="0.5rem",
+            ),
+        ),
+        testid="org-animateur",
     )
 
 
@@ -927,7 +1017,7 @@ def _invitation() -> rx.Component:
             rx.text(
                 "À donner seulement aux personnes de votre cercle qui jouent à distance. "
                 "Renouvelez-le s'il a circulé : l'ancien ne permettra plus d'entrer.",
-                color="#555",
+                color=MUTED,
             ),
             rx.link(
                 S.invitation_link,
@@ -1059,8 +1149,8 @@ def _disputes() -> rx.Component:
                 rx.button(
                     "Confirmer la décision",
                     type="submit",
-                    background="#1e6b2e",
-                    color="white",
+                    background=SUCCESS,
+                    color=ON_SOLID,
                     custom_attrs=tid("org-decision-submit"),
                     **field,
                 ),
@@ -1109,7 +1199,7 @@ def _disputes() -> rx.Component:
             rx.text(
                 S.decision_message,
                 font_weight="700",
-                color=rx.cond(S.decision_ok, "#1e6b2e", "#8e0016"),
+                color=rx.cond(S.decision_ok, SUCCESS, step("red", 11)),
                 custom_attrs=tid("org-decision-message", role="status"),
             ),
         ),
@@ -1142,6 +1232,7 @@ def _signed_in() -> rx.Component:
             width="100%",
         ),
         _links(),
+        _animateur_secret(),
         _staff(),
         _invitation(),
         _records(),

@@ -6,7 +6,20 @@ import reflex as rx
 
 from loto_app.components.carton import carton_card
 from loto_app.components.control import last_call_banner
-from loto_app.components.ui import ACCENT, announcement_box, big_button, page_shell, tid
+from loto_app.components.palette import (
+    ACCENT,
+    CHECK_BG,
+    CHECK_LINE,
+    LINE,
+    MUTED,
+    ORDER_BG,
+    PAPER,
+    TIE_BG,
+    TIE_LINE,
+    WIN_LINE,
+    step,
+)
+from loto_app.components.ui import announcement_box, big_button, page_shell, tid
 from loto_app.live.hall import HallView
 from loto_app.live.player import PlayerState
 from loto_app.live.prefs import Prefs
@@ -17,7 +30,7 @@ TITLE = "Loto — mes cartons"
 def _header() -> rx.Component:
     return rx.hstack(
         rx.box(
-            rx.text("Dernier numéro", font_size="1rem", color="#555"),
+            rx.text("Dernier numéro", font_size="1rem", color=MUTED),
             rx.text(
                 rx.cond(HallView.last > 0, HallView.last.to_string(), "–"),
                 font_size="3.5rem",
@@ -47,7 +60,7 @@ def _header() -> rx.Component:
             rx.text(
                 f"{HallView.count} ",
                 rx.cond(HallView.count > 1, "numéros sortis", "numéro sorti"),
-                color="#555",
+                color=MUTED,
             ),
             spacing="0",
             align="start",
@@ -57,9 +70,9 @@ def _header() -> rx.Component:
         position="sticky",
         top="0",
         z_index="5",
-        background="#fffdf7",
+        background=PAPER,
         padding_y="0.3rem",
-        border_bottom="2px solid #ddd",
+        border_bottom=f"2px solid {LINE}",
     )
 
 
@@ -98,9 +111,9 @@ def _share_offer() -> rx.Component:
                 ),
             ),
             padding="0.75rem",
-            border="3px solid #3949ab",
+            border=f"3px solid {TIE_LINE}",
             border_radius="0.5rem",
-            background="#e8eaff",
+            background=TIE_BG,
         ),
     )
 
@@ -120,12 +133,14 @@ def _tickets() -> rx.Component:
                         rx.text(
                             "ANNULÉ par l'association : ce lot ne sera pas remis.",
                             font_weight="800",
-                            color="#8e0016",
+                            color=step("red", 11),
                         ),
                         rx.text("Code à montrer au comptoir : ", rx.code(t.code, size="5")),
                     ),
                     padding="0.6rem",
-                    border=rx.cond(t.voided, "2px dashed #8e0016", "2px dashed #1e7d32"),
+                    border=rx.cond(
+                        t.voided, f"2px dashed {step('red', 11)}", f"2px dashed {WIN_LINE}"
+                    ),
                     border_radius="0.5rem",
                     margin_top="0.4rem",
                     custom_attrs=tid(
@@ -148,9 +163,9 @@ def _decisions() -> rx.Component:
                 lambda d: rx.text(d, font_weight="700", padding_y="0.2rem"),
             ),
             padding="0.6rem",
-            border="3px solid #3949ab",
+            border=f"3px solid {TIE_LINE}",
             border_radius="0.5rem",
-            background="#e8eaff",
+            background=TIE_BG,
             custom_attrs=tid("decisions", role="status"),
         ),
     )
@@ -174,7 +189,7 @@ def _buy() -> rx.Component:
         rx.heading("Acheter des cartons", size="4"),
         rx.text(
             "Un carton acheté après le premier numéro joue à la partie suivante.",
-            color="#555",
+            color=MUTED,
             font_size="0.95rem",
         ),
         rx.flex(
@@ -201,13 +216,13 @@ def _buy() -> rx.Component:
                         "paiement) : vos cartons arrivent dès que la caisse confirme.",
                         "Montrez votre code à la caisse : vos cartons arrivent dès le paiement.",
                     ),
-                    color="#555",
+                    color=MUTED,
                 ),
                 padding="0.6rem",
                 margin_top="0.5rem",
-                border="2px solid #c98a00",
+                border=f"2px solid {CHECK_LINE}",
                 border_radius="0.5rem",
-                background="#fff8e6",
+                background=ORDER_BG,
                 custom_attrs=tid("orders"),
             ),
         ),
@@ -226,7 +241,7 @@ def _buy() -> rx.Component:
             ),
             rx.text(
                 "Le vendeur le tape ou le scanne pour vous vendre des cartons.",
-                color="#555",
+                color=MUTED,
                 font_size="0.95rem",
             ),
             margin_top="0.6rem",
@@ -301,8 +316,8 @@ def index() -> rx.Component:
         rx.box(
             rx.text("Une quine possible ! Vérifiez vos cartons.", font_weight="900"),
             custom_attrs=tid("quine-hint", hidden=True, role="status"),
-            background="#fff4d6",
-            border="3px solid #c98a00",
+            background=CHECK_BG,
+            border=f"3px solid {CHECK_LINE}",
             padding="0.6rem",
             border_radius="0.5rem",
         ),

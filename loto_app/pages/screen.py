@@ -6,6 +6,14 @@ import reflex as rx
 
 from loto_app.components.board import board
 from loto_app.components.control import last_call_banner, readback
+from loto_app.components.palette import (
+    INFO_LINE,
+    TV_BG,
+    TV_HIGHLIGHT,
+    TV_LAST_TEXT,
+    TV_MUTED,
+    TV_PANEL,
+)
 from loto_app.components.ui import announcement_box, connection_banner, tid
 from loto_app.live.hall import HallView
 from loto_app.live.screen import ScreenState
@@ -40,7 +48,7 @@ def index() -> rx.Component:
                         f"{HallView.stage_label} — {HallView.lot_label}",
                         font_size="2.2rem",
                         font_weight="800",
-                        color="#ffd54a",
+                        color=TV_HIGHLIGHT,
                     ),
                 ),
                 rx.text(
@@ -48,7 +56,7 @@ def index() -> rx.Component:
                     font_size="16rem",
                     font_weight="900",
                     line_height="1",
-                    color="#ffd54a",
+                    color=TV_HIGHLIGHT,
                     custom_attrs=tid("last-number", **{"aria-live": "assertive"}),
                 ),
                 rx.text(
@@ -59,7 +67,7 @@ def index() -> rx.Component:
                 rx.cond(
                     HallView.last_five.length() > 0,
                     rx.hstack(
-                        rx.text("Avant :", font_size="1.6rem", color="#ccc"),
+                        rx.text("Avant :", font_size="1.6rem", color=TV_MUTED),
                         rx.foreach(
                             HallView.last_five,
                             lambda n: rx.text(n, font_size="2.4rem", font_weight="800"),
@@ -76,7 +84,7 @@ def index() -> rx.Component:
                     rx.text(
                         f"Rythme : {HallView.rhythm}",
                         font_size="1.4rem",
-                        color="#ccc",
+                        color=TV_MUTED,
                         custom_attrs=tid("rhythm"),
                     ),
                 ),
@@ -89,8 +97,8 @@ def index() -> rx.Component:
                                 f"{t['name']} : {t['token']}",
                                 font_size="2rem",
                                 font_weight="800",
-                                color="#000",
-                                background="#ffd54a",
+                                color=TV_LAST_TEXT,
+                                background=TV_HIGHLIGHT,
                                 padding="0.2rem 0.8rem",
                                 border_radius="0.4rem",
                             ),
@@ -127,17 +135,17 @@ def index() -> rx.Component:
                     rx.button(
                         "Voix : coupée",
                         size="3",
-                        background="#333",
+                        background=TV_PANEL,
                         color="white",
-                        border="1px solid #888",
+                        border=f"1px solid {INFO_LINE}",
                         custom_attrs=tid("voice-toggle", **{"aria-pressed": "false"}),
                     ),
                     rx.button(
                         "Expressions : activées",
                         size="3",
-                        background="#333",
+                        background=TV_PANEL,
                         color="white",
-                        border="1px solid #888",
+                        border=f"1px solid {INFO_LINE}",
                         custom_attrs=tid("phrases-toggle", **{"aria-pressed": "true"}),
                     ),
                     justify="center",
@@ -151,7 +159,7 @@ def index() -> rx.Component:
                     HallView.announcement,
                     HallView.announcement_kind,
                     font_size="2rem",
-                    color="#000",
+                    color=TV_LAST_TEXT,
                 ),
                 last_call_banner(
                     ["2rem", "2.4rem", "3rem", "3rem", "3.6rem", "4rem"],
@@ -176,7 +184,7 @@ def index() -> rx.Component:
             gap="2rem",
             width="100%",
         ),
-        background="#111",
+        background=TV_BG,
         color="white",
         min_height="100vh",
         padding="1.5rem",

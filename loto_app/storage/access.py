@@ -1,5 +1,9 @@
-"""Who may do what on an evening besides the players: the organiser, the desk's vendeurs and
-caissiers, and the remote players' invitation link. Secrets are stored hashed."""
+"""Who may do what on an evening besides the players: the animateur, the organiser, the desk's
+vendeurs and caissiers, and the remote players' invitation link. Secrets are stored hashed.
+
+Every check reads the database as it stands now: a secret that was renewed, or a member whose
+access was withdrawn, is refused from the next action on, in every process (a primary-key read,
+cheap next to the move it guards)."""
 
 from __future__ import annotations
 
@@ -43,10 +47,35 @@ class AccessStore:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
 
+    # ------------------------------------------------------------------ animateur
+
+    def check_animateur(self, evening_id: int, secret: str) -> bool:
+        """Does this secret sign in as the evening's animateur (now)?"""
+        if not isinstance(secret, str) or not secret or len(secret) > 64:
+            return False
+        with Session(self.engine) as s:
+            row = s.get(m.EveningRow, evening_id)
+        return bool(row) and secrets.compare_digest(row.animateur_secret_hash, hash_secret(secret))
+
+    def reset_animateur_secret(self, evening_id: int) -> str:
+        """Issue a new animateur secret: the old one stops working, on every tablet that used
+        it, at its next action."""
+        secret = secrets.token_urlsafe(9)
+        with Session(self.engine) as s:
+            row = s.get(m.EveningRow, evening_id)
+            if row is None:
+                raise KeyError(evening_id)
+            row.animateur_secret_hash = hash_secret(secret)
+            s.add(row)
+            s.commit()
+        return secret
+
     # ------------------------------------------------------------------ organiser
 
     def check_organiser(self, evening_id: int, secret: str) -> bool:
         """Does this secret sign in as the evening's organiser?"""
+        if not isinstance(secret, str) or not secret or len(secret) > 64:
+            return False
         with Session(self.engine) as s:
             row = s.get(m.EveningRow, evening_id)
         return bool(row and row.organiser_secret_hash) and secrets.compare_digest(

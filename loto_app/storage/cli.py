@@ -57,7 +57,7 @@ def ensure_demo(store: EveningStore) -> DemoAccess:
     return DemoAccess(
         evening_id,
         DEMO_JOIN_CODE,
-        store.reset_animateur_secret(evening_id),
+        access.reset_animateur_secret(evening_id),
         access.reset_organiser_secret(evening_id),
         cashier,
     )

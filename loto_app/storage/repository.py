@@ -120,24 +120,6 @@ class EveningStore:
             self._codes[code] = found
         return found
 
-    def check_animateur(self, evening_id: int, secret: str) -> bool:
-        """Does this secret sign in as the evening's animateur?"""
-        with Session(self.engine) as s:
-            row = s.get(m.EveningRow, evening_id)
-        return bool(row) and secrets.compare_digest(row.animateur_secret_hash, hash_secret(secret))
-
-    def reset_animateur_secret(self, evening_id: int) -> str:
-        """Issue a new animateur secret (the old one stops working)."""
-        secret = secrets.token_urlsafe(9)
-        with Session(self.engine) as s:
-            row = s.get(m.EveningRow, evening_id)
-            if row is None:
-                raise KeyError(evening_id)
-            row.animateur_secret_hash = hash_secret(secret)
-            s.add(row)
-            s.commit()
-        return secret
-
     def describe(self, evening_id: int) -> tuple[str, str]:
         """The evening's name and join code."""
         with Session(self.engine) as s:

@@ -4,14 +4,13 @@ Every one is refused and nothing changes in the database."""
 
 from __future__ import annotations
 
-import json
-import re
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
 from playwright.sync_api import expect
+from sockets import ANIMATEUR, HALL, PLAYER, ROOT, Injector
 from sqlmodel import Session, func, select
 
 from loto_app.domain.program import demo_program
@@ -20,40 +19,10 @@ from loto_app.storage.db import make_engine
 from loto_app.storage.repository import EveningStore
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser, Page, WebSocketRoute
+    from playwright.sync_api import Browser, Page
 
-ROOT = "reflex___state____state"
-PLAYER = f"{ROOT}.loto_app___live___player____player_state"
-ANIMATEUR = f"{ROOT}.loto_app___live___animateur____animateur_state"
-HALL = f"{ROOT}.loto_app___live___hall____hall_view"
 ORGANISER = f"{ROOT}.loto_app___live___organisation____organisation_state"
 SECRET = "attack-test-secret"
-
-
-class Injector:
-    """Sends raw socket.io frames on a page's own websocket (Playwright routes the socket)."""
-
-    def __init__(self, page: Page) -> None:
-        self.server: WebSocketRoute | None = None
-        self.router_data: dict[str, Any] = {}
-        page.route_web_socket(re.compile(r".*/_event/.*"), self._route)
-
-    def _route(self, ws: WebSocketRoute) -> None:
-        server = ws.connect_to_server()
-        self.server = server
-
-        def from_page(message: str | bytes) -> None:
-            if isinstance(message, str) and message.startswith("42/_event,"):
-                event = json.loads(message[len("42/_event,") :])[1]
-                self.router_data = event.get("router_data") or self.router_data
-            server.send(message)
-
-        ws.on_message(from_page)
-
-    def send(self, handler: str, payload: Any) -> None:
-        assert self.server is not None, "the page has no websocket yet"
-        event = {"name": handler, "payload": payload, "router_data": self.router_data}
-        self.server.send("42/_event," + json.dumps(["event", event]))
 
 
 def audit_count(engine, evening_id: int) -> int:
@@ -116,8 +85,11 @@ def test_a_player_phone_cannot_act_for_the_animateur_or_another_player(
     tablet.get_by_test_id("animateur-secret").fill(SECRET)
     tablet.get_by_test_id("animateur-login").click()
     tablet.get_by_test_id("start-game").click()
-    for _ in range(12):
+    for i in range(12):
         tablet.get_by_test_id("draw").click()
+        # (wait for each number: reading the board right after the last click raced its
+        # broadcast, one run in several under load)
+        expect(tablet.locator("[data-testid^=board-][data-drawn=true]")).to_have_count(i + 1)
         expect(tablet.get_by_test_id("draw")).to_be_enabled()
     drawn = [
         int(x) for x in tablet.locator("[data-testid^=board-][data-drawn=true]").all_inner_texts()

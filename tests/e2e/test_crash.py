@@ -51,6 +51,19 @@ def _cartons(page: Page) -> list[str]:
     )
 
 
+#: Watches the page for what a player would see: the moments when, connected (no banner), it
+#: showed no carton at all. A reload would lose the watch, and is noticed too.
+WATCH = """() => {
+  window.__lotoEmpty = [];
+  const check = () => {
+    const banner = document.querySelector('[data-testid=connection-banner]');
+    const cartons = document.querySelectorAll('[data-testid^=carton-]').length;
+    if (!banner && cartons === 0) window.__lotoEmpty.push(Date.now());
+  };
+  new MutationObserver(check).observe(document.body, {childList: true, subtree: true});
+}"""
+
+
 def test_server_killed_three_times_with_a_real_phone(
     browser: Browser, phone: dict, results_dir: Path
 ) -> None:
@@ -69,14 +82,20 @@ def test_server_killed_three_times_with_a_real_phone(
         page.get_by_test_id("buy-classique-3").click()
         expect(page.locator("[data-testid^=carton-]")).to_have_count(3)
         cartons = _cartons(page)
+        page.evaluate(WATCH)
         marked: str | None = None
         marked_in: tuple = ()  # (game, status) when the pion was put
         for i in range(3):
             c.cycle("server")
             tablet = c.hall.anim.hall
-            # the phone was not reloaded: it reconnects by itself to its cartons and the board
+            # the phone was not reloaded: it reconnects by itself to its cartons and the board,
+            # within a few seconds of the connection coming back, and never shows them gone
             expect(page.get_by_test_id("connection-banner")).to_have_count(0, timeout=60_000)
+            expect(page.locator("[data-testid^=carton-]")).to_have_count(3, timeout=10_000)
             assert _cartons(page) == cartons, f"seed {seed}: the phone's cartons changed"
+            empty = page.evaluate("() => window.__lotoEmpty")
+            assert empty is not None, f"seed {seed}: the page reloaded after the restart"
+            assert not empty, f"seed {seed}: connected, the page showed no carton ({empty})"
             hall = c.hall.anim.hall
             if marked and (hall.get("game_no"), hall.get("status")) != marked_in:
                 marked = None  # that game ended meanwhile: démarquage cleared the pion

@@ -215,7 +215,7 @@ def test_create_an_evening_through_the_form(
         # the secrets shown work
         store = EveningStore(make_engine(db_url))
         access = AccessStore(store.engine)
-        assert store.check_animateur(row.id, animateur)
+        assert access.check_animateur(row.id, animateur)
         assert access.check_organiser(row.id, organiser)
         token = invitation.rsplit("invitation=", 1)[1]
         assert access.check_invitation(row.id, token)

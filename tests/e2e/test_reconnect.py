@@ -1,5 +1,7 @@
 """A weak mobile network: the player's phone loses the connection mid-game, sees it, and on
-reconnect gets the whole current state (numbers drawn meanwhile) with its marks intact."""
+reconnect gets the whole current state (numbers drawn meanwhile) with its marks intact; and a
+phone that reconnects before the server noticed the drop, and so gets a new client token and an
+empty Reflex state, finds its cartons and marks back without noticing, as the same player."""
 
 from __future__ import annotations
 
@@ -7,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from playwright.sync_api import expect
+from sockets import new_token_round_trip
 
 from loto_app.domain.program import demo_program
 from loto_app.storage.db import make_engine
@@ -98,3 +101,18 @@ def test_connection_lost_and_back_mid_game(
     )
     expect(player.get_by_test_id(marked_id)).to_have_attribute("data-marked", "true")
     player.screenshot(path=results_dir / "02-reconnecte.png", full_page=True)
+
+
+def test_a_reconnect_that_gets_a_new_token_is_not_noticed(
+    app_url: str, db_url: str, browser: Browser, phone: dict, results_dir: Path
+) -> None:
+    engine = make_engine(db_url)
+    creds = EveningStore(engine).create_evening(
+        "Jeton neuf",
+        demo_program("TOK").with_settings(free_cartons=True),
+        animateur_secret=SECRET,
+    )
+    new_token_round_trip(
+        app_url, engine, creds.evening_id, creds.join_code, SECRET, browser, phone, results_dir
+    )
+    engine.dispose()

@@ -25,6 +25,7 @@ import pytest
 import sqlalchemy as sa
 from gestures import claim
 from playwright.sync_api import expect
+from sockets import new_token_round_trip
 
 from loto_app.domain.program import DrawSource, Program, Settings, demo_program
 from loto_app.storage.db import make_engine
@@ -151,6 +152,7 @@ def scaled_app(pg_database: str, tmp_path_factory: pytest.TempPathFactory) -> It
         yield {
             "url": url,
             "code": creds.join_code,
+            "db_url": pg_database,
             "pid": proc.pid,
             "port": port,
             "log": tree / "server.log",
@@ -227,3 +229,29 @@ def test_draws_reach_phones_on_both_workers(
     expect(phones[0].locator("[data-testid^=carton-]")).to_have_count(1)
     screen.screenshot(path=results_dir / "screen.png")
     claimer.screenshot(path=results_dir / "claimer.png", full_page=True)
+
+
+def test_a_reconnect_that_gets_a_new_token_is_not_noticed_with_redis(
+    scaled_app: dict, browser: Browser, phone: dict, results_dir: Path
+) -> None:
+    """Redis keeps Reflex's states and its token registry: a phone that reconnects before the
+    server noticed the drop gets a new token there too, and must not notice it either."""
+    engine = make_engine(scaled_app["db_url"])
+    # an evening of its own: the other test's game is running, and cartons bought now would
+    # only play the next one
+    program = demo_program("TOK")
+    program = Program(
+        program.series, program.games, Settings(DrawSource.ELECTRONIC, free_cartons=True)
+    )
+    creds = EveningStore(engine).create_evening("Jeton neuf", program, animateur_secret=SECRET)
+    new_token_round_trip(
+        scaled_app["url"],
+        engine,
+        creds.evening_id,
+        creds.join_code,
+        SECRET,
+        browser,
+        phone,
+        results_dir,
+    )
+    engine.dispose()

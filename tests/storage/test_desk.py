@@ -22,7 +22,7 @@ def test_organiser_secret_staff_and_invitation(db_engine):
     eid = creds.evening_id
     assert access.check_organiser(eid, creds.organiser_secret)
     assert not access.check_organiser(eid, creds.animateur_secret)
-    assert not store.check_animateur(eid, creds.organiser_secret)
+    assert not access.check_animateur(eid, creds.organiser_secret)
     new = access.reset_organiser_secret(eid)
     assert access.check_organiser(eid, new) and not access.check_organiser(
         eid, creds.organiser_secret

@@ -15,6 +15,7 @@ from loto_app.domain.errors import LotoError
 from loto_app.domain.program import DrawSource, Kind, Settings, demo_program
 from loto_app.domain.verdicts import Verdict, judge
 from loto_app.storage import models as m
+from loto_app.storage.access import AccessStore
 from loto_app.storage.db import make_engine
 from loto_app.storage.repository import EveningStore, LiveEvening
 
@@ -188,8 +189,12 @@ def test_player_identity_is_a_server_issued_secret(db_engine):
         stored = s.exec(select(m.PlayerRow.secret_hash)).all()
     assert secret not in stored  # only a digest is kept
     assert store.evening_id_for_code(creds.join_code.lower()) == creds.evening_id
-    assert store.check_animateur(creds.evening_id, creds.animateur_secret)
-    assert not store.check_animateur(creds.evening_id, "guess")
+    access = AccessStore(store.engine)
+    assert access.check_animateur(creds.evening_id, creds.animateur_secret)
+    assert not access.check_animateur(creds.evening_id, "guess")
+    renewed = access.reset_animateur_secret(creds.evening_id)
+    assert access.check_animateur(creds.evening_id, renewed)
+    assert not access.check_animateur(creds.evening_id, creds.animateur_secret), "old one revoked"
 
 
 def test_tampering_with_the_audit_log_is_detected(db_engine):

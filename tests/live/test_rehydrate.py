@@ -1,0 +1,123 @@
+"""A rebuilt Reflex state fills itself in before its first snapshot (loto_app/live/rehydrate.py):
+on the real states, a real SQLite database and the production move path (registry.play)."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from loto_app.domain.program import demo_program
+from loto_app.live.rehydrate import stored_values
+from loto_app.storage.db import make_engine
+from loto_app.storage.migrations import upgrade
+from loto_app.storage.repository import EveningStore
+
+
+def test_stored_values_reads_one_state_and_ignores_junk() -> None:
+    from loto_app.live.player import PlayerState
+
+    name = PlayerState.get_full_name()
+    got = stored_values(
+        PlayerState,
+        {
+            f"{name}.secret_rx_state_": "s3cret",
+            f"{name}.code": "ABC",
+            f"{name}.name": 7,  # not a string: ignored
+            "other.state.secret": "no",
+            12: "x",
+        },
+    )
+    assert got == {"secret": "s3cret", "code": "ABC"}
+    assert stored_values(PlayerState, "not a dict") == {}
+
+
+@pytest.fixture
+def live_app(tmp_path, monkeypatch):
+    """The app's states and registry on a fresh SQLite file."""
+    import loto_app.loto_app  # noqa: F401  (builds the state tree, binds the broadcast)
+    from loto_app.live import registry
+
+    url = f"sqlite:///{tmp_path / 'loto.db'}"
+    upgrade(url)
+    store = EveningStore(make_engine(url))
+    monkeypatch.setattr(registry, "_store", store)
+    registry.forget_all()
+    yield store
+    registry.forget_all()
+    store.engine.dispose()
+
+
+def test_a_rebuilt_player_state_shows_its_cartons_and_the_board_before_any_handler(
+    live_app: EveningStore,
+) -> None:
+    import reflex as rx
+
+    from loto_app.live import registry
+    from loto_app.live.hall import HallView
+    from loto_app.live.player import PlayerState
+
+    creds = live_app.create_evening("Chaud", demo_program("HOT").with_settings(free_cartons=True))
+    eid = creds.evening_id
+
+    async def scenario() -> tuple[PlayerState, HallView, list[int], PlayerState]:
+        pid, secret = await registry.join(eid, "Mamie Jo")
+        await registry.play(eid, lambda e: e.order(pid, 1))  # 3 classique cartons, free
+        await registry.play(eid, lambda e: e.start_game())
+        for _ in range(5):
+            await registry.play(eid, lambda e: e.draw())
+        lv = await registry.live(eid)
+        drawn = list(lv.evening.game.drawn)
+        root = rx.State(_reflex_internal_init=True)
+        player = root.get_substate(PlayerState.get_full_name().split(".")[1:])
+        assert player.cartons == [] and not player.ready  # a rebuilt state: defaults
+        await player._warm({"secret": secret, "code": creds.join_code})
+        hall = root.get_substate(HallView.get_full_name().split(".")[1:])
+        stranger_root = rx.State(_reflex_internal_init=True)
+        stranger = stranger_root.get_substate(PlayerState.get_full_name().split(".")[1:])
+        await stranger._warm({"secret": secret + "x", "code": creds.join_code})
+        await stranger._warm({"secret": "", "code": ""})
+        return player, hall, drawn, stranger
+
+    player, hall, drawn, stranger = asyncio.run(scenario())
+    assert player.ready and player.name == "Mamie Jo"
+    assert len(player.cartons) == 3
+    assert list(hall.drawn) == drawn and hall.last == drawn[-1] and hall.count == 5
+    assert hall.evening_name == "Chaud"
+    # a wrong secret or none fills nothing in
+    assert stranger.cartons == [] and not stranger.ready and not stranger._player_id
+
+
+def test_the_middleware_warms_the_state_of_the_page_being_hydrated(
+    live_app: EveningStore,
+) -> None:
+    """Through the middleware, as Reflex calls it: the hydrate of /jouer warms PlayerState with
+    the identity in the hydrate's payload; other events and other pages are left alone."""
+    import reflex as rx
+    from reflex.event import Event
+
+    from loto_app import loto_app as entry
+    from loto_app.live import registry
+    from loto_app.live.player import PlayerState
+    from loto_app.live.rehydrate import WarmHydrate
+
+    (warm,) = [m for m in entry.app._middlewares if isinstance(m, WarmHydrate)]
+    assert warm.by_route["/jouer"] is PlayerState
+    creds = live_app.create_evening("Tiède", demo_program("WRM").with_settings(free_cartons=True))
+    name = PlayerState.get_full_name()
+
+    async def scenario(path: str, event_name: str) -> PlayerState:
+        pid, secret = await registry.join(creds.evening_id, "Pépé")
+        await registry.play(creds.evening_id, lambda e: e.order(pid, 0))
+        root = rx.State(_reflex_internal_init=True)
+        root.router_data = root._update_router_vars({"pathname": path, "asPath": path}, {})
+        assert root.router.url.path == path
+        vars_ = {f"{name}.secret_rx_state_": secret, f"{name}.code_rx_state_": creds.join_code}
+        event = Event(name=event_name, payload={"vars": vars_})
+        assert await warm.preprocess(entry.app, root, event) is None  # never stops an event
+        return root.get_substate(name.split(".")[1:])
+
+    hydrate = "reflex___state____state.hydrate_and_load"
+    assert len(asyncio.run(scenario("/jouer", hydrate)).cartons) == 1
+    assert asyncio.run(scenario("/", hydrate)).cartons == []
+    assert asyncio.run(scenario("/jouer", f"{name}.refresh")).cartons == []
