@@ -12,6 +12,9 @@
   "use strict";
   if (window.__lotoLoaded) return;
   window.__lotoLoaded = true;
+  // the buttons this script drives ignore touches until it runs (assets/loto.css): before,
+  // a claim button would claim on one tap, a voice toggle would do nothing
+  document.documentElement.setAttribute("data-loto-ready", "true");
 
   var PHRASES = {
     1: "le petit", 11: "les deux jambes", 14: "le 14 juillet", 22: "les deux cocottes",
