@@ -6,6 +6,7 @@ import reflex as rx
 
 from loto_app.components.board import board
 from loto_app.components.control import last_call_banner, readback
+from loto_app.components.disputes import withdraw_form
 from loto_app.components.palette import (
     ACCENT,
     INFO,
@@ -197,41 +198,7 @@ def _decisions() -> rx.Component:
             HallView.decisions,
             lambda d: rx.text(d, padding_y="0.2rem", border_bottom=f"1px solid {LINE}"),
         ),
-        rx.form(
-            rx.flex(
-                rx.input(
-                    name="ticket",
-                    type="number",
-                    min=1,
-                    placeholder="N° du ticket",
-                    size="3",
-                    width="9rem",
-                    custom_attrs=tid("withdraw-ticket", **{"aria-label": "Numéro du ticket"}),
-                ),
-                rx.input(
-                    name="reason",
-                    placeholder="Motif",
-                    max_length=200,
-                    size="3",
-                    flex="1",
-                    min_width="12rem",
-                    custom_attrs=tid("withdraw-reason", **{"aria-label": "Motif"}),
-                ),
-                rx.button(
-                    "Retirer ce lot",
-                    type="submit",
-                    size="3",
-                    variant="outline",
-                    color_scheme="gray",
-                    high_contrast=True,
-                    custom_attrs=tid("withdraw-submit"),
-                ),
-                wrap="wrap",
-                gap="0.5rem",
-            ),
-            on_submit=AnimateurState.withdraw_award,
-            reset_on_submit=True,
-        ),
+        withdraw_form(AnimateurState.withdraw_award),
         padding_top="0.5rem",
         custom_attrs=tid("disputes"),
     )

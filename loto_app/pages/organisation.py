@@ -7,6 +7,7 @@ from typing import Any
 
 import reflex as rx
 
+from loto_app.components.disputes import withdraw_form
 from loto_app.components.palette import (
     ACCENT,
     CHECK_LINE,
@@ -1160,40 +1161,7 @@ def _disputes() -> rx.Component:
             on_submit=S.decide,
             reset_on_submit=True,
         ),
-        rx.form(
-            rx.flex(
-                rx.input(
-                    name="ticket",
-                    type="number",
-                    min=1,
-                    placeholder="N° du ticket",
-                    width="10rem",
-                    custom_attrs=tid("org-withdraw-ticket", **{"aria-label": "Numéro du ticket"}),
-                    **field,
-                ),
-                rx.input(
-                    name="reason",
-                    placeholder="Motif (obligatoire)",
-                    max_length=200,
-                    flex="1",
-                    min_width="14rem",
-                    custom_attrs=tid("org-withdraw-reason", **{"aria-label": "Motif du retrait"}),
-                    **field,
-                ),
-                rx.button(
-                    "Retirer ce lot",
-                    type="submit",
-                    variant="outline",
-                    custom_attrs=tid("org-withdraw-submit"),
-                    **field,
-                ),
-                gap="0.5rem",
-                wrap="wrap",
-                margin_top="0.5rem",
-            ),
-            on_submit=S.withdraw_award,
-            reset_on_submit=True,
-        ),
+        withdraw_form(S.withdraw_award, "org-"),
         rx.cond(
             S.decision_message != "",
             rx.text(
