@@ -3,11 +3,18 @@
 //   when one of my numbers comes out, and - only if the evening allows the hint - a strong one
 //   with "une quine possible !" when a carton can be claimed;
 // - hall screen: the last number read aloud in French (speech synthesis, with the traditional
-//   phrases as an option), toggled on the screen and remembered by the browser.
+//   phrases as an option), toggled on the screen and remembered by the browser;
+// - the claim buttons (`data-claim`): a slip of the thumb never claims. The first tap only arms
+//   the button ("Confirmer : QUINE ?" for a few seconds, no server event); a second tap on the
+//   same spot claims at once. A second tap within a fraction of a second of the first (a
+//   bounce, a pocket) is ignored, and a new number disarms every button (decide again).
 (function () {
   "use strict";
   if (window.__lotoLoaded) return;
   window.__lotoLoaded = true;
+  // the buttons this script drives ignore touches until it runs (assets/loto.css): before,
+  // a claim button would claim on one tap, a voice toggle would do nothing
+  document.documentElement.setAttribute("data-loto-ready", "true");
 
   var PHRASES = {
     1: "le petit", 11: "les deux jambes", 14: "le 14 juillet", 22: "les deux cocottes",
@@ -142,6 +149,46 @@
     window.speechSynthesis.speak(u);
   }
 
+  // ---------------------------------------------------------------- the claim gesture
+  var ARM_MS = 4000; // the armed button waits this long for the confirming tap
+  var BOUNCE_MS = 350; // a second tap sooner than this is not a decision
+  var armed = null; // {button, at, timer}
+
+  function disarm() {
+    if (!armed) return;
+    var b = armed.button;
+    clearTimeout(armed.timer);
+    b.removeAttribute("data-armed");
+    b.removeAttribute("aria-label");
+    armed = null;
+  }
+
+  function arm(button) {
+    disarm();
+    button.setAttribute("data-armed", "true");
+    var confirm = button.getAttribute("data-confirm") || "Confirmer ?";
+    button.setAttribute("aria-label", confirm + " Touchez encore pour annoncer.");
+    armed = { button: button, at: Date.now(), timer: setTimeout(disarm, ARM_MS) };
+    setTimeout(function () { // from now on a tap is a decision, not a bounce
+      if (armed && armed.button === button) button.setAttribute("data-armed", "ready");
+    }, BOUNCE_MS);
+    window.__lotoArmed = (window.__lotoArmed || 0) + 1;
+  }
+
+  document.addEventListener("click", function (e) {
+    var button = e.target.closest && e.target.closest("[data-claim]");
+    if (!button || button.disabled) return;
+    if (armed && armed.button === button && button.getAttribute("data-armed") === "ready") {
+      disarm(); // the confirming tap: let it through to the app, which claims now
+      window.__lotoClaimedAt = Date.now();
+      return;
+    }
+    // the first tap (or a bounce): arm only; the app never sees this click
+    e.preventDefault();
+    e.stopImmediatePropagation();
+    if (!armed || armed.button !== button) arm(button);
+  }, true);
+
   // ---------------------------------------------------------------- watch the last number
   function check() {
     showPrefs();
@@ -149,6 +196,7 @@
     if (n === null || n === lastSeen) return;
     var first = lastSeen === null;
     lastSeen = n;
+    disarm(); // a new number: a claim armed on the previous one must be decided again
     if (first) return; // the page just loaded: nothing new came out
     if (document.querySelector('[data-page="player"]')) onPlayerNumber(n);
     if (document.querySelector('[data-page="screen"]')) sayNumber(n);

@@ -212,6 +212,7 @@ class AppServer:
             Program,
             Settings,
             Stage,
+            TieMethod,
         )
         from loto_app.storage.db import make_engine
         from loto_app.storage.repository import EveningStore
@@ -236,7 +237,11 @@ class AppServer:
                 Stage(Pattern.FULL_CARD, Lot("Téléviseur", 30000)),
             ),
         )
-        program = Program("CRASH", (game,) * 30, Settings(DrawSource.ELECTRONIC, free_cartons=True))
+        # (no last call and ties by tokens only: the harness's animateur awards at once)
+        settings = Settings(
+            DrawSource.ELECTRONIC, False, TieMethod.DRAW, free_cartons=True, last_call_seconds=0
+        )
+        program = Program("CRASH", (game,) * 30, settings)
         engine = make_engine(self.db_url)
         try:
             creds = EveningStore(engine).create_evening("Pannes", program, animateur_secret=SECRET)

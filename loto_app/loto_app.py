@@ -41,6 +41,7 @@ app = rx.App(
     html_lang="fr",
     # Behind the HTTPS proxy, the server's own redirects say https:// (loto_app/network.py).
     api_transformer=network.forwarded_scheme,
+    stylesheets=["/loto.css"],  # the armed claim button, countdown bars (assets/loto.css)
 )
 
 # Routes are added here rather than with @rx.page: Reflex 0.10 re-applies decorated pages on

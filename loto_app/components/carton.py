@@ -12,7 +12,9 @@ from loto_app.components.palette import (
     DRAWN,
     INK,
     MUTED,
+    ON_SOLID,
     WHITE,
+    step,
 )
 from loto_app.components.ui import tid
 from loto_app.live.hall import HallView
@@ -98,6 +100,8 @@ def carton_card(c: rx.Var[CartonView]) -> rx.Component:
             # an annulled carton turns grey, its text keeping full contrast (no opacity)
             filter=rx.cond(c.annulled, "grayscale(1)", "none"),
         ),
+        # one tap arms it ("Confirmer : QUINE ?"), a second tap on the same spot claims
+        # (assets/loto.js): a slip of the thumb never claims
         rx.button(
             HallView.claim_word,
             on_click=PlayerState.claim(c.no),
@@ -107,8 +111,21 @@ def carton_card(c: rx.Var[CartonView]) -> rx.Component:
             min_height="3.5rem",
             font_size="1.5rem",
             font_weight="900",
-            color_scheme="red",
-            custom_attrs=tid(f"claim-{c.no}"),
+            background=rx.cond(can_claim, ACCENT, step("gray", 3)),
+            color=rx.cond(can_claim, ON_SOLID, step("gray", 8)),
+            custom_attrs=tid(
+                f"claim-{c.no}",
+                **{"data-claim": c.no, "data-confirm": HallView.claim_confirm},
+            ),
+        ),
+        rx.cond(
+            can_claim,
+            rx.text(
+                "Touchez, puis touchez « Confirmer ».",
+                font_size="0.95rem",
+                color=MUTED,
+                text_align="center",
+            ),
         ),
         padding=["0.35rem", "0.6rem"],
         border=rx.cond(c.annulled, f"3px dashed {INK}", f"2px solid {INK}"),

@@ -36,6 +36,7 @@ from loto_app.domain.program import (
     Program,
     Stage,
     TieMethod,
+    TokenSource,
 )
 from loto_app.domain.serial import verify_check_code
 from loto_app.domain.till import (
@@ -53,8 +54,14 @@ MAX_NAME = 30
 MAX_PER_SALE = 36  # cartons (or vitrine units) in one sale
 BALLS = range(1, 91)
 TOKEN_BAG = 90  # tokens numbered 1..90 in the tie-break bag
-_JUDGED = (Verdict.VALID, Verdict.LATE, Verdict.FALSE, Verdict.ANNULLED)  # checked on the grid
+#: verdicts of a claim checked on the grid (one such claim per unit, stage and number)
+_JUDGED = (Verdict.VALID, Verdict.LATE, Verdict.FALSE, Verdict.ANNULLED, Verdict.AFTER_AWARD)
 ORIGINS = ("hall", "remote", "paper")
+#: who settles a dispute (art. 8): the signed-in animateur or the organiser
+DECIDERS = ("animateur", "organisateur")
+MAX_DECISION_REASON = 200
+#: a decision may overturn these verdicts, to "valid" or "false"
+_OVERTURNABLE = (Verdict.VALID, Verdict.FALSE, Verdict.LATE, Verdict.AFTER_AWARD)
 
 
 class GameStatus(StrEnum):
@@ -85,6 +92,20 @@ class Purchase:
     carton_nos: tuple[int, ...]
     first_game: int
     reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class LotTicket:
+    """A ticket the desk checks and hands over: a lot (`kind` "lot", from an award or a
+    decision) or a "carton offert" voucher (`kind` "voucher")."""
+
+    no: int
+    game: int
+    stage: int
+    player_id: str
+    share: str  # "1" | "1/2" (a voucher: "1")
+    kind: str  # "lot" | "voucher"
+    origin: str  # "award" | "decision" | "tie"
 
 
 @dataclass(slots=True)
@@ -122,8 +143,14 @@ class Game:
     tie_breaks: list[ev.TieBroken] = field(default_factory=list)
     corrections: list[ev.DrawCorrected] = field(default_factory=list)
     tie: Tie = field(default_factory=Tie)
+    # the stage in play when the last number came out: claims are judged on it until the next
+    # number (art. 2), even once its lot is awarded
+    claim_stage: int = 0
+    last_call: ev.LastCallOpened | None = None  # "Pas d'autre quine ?" running
+    called: set[tuple[int, int]] = field(default_factory=set)  # (stage, number) given a last call
+    overturned: dict[int, ev.VerdictOverturned] = field(default_factory=dict)  # claim no ->
     # indexes kept by `Evening._apply`: judged claims by (stage, number, unit), and the players
-    # with a valid claim on each stage, in claim order
+    # with a valid claim on each stage (the entries), in claim order
     judged: set[tuple[int, int | None, tuple[int, ...]]] = field(default_factory=set)
     valid: dict[int, dict[str, None]] = field(default_factory=dict)
 
@@ -146,6 +173,34 @@ class Game:
         """The players with a valid claim on the stage in play, once each, in claim order."""
         return tuple(self.valid.get(self.stage, ()))
 
+    def settled(self, stage: int) -> bool:
+        """Has the animateur settled this stage (awarded it, offered the share, drawn tokens)?
+        A valid claim on a settled stage is no entry any more ("valide après l'attribution")."""
+        return stage < self.stage or (stage == self.stage and self.tie.closed)
+
+    def verdict_of(self, claim: ev.ClaimMade) -> str:
+        """A claim's verdict now: the app's, or the one a decision put instead (art. 8)."""
+        o = self.overturned.get(claim.claim_no)
+        return o.verdict if o is not None else claim.verdict
+
+    def claim(self, claim_no: int) -> ev.ClaimMade | None:
+        """A claim of this game by its number."""
+        return next((c for c in self.claims if c.claim_no == claim_no), None)
+
+    def recount(self, stage: int) -> None:
+        """Rebuild the entries of a stage from its claims (after a decision changed one)."""
+        players: dict[str, None] = {}
+        for c in self.claims:
+            if c.stage != stage or c.player_id is None:
+                continue
+            o = self.overturned.get(c.claim_no)
+            if o.entry if o is not None else c.verdict == Verdict.VALID:
+                players.setdefault(c.player_id, None)
+        if players:
+            self.valid[stage] = players
+        else:
+            self.valid.pop(stage, None)
+
 
 class Evening:
     """One loto evening: the program, the série of cartons, the players and the games.
@@ -163,6 +218,9 @@ class Evening:
         self.sales: dict[int, Sale] = {}
         self.till_closed_by: str | None = None
         self.handed_over: dict[int, str] = {}  # lot ticket no -> who handed it
+        self.lot_tickets: dict[int, LotTicket] = {}  # every lot ticket and voucher, by number
+        self.withdrawn: dict[int, ev.AwardWithdrawn] = {}  # voided tickets (a decision)
+        self.decisions: list[ev.Event] = []  # the association's decisions (art. 8), in order
         self.voided: set[int] = set()  # cartons of refunded sales: they play no more
         self.cartons: dict[int, IssuedCarton] = {}
         self.units: dict[int, tuple[int, ...]] = {}
@@ -215,14 +273,9 @@ class Evening:
             and carton_no not in self.voided
         )
 
-    def tickets(self) -> dict[int, tuple[int, int, str, str]]:
-        """Every lot ticket: number -> (game, stage, player id, share)."""
-        return {
-            no: (a.game, a.stage, pid, share)
-            for g in self.games
-            for a in g.awards
-            for no, pid, share in a.tickets
-        }
+    def tickets(self) -> dict[int, LotTicket]:
+        """Every lot ticket and "carton offert" voucher, voided ones included (`withdrawn`)."""
+        return dict(self.lot_tickets)
 
     def next_game_index(self) -> int:
         """The index of the game a carton bought now plays first (art. 7, choice)."""
@@ -417,6 +470,11 @@ class Evening:
         by = _staff_name(by)
         if not _is_int(ticket_no) or ticket_no not in self.tickets():
             raise err.UnknownTicket(f"no lot ticket {ticket_no!r}")
+        if ticket_no in self.withdrawn:
+            raise err.UnknownTicket(
+                f"ticket {ticket_no} was voided: {self.withdrawn[ticket_no].reason!r:.60}",
+                "Ce ticket a été annulé par l'association : ne remettez pas ce lot.",
+            )
         if ticket_no in self.handed_over:
             raise err.UnknownTicket(
                 f"ticket {ticket_no} already handed over by {self.handed_over[ticket_no]}",
@@ -581,6 +639,7 @@ class Evening:
     def offer_share(self) -> list[ev.Event]:
         """Ask the two tied players whether they share the divisible lot (art. 4)."""
         g = self._running()
+        self._after_last_call(g)
         entries = g.entries()
         stage = g.stage_spec
         assert stage is not None
@@ -602,9 +661,21 @@ class Evening:
             )
         return self._emit(ev.ShareOffered(g.index, g.stage, entries))
 
-    def answer_share(self, player_id: str, accept: bool) -> list[ev.Event]:
-        """A tied player accepts or refuses to share; two yes settle the tie."""
+    def answer_share(self, player_id: str, accept: bool, by: str = "") -> list[ev.Event]:
+        """A tied player accepts or refuses to share; two yes settle the tie.
+
+        `by` "animateur": the animateur records the answer of a paper player (a player with no
+        phone, registered at the desk); a phone player answers on their phone.
+        """
         g = self._running()
+        if by not in ("", "animateur"):
+            raise err.InvalidArgument(f"share answer by {by!r:.20}")
+        if by and self.origins.get(player_id) != "paper":
+            raise err.InvalidArgument(
+                f"proxy share answer for {player_id!r:.20}, not a paper player",
+                "Ce joueur répond sur son téléphone : seul un joueur papier répond par "
+                "l'animateur.",
+            )
         if not isinstance(accept, bool):
             raise err.InvalidArgument(f"accept must be a bool, got {accept!r}")
         if not g.tie.share_offered_to or g.tie.broken is not None:
@@ -613,7 +684,7 @@ class Evening:
             raise err.NotInTie(f"{player_id} is not part of the share offer")
         if player_id in g.tie.answers:
             raise err.InvalidArgument(f"{player_id} already answered", "Vous avez déjà répondu.")
-        events = self._emit(ev.ShareAnswered(g.index, g.stage, player_id, accept))
+        events = self._emit(ev.ShareAnswered(g.index, g.stage, player_id, accept, by))
         if all(g.tie.answers.get(p) for p in g.tie.share_offered_to):
             events += self._emit(
                 ev.TieBroken(g.index, g.stage, "share", (), tuple(g.tie.share_offered_to))
@@ -621,30 +692,124 @@ class Evening:
         return events
 
     def break_tie_by_draw(self, rng: random.Random | None = None) -> list[ev.Event]:
-        """Each tied player draws a numbered token; the highest wins, the others get a free
-        carton at once (art. 4, 5)."""
+        """Each tied player draws a numbered token from the app; the highest wins, the others
+        get a free carton at once (art. 4, 5). Refused on an evening whose tokens come from
+        the bag (`break_tie_with_tokens`)."""
+        g, entries = self._tie_to_draw(TokenSource.APP)
+        rng = rng or default_rng()
+        tokens = rng.sample(range(1, max(TOKEN_BAG, len(entries)) + 1), len(entries))
+        return self._tokens_drawn(g, entries, tokens, "app", rng)
+
+    def break_tie_with_tokens(
+        self, tokens: dict[str, int], rng: random.Random | None = None
+    ) -> list[ev.Event]:
+        """Each tied player drew a token from the bag and the animateur typed them: one per
+        tied player, distinct, from 1 to 90; the highest wins (art. 4, 5). Refused on an
+        evening whose tokens come from the app.
+
+        `rng` prints the losers' free cartons (default: the system CSPRNG).
+        """
+        g, entries = self._tie_to_draw(TokenSource.BAG)
+        if not isinstance(tokens, dict) or set(tokens) != set(entries):
+            given = sorted(map(str, tokens)) if isinstance(tokens, dict) else tokens
+            raise err.InvalidTokens(
+                f"tokens for {given!r:.80}, tied players {list(entries)}",
+                "Tapez le jeton de chacun des joueurs ex aequo.",
+            )
+        values = [tokens[p] for p in entries]
+        if not all(_is_int(t) and 1 <= t <= TOKEN_BAG for t in values):
+            raise err.InvalidTokens(f"tokens {values!r:.80} not all integers in 1..{TOKEN_BAG}")
+        if len(set(values)) != len(values):
+            raise err.InvalidTokens(
+                f"tokens {values} are not distinct", "Deux jetons portent le même numéro."
+            )
+        return self._tokens_drawn(g, entries, values, "bag", rng)
+
+    def _tie_to_draw(self, source: TokenSource) -> tuple[Game, tuple[str, ...]]:
+        """The game and its tied players, once a token draw may settle them."""
         g = self._running()
         entries = g.entries()
         if len(entries) < 2 or g.tie.broken is not None:
             raise err.NoTie(f"{len(entries)} valid entries, tie broken: {g.tie.broken is not None}")
-        rng = rng or default_rng()
-        tokens = rng.sample(range(1, max(TOKEN_BAG, len(entries)) + 1), len(entries))
+        self._after_last_call(g)
+        st = self.program.settings
+        if st.token_source is not source:
+            raise err.WrongTokenSource(
+                f"{source} tokens on an evening with {st.token_source} tokens",
+                "Ce soir, les jetons sortent du sac : tapez le jeton de chaque joueur."
+                if st.token_source is TokenSource.BAG
+                else "Ce soir, l'appli tire les jetons au sort.",
+            )
+        lot = g.spec.stages[g.stage].lot
+        if (
+            st.tie_method is TieMethod.SHARE_OR_DRAW
+            and len(entries) == 2
+            and lot.divisible
+            and not g.tie.share_refused
+        ):
+            raise err.ShareFirst(
+                "two tied players, a divisible lot: the share must be offered and refused first",
+                "Partage proposé : attendez les réponses des deux joueurs."
+                if g.tie.share_offered_to
+                else None,
+            )
+        return g, entries
+
+    def _tokens_drawn(
+        self,
+        g: Game,
+        entries: tuple[str, ...],
+        tokens: Sequence[int],
+        source: str,
+        rng: random.Random | None,
+    ) -> list[ev.Event]:
         winner = entries[max(range(len(entries)), key=tokens.__getitem__)]
         events = self._emit(
             ev.TieBroken(
-                g.index, g.stage, "draw", tuple(zip(entries, tokens, strict=True)), (winner,)
+                g.index,
+                g.stage,
+                "draw",
+                tuple(zip(entries, tokens, strict=True)),
+                (winner,),
+                source,
             )
         )
-        # the free carton: a classique one, or a single carton of a kind that still has a game
-        # to play (a vitrine is a unit of 3, not "a carton")
-        kinds = [Kind.CLASSIQUE, g.spec.kind, Kind.SPECIAL, Kind.MAXIQUINE]
-        kinds = [k for k in kinds if k is not Kind.VITRINE]
-        kind = next((k for k in kinds if self._plays_later(k)), None)
-        if kind is not None:  # (none after the evening's last game: nothing left to play)
-            for p in entries:
-                if p != winner:
-                    events += self.sell(p, kind, 1, rng=rng, reason="consolation")
+        for p in entries:
+            if p != winner:
+                events += self._console(g.index, g.stage, p, "tie", rng)
         return events
+
+    def _console(
+        self, game: int, stage: int, player_id: str, why: str, rng: random.Random | None
+    ) -> list[ev.Event]:
+        """A consolation: a free carton, a classique one or a single carton of a kind that
+        still has a game to play (a vitrine is a unit of 3, not "a carton"); when no game is
+        left for it, a "carton offert" voucher."""
+        kinds = [Kind.CLASSIQUE, self.program.games[game].kind, Kind.SPECIAL, Kind.MAXIQUINE]
+        kind = next((k for k in kinds if k is not Kind.VITRINE and self._plays_later(k)), None)
+        if kind is not None:
+            return self.sell(player_id, kind, 1, rng=rng or default_rng(), reason="consolation")
+        return self._emit(ev.VoucherIssued(self._next_ticket, player_id, game, stage, why))
+
+    def _after_last_call(self, g: Game) -> None:
+        if g.last_call is not None:
+            raise err.LastCallOpen(
+                f"last call on {g.last_call.number} (stage {g.last_call.stage}) still open"
+            )
+
+    def close_last_call(self, opened: ev.LastCallOpened | None = None) -> list[ev.Event]:
+        """End the last call ("Pas d'autre quine ?"): the lot can be awarded. The runtime
+        calls it when the evening's `last_call_seconds` are over; `opened` (the event that
+        opened it) makes sure a late timer never closes another one.
+
+        Raises:
+            NoLastCall: no last call is open, or not that one.
+        """
+        g = self.game
+        lc = g.last_call if g is not None else None
+        if lc is None or (opened is not None and opened != lc):
+            raise err.NoLastCall(f"no last call {opened or ''} open")
+        return self._emit(ev.LastCallClosed(lc.game, lc.stage, lc.number))
 
     def _plays_later(self, kind: Kind) -> bool:
         """Is a game of this kind still to be played by a carton bought now?"""
@@ -657,6 +822,7 @@ class Evening:
         entries = g.entries()
         if not entries:
             raise err.NoValidClaim(f"no valid claim on stage {g.stage} of game {g.index}")
+        self._after_last_call(g)
         if len(entries) == 1:
             tickets: tuple[tuple[int, str, str], ...] = ((self._next_ticket, entries[0], "1"),)
         elif g.tie.broken is None:
@@ -679,6 +845,157 @@ class Evening:
             )
         # (all 90 numbers out and nobody claimed in time: the game ends, the lot stays unwon)
         return self._emit(ev.UnmarkAllowed(g.index))
+
+    # ------------------------------------------------------------------ moves: disputes (art. 8)
+
+    def reinstate_carton(self, carton_no: int, by: str, reason: str) -> list[ev.Event]:
+        """An annulled carton plays again in the current game (the association decided the
+        annulment was wrong). `by`: "animateur" or "organisateur"; `reason`: written."""
+        by, reason = _decision(by, reason)
+        g = self.game
+        if g is None or g.status is GameStatus.FINISHED:
+            raise err.DisputeRefused(
+                "no game in progress", "Aucune partie en cours : les cartons annulés sont revenus."
+            )
+        c = self._carton(carton_no)
+        if c.unit not in g.annulled:
+            raise err.DisputeRefused(
+                f"carton {carton_no} is not annulled in game {g.index}",
+                "Ce carton n'est pas annulé dans cette partie.",
+            )
+        unit = self.units[c.unit]
+        return self._emit(ev.CartonReinstated(g.index, c.no, unit, self.owner(c.no), by, reason))
+
+    def overturn(self, claim_no: int, verdict: str, by: str, reason: str) -> list[ev.Event]:
+        """Change the verdict of a claim of the current game to "valid" or "false".
+
+        To "valid": a carton annulled by that (false) claim plays again; the claim joins the
+        entries of its stage only if it is on the current number of a stage not settled yet
+        (otherwise the association gives a lot or a consolation with `give_lot` or
+        `give_consolation`). To "false": the claim leaves the entries and its carton is
+        annulled for the rest of the game (as after any fausse annonce); refused while the
+        player holds a lot ticket of that stage (withdraw it first) or while the stage's tie
+        is being settled.
+        """
+        by, reason = _decision(by, reason)
+        g = self.game
+        if g is None:
+            raise err.DisputeRefused("no game started", "Aucune partie commencée.")
+        claim = g.claim(claim_no) if _is_int(claim_no) else None
+        if claim is None or claim.player_id is None:
+            raise err.DisputeRefused(
+                f"no claim {claim_no!r:.20} of a player in game {g.index}",
+                "Cette annonce n'est pas celle d'un joueur de la partie en cours.",
+            )
+        old = g.verdict_of(claim)
+        if verdict not in (Verdict.VALID, Verdict.FALSE) or old not in _OVERTURNABLE:
+            raise err.DisputeRefused(
+                f"overturn {old!r} to {verdict!r:.20}",
+                "Seule une annonce jugée (valide, fausse, tour passé, après l'attribution) "
+                "peut devenir valide ou fausse.",
+            )
+        if old == verdict:
+            raise err.DisputeRefused(
+                f"claim {claim_no} is already {old}", "L'annonce a déjà ce verdict."
+            )
+        running = g.status is GameStatus.RUNNING
+        entry = False
+        if verdict == Verdict.FALSE:
+            held = [
+                t.no
+                for t in self.lot_tickets.values()
+                if (t.game, t.stage, t.player_id) == (g.index, claim.stage, claim.player_id)
+                and t.kind == "lot"
+                and t.no not in self.withdrawn
+            ]
+            if held:
+                raise err.DisputeRefused(
+                    f"{claim.player_id} holds lot ticket(s) {held} of that stage",
+                    "Ce joueur a reçu le lot : retirez d'abord le lot attribué.",
+                )
+            if running and claim.stage == g.stage and g.tie.closed:
+                raise err.DisputeRefused(
+                    f"the tie of stage {g.stage} is being settled",
+                    "Le départage de ce lot est en cours : attribuez-le d'abord.",
+                )
+        else:
+            entry = (
+                running
+                and claim.stage == g.claim_stage == g.stage
+                and claim.number == g.last
+                and not g.tie.closed
+            )
+        return self._emit(
+            ev.VerdictOverturned(g.index, claim.claim_no, old, verdict, entry, by, reason)
+        )
+
+    def give_lot(self, claim_no: int, by: str, reason: str) -> list[ev.Event]:
+        """Give the lot of a claim's stage to its claimant (e.g. a réclamation after the
+        award): a lot ticket of its own, checked and handed over at the desk like any."""
+        by, reason = _decision(by, reason)
+        g, claim = self._claim_of(claim_no)
+        assert claim.player_id is not None
+        given = [
+            d
+            for d in self.decisions
+            if isinstance(d, ev.LotGiven)
+            and d.claim_no == claim.claim_no
+            and d.ticket_no not in self.withdrawn
+        ]
+        if given:
+            raise err.DisputeRefused(
+                f"claim {claim_no} already got lot ticket {given[0].ticket_no}",
+                "Un lot a déjà été donné pour cette annonce.",
+            )
+        return self._emit(
+            ev.LotGiven(
+                self._next_ticket, g.index, claim.stage, claim.claim_no, claim.player_id, by, reason
+            )
+        )
+
+    def give_consolation(
+        self, claim_no: int, by: str, reason: str, rng: random.Random | None = None
+    ) -> list[ev.Event]:
+        """Give a consolation to a claimant: a free carton for a game still to play, or a
+        "carton offert" voucher when none is left."""
+        by, reason = _decision(by, reason)
+        g, claim = self._claim_of(claim_no)
+        assert claim.player_id is not None
+        if any(
+            isinstance(d, ev.ConsolationGiven) and d.claim_no == claim.claim_no
+            for d in self.decisions
+        ):
+            raise err.DisputeRefused(
+                f"claim {claim_no} already got a consolation",
+                "Une consolation a déjà été donnée pour cette annonce.",
+            )
+        events = self._emit(
+            ev.ConsolationGiven(g.index, claim.stage, claim.claim_no, claim.player_id, by, reason)
+        )
+        return events + self._console(g.index, claim.stage, claim.player_id, "dispute", rng)
+
+    def withdraw_award(self, ticket_no: int, by: str, reason: str) -> list[ev.Event]:
+        """Void a lot ticket (or a voucher): the desk can no longer hand it over. The stage
+        stays awarded; the association may give the lot to someone else (`give_lot`)."""
+        by, reason = _decision(by, reason)
+        if not _is_int(ticket_no) or ticket_no not in self.lot_tickets:
+            raise err.UnknownTicket(f"no lot ticket {ticket_no!r:.20}")
+        if ticket_no in self.withdrawn:
+            raise err.DisputeRefused(
+                f"ticket {ticket_no} already voided", "Ce ticket est déjà annulé."
+            )
+        t = self.lot_tickets[ticket_no]
+        return self._emit(ev.AwardWithdrawn(ticket_no, t.player_id, by, reason))
+
+    def _claim_of(self, claim_no: int) -> tuple[Game, ev.ClaimMade]:
+        """A claim of a player, in any game of the evening."""
+        for g in self.games:
+            c = g.claim(claim_no) if _is_int(claim_no) else None
+            if c is not None and c.player_id is not None:
+                return g, c
+        raise err.DisputeRefused(
+            f"no claim {claim_no!r:.20} of a player", "Annonce introuvable (ou d'aucun joueur)."
+        )
 
     # ------------------------------------------------------------------ moves: a player
 
@@ -714,7 +1031,14 @@ class Evening:
         return self._emit(ev.CartonsCleared(g.index, player_id))
 
     def claim(self, player_id: str, carton_no: int) -> list[ev.Event]:
-        """A player's "QUINE !" on one of their cartons, judged on the last number drawn."""
+        """A player's "QUINE !" on one of their cartons, judged on the last number drawn and
+        the stage in play when it came out (art. 2: in time until the next number).
+
+        A valid claim joins the entries of that stage (the ex aequo) until the animateur
+        settles it; the first one opens the last call when the evening has one. Once the stage
+        is settled, a valid claim is "valide après l'attribution": recorded, never annulled,
+        no entry, a réclamation for the association (art. 8).
+        """
         self._need_player(player_id)
         c = self._carton(carton_no)
         if self.owner(carton_no) != player_id:
@@ -749,18 +1073,25 @@ class Evening:
             return self._emit(
                 self._claim_event(g, player_id, c.no, unit, Verdict.NOT_IN_GAME, (), via)
             )
-        if (g.stage, g.last, unit) in g.judged:
+        if (g.claim_stage, g.last, unit) in g.judged:
             raise err.AlreadyClaimed(f"unit {c.unit} already claimed on {g.last}")
         if c.unit in g.annulled:
             return self._emit(
                 self._claim_event(g, player_id, c.no, unit, Verdict.ANNULLED, (), via)
             )
-        stage = g.stage_spec
-        assert stage is not None
+        stage = g.spec.stages[g.claim_stage]
         j = judge(stage.pattern, [self.cartons[n].carton for n in unit], g.drawn)
-        return self._emit(
-            self._claim_event(g, player_id, c.no, unit, j.verdict, tuple(sorted(j.winning)), via)
-        )
+        verdict = j.verdict
+        if verdict is Verdict.VALID and g.settled(g.claim_stage):
+            verdict = Verdict.AFTER_AWARD
+        winning = tuple(sorted(j.winning))
+        events = self._emit(self._claim_event(g, player_id, c.no, unit, verdict, winning, via))
+        seconds = self.program.settings.last_call_seconds
+        opens = (g.claim_stage, g.last) not in g.called and g.last_call is None
+        if verdict is Verdict.VALID and seconds and opens:
+            assert g.last is not None
+            events += self._emit(ev.LastCallOpened(g.index, g.claim_stage, g.last, seconds))
+        return events
 
     def _claim_event(
         self,
@@ -775,7 +1106,7 @@ class Evening:
         return ev.ClaimMade(
             self._next_claim,
             g.index,
-            g.stage,
+            g.claim_stage,
             player_id,
             carton_no,
             tuple(unit),
@@ -818,11 +1149,13 @@ class Evening:
         return g
 
     def _claimable(self) -> Game:
-        g = self._running()
+        """The game a claim refers to: numbers drawn, and démarquage not allowed yet (the
+        window of the last number stays open after its lot is awarded, art. 2)."""
+        g = self.game
+        if g is None or g.status is GameStatus.FINISHED:
+            raise err.NoGameInProgress("no game is running")
         if not g.drawn:
             raise err.NoStageInPlay("no number drawn yet", "Aucun numéro n'est encore sorti.")
-        if g.tie.closed:
-            raise err.ClaimsClosed(f"tie of stage {g.stage} is being settled")
         return g
 
     def _own_playing(self, player_id: str, carton_no: int) -> tuple[Game, IssuedCarton]:
@@ -912,6 +1245,8 @@ class Evening:
             case ev.NumberDrawn():
                 g = self.games[e.game]
                 g.drawn.append(e.number)
+                g.claim_stage = g.stage  # claims on this number are judged on this stage
+                g.last_call = None
                 if self.program.settings.auto_marking:
                     self._auto_mark(g, e.number)
             case ev.DrawCorrected():
@@ -936,6 +1271,12 @@ class Evening:
                     g.valid.setdefault(e.stage, {}).setdefault(e.player_id, None)
                 if e.verdict == Verdict.FALSE:
                     g.annulled.add(self.cartons[e.carton_no].unit)
+            case ev.LastCallOpened():
+                g = self.games[e.game]
+                g.last_call = e
+                g.called.add((e.stage, e.number))
+            case ev.LastCallClosed():
+                self.games[e.game].last_call = None
             case ev.ShareOffered():
                 self.games[e.game].tie.share_offered_to = e.players
             case ev.ShareAnswered():
@@ -949,9 +1290,48 @@ class Evening:
                 g.awards.append(e)
                 g.stage += 1
                 g.tie = Tie()
+                g.last_call = None
+                for no, pid, share in e.tickets:
+                    self.lot_tickets[no] = LotTicket(
+                        no, e.game, e.stage, pid, share, "lot", "award"
+                    )
                 self._next_ticket = e.tickets[-1][0] + 1
                 if g.stage == len(g.spec.stages):
                     g.status = GameStatus.AWAITING_UNMARK
+            case ev.VoucherIssued():
+                self.lot_tickets[e.ticket_no] = LotTicket(
+                    e.ticket_no, e.game, e.stage, e.player_id, "1", "voucher", e.why
+                )
+                self._next_ticket = e.ticket_no + 1
+            case ev.CartonReinstated():
+                self.games[e.game].annulled.discard(self.cartons[e.carton_no].unit)
+                self.decisions.append(e)
+            case ev.VerdictOverturned():
+                g = self.games[e.game]
+                g.overturned[e.claim_no] = e
+                claim = g.claim(e.claim_no)
+                assert claim is not None
+                unit = self.cartons[claim.carton_no].unit
+                if g.status is not GameStatus.FINISHED:
+                    if e.verdict == Verdict.FALSE:
+                        g.annulled.add(unit)
+                    elif e.old == Verdict.FALSE:
+                        g.annulled.discard(unit)
+                g.recount(claim.stage)
+                if not g.entries():
+                    g.last_call = None  # its only entry is gone
+                self.decisions.append(e)
+            case ev.LotGiven():
+                self.lot_tickets[e.ticket_no] = LotTicket(
+                    e.ticket_no, e.game, e.stage, e.player_id, "1", "lot", "decision"
+                )
+                self._next_ticket = e.ticket_no + 1
+                self.decisions.append(e)
+            case ev.ConsolationGiven():
+                self.decisions.append(e)
+            case ev.AwardWithdrawn():
+                self.withdrawn[e.ticket_no] = e
+                self.decisions.append(e)
             case ev.UnmarkAllowed():
                 g = self.games[e.game]
                 g.status = GameStatus.FINISHED
@@ -969,6 +1349,30 @@ class Evening:
                 g.marks.setdefault(n, set()).add(number)
 
     # ------------------------------------------------------------------ consistency
+
+    def _annulled_by_history(self, game: int) -> set[int]:
+        """The units annulled in a game, walked through the log (for `check_invariants`)."""
+        claims: dict[int, ev.ClaimMade] = {}
+        out: set[int] = set()
+        for x in self.history:
+            if getattr(x, "game", None) != game:
+                continue
+            match x:
+                case ev.ClaimMade():
+                    claims[x.claim_no] = x
+                    if x.verdict == Verdict.FALSE:
+                        out.add(self.cartons[x.carton_no].unit)
+                case ev.CartonReinstated():
+                    out.discard(self.cartons[x.carton_no].unit)
+                case ev.VerdictOverturned():
+                    unit = self.cartons[claims[x.claim_no].carton_no].unit
+                    if x.verdict == Verdict.FALSE:
+                        out.add(unit)
+                    elif x.old == Verdict.FALSE:
+                        out.discard(unit)
+                case ev.UnmarkAllowed():
+                    out.clear()
+        return out
 
     def fingerprint(self) -> dict[str, Any]:
         """A canonical, comparable picture of the whole state (for tests and audits)."""
@@ -994,6 +1398,9 @@ class Evening:
             ],
             "till_closed_by": self.till_closed_by,
             "handed_over": dict(sorted(self.handed_over.items())),
+            "lot_tickets": sorted(self.lot_tickets.values(), key=lambda t: t.no),
+            "withdrawn": {n: w.to_dict() for n, w in sorted(self.withdrawn.items())},
+            "decisions": [d.to_dict() for d in self.decisions],
             "voided": sorted(self.voided),
             "cartons": {
                 n: (c.kind.value, c.unit, c.carton.to_rows())
@@ -1020,6 +1427,11 @@ class Evening:
                         dict(g.tie.answers),
                         g.tie.broken.to_dict() if g.tie.broken else None,
                     ),
+                    "claim_stage": g.claim_stage,
+                    "last_call": g.last_call.to_dict() if g.last_call else None,
+                    "called": sorted(g.called),
+                    "overturned": {n: o.to_dict() for n, o in sorted(g.overturned.items())},
+                    "entries": {s: list(p) for s, p in sorted(g.valid.items())},
                 }
                 for g in self.games
             ],
@@ -1045,7 +1457,9 @@ class Evening:
             elif sale.purchase_no:
                 p = self.purchases[sale.purchase_no - 1]
                 assert p.player_id == sale.player_id and p.reason in ("sale", "planche")
-        assert set(self.handed_over) <= set(self.tickets()), "a lot handed without a ticket"
+        assert set(self.handed_over) <= set(self.lot_tickets), "a lot handed without a ticket"
+        assert set(self.withdrawn) <= set(self.lot_tickets), "a voided ticket that never was"
+        assert sorted(self.lot_tickets) == list(range(1, len(self.lot_tickets) + 1)), "tickets"
         seen: set[int] = set()
         for p in self.purchases:
             assert p.player_id in self.players
@@ -1064,25 +1478,38 @@ class Evening:
             for n, marks in g.marks.items():
                 assert self.plays(n, g), f"marks on carton {n} which does not play game {i}"
                 assert marks <= set(g.drawn) & self.cartons[n].carton.numbers, f"marks {n}"
-            false_units = {
-                self.cartons[c.carton_no].unit for c in g.claims if c.verdict == Verdict.FALSE
-            }
             if g.status is GameStatus.FINISHED:
                 assert not g.annulled
             else:
-                assert g.annulled == false_units, "annulled units == units with a false claim"
+                assert g.annulled == self._annulled_by_history(i), "annulled units"
             drawn_at: dict[int, int] = {}
             for c in g.claims:
                 assert c.number is not None
-                if c.verdict == Verdict.VALID:
+                if c.verdict in (Verdict.VALID, Verdict.AFTER_AWARD):
                     assert c.number in c.winning
+                if c.verdict == Verdict.VALID and c.claim_no not in g.overturned:
                     drawn_at.setdefault(c.stage, c.number)
                     assert drawn_at[c.stage] == c.number, "valid claims of a stage on one number"
+            ever_entry = {
+                (c.stage, c.player_id)
+                for c in g.claims
+                if c.verdict == Verdict.VALID
+                or (c.claim_no in g.overturned and g.overturned[c.claim_no].entry)
+            }
             for a in g.awards:
-                valid = {c.player_id for c in g.stage_claims(a.stage) if c.verdict == Verdict.VALID}
-                assert {p for _, p, _ in a.tickets} <= valid, "a lot went to a non-winner"
-            if g.entries():
-                assert g.last == drawn_at[g.stage], "draw after a valid claim"
+                assert all((a.stage, p) in ever_entry for _, p, _ in a.tickets), (
+                    "a lot to a non-winner"
+                )
+            for p in g.entries():
+                numbers = {
+                    c.number
+                    for c in g.stage_claims()
+                    if c.player_id == p and (c.stage, p) in ever_entry
+                }
+                assert g.last in numbers, "draw after a valid claim"
+            if g.last_call is not None:
+                assert g.entries() and g.last_call.number == g.last, "a last call without entry"
+                assert (g.last_call.stage, g.last_call.number) in g.called
 
 
 # ---------------------------------------------------------------------- argument checks
@@ -1103,6 +1530,20 @@ def _kind(kind: object) -> Kind:
         return Kind(kind)
     except ValueError as exc:
         raise err.InvalidSale(f"unknown carton kind {kind!r}", "Type de carton inconnu.") from exc
+
+
+def _decision(by: object, reason: object) -> tuple[str, str]:
+    """Who decided (the animateur or the organiser) and their written reason, cleaned."""
+    if by not in DECIDERS:
+        raise err.InvalidArgument(
+            f"decision by {by!r:.20}", "Décision de l'animateur ou de l'organisateur."
+        )
+    if not isinstance(reason, str) or not reason.strip() or len(reason) > MAX_DECISION_REASON:
+        raise err.InvalidArgument(
+            f"decision reason {reason!r:.40}",
+            f"Écrivez le motif de la décision ({MAX_DECISION_REASON} caractères au plus).",
+        )
+    return str(by), " ".join(reason.split())
 
 
 def _staff_name(name: object) -> str:

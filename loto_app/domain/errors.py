@@ -261,3 +261,49 @@ class UnknownTicket(LotoError):
 
     code = "unknown_ticket"
     default_user_message = "Ticket de lot introuvable."
+
+
+class LastCallOpen(LotoError):
+    """The last call ("Pas d'autre quine ?") is still running: no award or tie-break yet."""
+
+    code = "last_call_open"
+    default_user_message = (
+        "Dernier appel en cours (« Pas d'autre quine ? ») : attendez la fin du décompte."
+    )
+
+
+class NoLastCall(LotoError):
+    """No last call to close (already closed, or another one)."""
+
+    code = "no_last_call"
+    default_user_message = "Aucun dernier appel en cours."
+
+
+class ShareFirst(LotoError):
+    """Two ex aequo on a divisible lot: the share must be offered (and refused) before a draw."""
+
+    code = "share_first"
+    default_user_message = (
+        "Deux ex aequo sur un lot divisible : proposez d'abord le partage (art. 4)."
+    )
+
+
+class WrongTokenSource(LotoError):
+    """Tokens typed on an evening where the app draws them, or the other way round."""
+
+    code = "wrong_token_source"
+    default_user_message = "Les jetons ne se tirent pas de cette façon ce soir."
+
+
+class InvalidTokens(InvalidArgument):
+    """Typed tokens: one per tied player, distinct, from 1 to 90."""
+
+    code = "invalid_tokens"
+    default_user_message = "Un jeton par joueur ex aequo, tous différents, de 1 à 90."
+
+
+class DisputeRefused(LotoError):
+    """A decision of the association (art. 8) that does not apply here."""
+
+    code = "dispute_refused"
+    default_user_message = "Cette décision n'est pas possible ici."

@@ -165,13 +165,15 @@ class ShareAnswered(Event):
     stage: int
     player_id: str
     accepted: bool
+    by: str = ""  # "" (the player, on their phone) | "animateur" (a paper player's answer)
 
 
 @dataclass(frozen=True, slots=True)
 class TieBroken(Event):
     """The ex aequo of a stage settled: by tokens (highest wins) or by an agreed share.
 
-    `tokens` holds (player id, token) in entry order for a draw; empty for a share.
+    `tokens` holds (player id, token) in entry order for a draw; empty for a share. `source`
+    says where the tokens came from: the app's random draw, or the bag (typed by the animateur).
     """
 
     type: ClassVar[str] = "tie_broken"
@@ -180,6 +182,45 @@ class TieBroken(Event):
     method: str  # "draw" | "share"
     tokens: tuple[tuple[str, int], ...]
     winners: tuple[str, ...]
+    source: str = "app"  # "app" | "bag"
+
+
+@dataclass(frozen=True, slots=True)
+class LastCallOpened(Event):
+    """The first valid claim on a number: "Pas d'autre quine ?" for `seconds` (every valid
+    claim on that number meanwhile joins the ex aequo; the lot waits for the close)."""
+
+    type: ClassVar[str] = "last_call_opened"
+    game: int
+    stage: int
+    number: int
+    seconds: int
+
+
+@dataclass(frozen=True, slots=True)
+class LastCallClosed(Event):
+    """The last call is over: the lot of the stage can be awarded."""
+
+    type: ClassVar[str] = "last_call_closed"
+    game: int
+    stage: int
+    number: int
+
+
+@dataclass(frozen=True, slots=True)
+class VoucherIssued(Event):
+    """A "carton offert" voucher (a consolation when no game is left for a free carton to
+    play), numbered with the lot tickets so that the desk checks and hands it the same way.
+
+    `why`: "tie" (lost a token draw) or "dispute" (a consolation given by a decision).
+    """
+
+    type: ClassVar[str] = "voucher_issued"
+    ticket_no: int
+    player_id: str
+    game: int
+    stage: int
+    why: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -272,6 +313,88 @@ class LotHandedOver(Event):
     by: str
 
 
+# ---------------------------------------------------------------------- disputes (art. 8)
+# "Tous les litiges seront réglés par l'association": every decision names who decided
+# (`by`: "animateur" or "organisateur") and why (`reason`, written), and changes nothing else
+# than what it says. Nothing is deleted: a decision is an event of its own.
+
+
+@dataclass(frozen=True, slots=True)
+class CartonReinstated(Event):
+    """An annulled carton (unit) plays again in the current game."""
+
+    type: ClassVar[str] = "carton_reinstated"
+    game: int
+    carton_no: int
+    unit_nos: tuple[int, ...]
+    player_id: str | None
+    by: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class VerdictOverturned(Event):
+    """A claim's verdict changed by a decision.
+
+    `verdict` is the new one ("valid" or "false"); `entry` says whether the claim joined the
+    entries (the ex aequo) of its stage: only a claim on the current number of a stage not
+    settled yet does. A claim overturned to "false" annuls its carton for the rest of the game
+    and leaves the entries; one overturned to "valid" gives its carton back.
+    """
+
+    type: ClassVar[str] = "verdict_overturned"
+    game: int
+    claim_no: int
+    old: str
+    verdict: str
+    entry: bool
+    by: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class LotGiven(Event):
+    """A lot of a stage given to a claimant by a decision: a lot ticket of its own."""
+
+    type: ClassVar[str] = "lot_given"
+    ticket_no: int
+    game: int
+    stage: int
+    claim_no: int
+    player_id: str
+    by: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class ConsolationGiven(Event):
+    """A consolation given to a claimant by a decision: a free carton for a game still to
+    play (the `CartonsSold` that follows), or a "carton offert" voucher (`VoucherIssued`)."""
+
+    type: ClassVar[str] = "consolation_given"
+    game: int
+    stage: int
+    claim_no: int
+    player_id: str
+    by: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class AwardWithdrawn(Event):
+    """A lot ticket voided by a decision: the desk can no longer hand its lot over."""
+
+    type: ClassVar[str] = "award_withdrawn"
+    ticket_no: int
+    player_id: str
+    by: str
+    reason: str
+
+
+#: The decisions of the association (art. 8), for the report and the players' views.
+DISPUTE_EVENTS = (CartonReinstated, VerdictOverturned, LotGiven, ConsolationGiven, AwardWithdrawn)
+
+
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.type: cls
     for cls in (
@@ -295,6 +418,10 @@ EVENT_TYPES: dict[str, type[Event]] = {
         SaleCancelled,
         TillClosed,
         LotHandedOver,
+        LastCallOpened,
+        LastCallClosed,
+        VoucherIssued,
+        *DISPUTE_EVENTS,
     )
 }
 

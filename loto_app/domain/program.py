@@ -74,12 +74,21 @@ class TieMethod(StrEnum):
     SHARE_OR_DRAW = "share_or_draw"  # two tied players may share a divisible lot
 
 
+class TokenSource(StrEnum):
+    """Where the tie-break tokens come from."""
+
+    APP = "app"  # the app draws distinct random tokens
+    BAG = "bag"  # each tied player draws a token from the bag; the animateur types it
+
+
 MAX_LOT_DESCRIPTION = 120
 MAX_STREAM_URL = 300
 #: Lotos traditionnels (Code de la sécurité intérieure, art. L322-4): stakes of low value.
 #: A carton (or pack) must cost less than 20 euros.
 MAX_PRICE_CENTS = 1999
 MAX_OFFER_QUANTITY = 36
+DEFAULT_LAST_CALL = 5  # seconds of "Pas d'autre quine ?" after the first valid claim
+MAX_LAST_CALL = 30
 LEGAL_PRICE_MESSAGE = (
     "Un loto traditionnel se joue avec des mises de faible valeur (art. L322-4 du Code de la "
     "sécurité intérieure) : chaque prix doit rester inférieur à 20 €."
@@ -274,6 +283,10 @@ class Settings:
             default: a loto traditionnel is played in a restricted circle, L322-4).
         free_cartons: a free loto (a retirement home, a school party): cartons ordered on a
             phone are handed at once for nothing, and recorded as "offert".
+        last_call_seconds: how long "Pas d'autre quine ?" lasts after the first valid claim
+            on a number (0 to 30; 0: no last call, the lot can be awarded at once).
+        token_source: where tie-break tokens come from; None (the default) means the bag with
+            a physical boulier, the app with the electronic one.
     """
 
     draw_source: DrawSource = DrawSource.ELECTRONIC
@@ -283,8 +296,28 @@ class Settings:
     stream_url: str = ""
     remote_play: bool = False
     free_cartons: bool = False
+    last_call_seconds: int = DEFAULT_LAST_CALL
+    token_source: TokenSource | None = None
 
     def __post_init__(self) -> None:
+        lc = self.last_call_seconds
+        if not isinstance(lc, int) or isinstance(lc, bool) or not 0 <= lc <= MAX_LAST_CALL:
+            raise InvalidProgram(
+                f"last call of {lc!r} seconds not in 0..{MAX_LAST_CALL}",
+                f"Le dernier appel dure de 0 à {MAX_LAST_CALL} secondes.",
+            )
+        if self.token_source is None:
+            physical = self.draw_source is DrawSource.PHYSICAL
+            object.__setattr__(
+                self, "token_source", TokenSource.BAG if physical else TokenSource.APP
+            )
+        elif not isinstance(self.token_source, TokenSource):
+            try:
+                object.__setattr__(self, "token_source", TokenSource(self.token_source))
+            except ValueError as exc:
+                raise InvalidProgram(
+                    f"token source {self.token_source!r:.20}", "Jetons : l'appli ou le sac."
+                ) from exc
         url = self.stream_url
         if url and (
             not isinstance(url, str)
@@ -335,7 +368,10 @@ class Program:
             seen.add((o.kind, o.quantity, o.planche))
 
     def with_settings(self, **changes: Any) -> Program:
-        """The same program with some settings changed (validated again)."""
+        """The same program with some settings changed (validated again; a new draw source
+        without a token source takes that source's default tokens)."""
+        if "draw_source" in changes:
+            changes.setdefault("token_source", None)
         return Program(self.series, self.games, replace(self.settings, **changes), self.offers)
 
     def kinds(self) -> frozenset[Kind]:
@@ -354,6 +390,8 @@ class Program:
                 "stream_url": self.settings.stream_url,
                 "remote_play": self.settings.remote_play,
                 "free_cartons": self.settings.free_cartons,
+                "last_call_seconds": self.settings.last_call_seconds,
+                "token_source": self.settings.token_source.value,  # type: ignore[union-attr]
             },
             "offers": [o.to_dict() for o in self.offers],
             "games": [
@@ -390,6 +428,9 @@ class Program:
                 stream_url=str(st.get("stream_url", "")),
                 remote_play=bool(st.get("remote_play", False)),
                 free_cartons=bool(st.get("free_cartons", False)),
+                # (programs stored before these settings: 5 s, tokens by the boulier's default)
+                last_call_seconds=st.get("last_call_seconds", DEFAULT_LAST_CALL),
+                token_source=TokenSource(st["token_source"]) if st.get("token_source") else None,
             )
             games = tuple(
                 GameSpec(

@@ -23,6 +23,9 @@ class Verdict(StrEnum):
     WRONG_SERIES = "wrong_series"  # not a carton of tonight's série (art. 10)
     NOT_IN_GAME = "not_in_game"  # a carton that does not play this game
     ANNULLED = "annulled"  # the carton was already annulled in this game
+    # valid on its number, but the stage was already settled (awarded, share offered or tokens
+    # drawn): recorded, never annulled, no entry; a réclamation the association settles
+    AFTER_AWARD = "after_award"
 
 
 VERDICT_LABELS: dict[Verdict, str] = {
@@ -32,6 +35,9 @@ VERDICT_LABELS: dict[Verdict, str] = {
     Verdict.WRONG_SERIES: "Carton d'une autre série : nul",
     Verdict.NOT_IN_GAME: "Ce carton ne joue pas cette partie",
     Verdict.ANNULLED: "Carton déjà annulé pour cette partie",
+    Verdict.AFTER_AWARD: (
+        "Valide après l'attribution du lot : réclamation à régler par l'association"
+    ),
 }
 
 

@@ -17,10 +17,17 @@ import reflex as rx
 
 from loto_app.domain import events as ev
 from loto_app.domain.engine import Evening
-from loto_app.domain.errors import LotoError
+from loto_app.domain.errors import LotoError, NotInTie
 from loto_app.domain.verdicts import Verdict
 from loto_app.live import broadcast, registry, signin_limit
-from loto_app.live.guards import BadInput, as_int, as_text, form, log, refuse
+from loto_app.live.disputes import (
+    decision_move,
+    read_decision,
+    read_tokens,
+    read_withdrawal,
+    tokens_for,
+)
+from loto_app.live.guards import BadInput, as_bool, as_int, as_text, form, log, refuse
 from loto_app.live.views import VERDICT_KIND, verdict_text
 from loto_app.storage.access import AccessStore
 
@@ -40,6 +47,8 @@ class AnimateurState(rx.State):
     message: str = ""
     paper_verdict: str = ""
     paper_verdict_kind: str = ""
+    dispute_claim: int = 0  # the claim whose "Réclamation / litige" form is open (0: none)
+    dispute_message: str = ""
     _evening_id: int = 0
     _authorized: bool = False
 
@@ -167,6 +176,73 @@ class AnimateurState(rx.State):
     async def tie_draw(self):
         """Ex aequo: token draw, highest wins, the others get a free carton."""
         await self._play("tie_draw", lambda e: e.break_tie_by_draw())
+
+    @rx.event
+    async def tie_tokens(self, form_data: dict):
+        """Tokens from the bag: the number each tied player drew, typed in entry order."""
+        try:
+            key, numbers = read_tokens(form(form_data))
+        except BadInput as exc:
+            self._refused("tie_tokens", exc)
+            self.message = exc.user_message
+            return
+
+        def move(e: Evening) -> list[ev.Event]:
+            return e.break_tie_with_tokens(tokens_for(e, key, numbers))
+
+        await self._play("tie_tokens", move)
+
+    @rx.event
+    async def paper_answer(self, index: int, accept: bool):
+        """A paper player's answer to the share, as they said it to the animateur."""
+        try:
+            i = as_int(index, 0, 9, "tied player")
+            yes = as_bool(accept, "accept")
+        except BadInput as exc:
+            return self._refused("paper_answer", exc)
+
+        def move(e: Evening) -> list[ev.Event]:
+            g = e.game
+            offered = g.tie.share_offered_to if g is not None else ()
+            if i >= len(offered):
+                raise NotInTie(f"no tied player {i} in the share offer {offered}")
+            return e.answer_share(offered[i], yes, by="animateur")
+
+        await self._play("paper_answer", move)
+
+    @rx.event
+    def open_dispute(self, claim_no: int):
+        """Open the "Réclamation / litige" form of a claim (0 closes it)."""
+        try:
+            self.dispute_claim = as_int(claim_no, 0, 1_000_000, "claim")
+        except BadInput as exc:
+            return self._refused("open_dispute", exc)
+        self.dispute_message = ""
+
+    @rx.event
+    async def decide(self, form_data: dict):
+        """A decision of the association on a claim (art. 8), with its written reason."""
+        try:
+            claim_no, decision, reason = read_decision(form(form_data))
+        except BadInput as exc:
+            refuse(self._who(), "decide", exc)
+            self.dispute_message = exc.user_message  # (said in the form, where it was typed)
+            return
+        if await self._play("decide", decision_move(claim_no, decision, "animateur", reason)):
+            self.dispute_claim, self.dispute_message = 0, ""
+        elif self._authorized:
+            self.dispute_message, self.message = self.message, ""
+
+    @rx.event
+    async def withdraw_award(self, form_data: dict):
+        """Void a lot ticket by a decision (the desk can no longer hand it over)."""
+        try:
+            ticket, reason = read_withdrawal(form(form_data))
+        except BadInput as exc:
+            self._refused("withdraw_award", exc)
+            self.message = exc.user_message
+            return
+        await self._play("withdraw_award", lambda e: e.withdraw_award(ticket, "animateur", reason))
 
     @rx.event
     async def tie_share(self):

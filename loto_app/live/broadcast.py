@@ -76,6 +76,9 @@ DESK_EVENTS = (
     ev.TillClosed,
     ev.StageAwarded,
     ev.LotHandedOver,
+    ev.VoucherIssued,
+    ev.LotGiven,
+    ev.AwardWithdrawn,
 )
 
 
@@ -276,13 +279,17 @@ PUBLIC_EVENTS = (
     ev.TieBroken,
     ev.StageAwarded,
     ev.UnmarkAllowed,
+    ev.LastCallOpened,
+    ev.LastCallClosed,
+    ev.VoucherIssued,
+    *ev.DISPUTE_EVENTS,
 )
 
 
 def touched_players(events: list[ev.Event], lv: LiveEvening | None = None) -> set[str]:
     """Players whose private view changed: cartons received, orders recorded or cancelled,
-    lot tickets, share offers, token draws, and everyone's cartons when a game starts or ends
-    (playing / annulled)."""
+    lot tickets and vouchers, share offers, token draws, the decisions that concern them, and
+    everyone's cartons when a game starts or ends (playing / annulled)."""
     out: set[str] = set()
     for x in events:
         match x:
@@ -297,6 +304,14 @@ def touched_players(events: list[ev.Event], lv: LiveEvening | None = None) -> se
             case ev.TieBroken():
                 out.update(p for p, _ in x.tokens)
                 out.update(x.winners)
+            case ev.VoucherIssued() | ev.LotGiven() | ev.ConsolationGiven() | ev.AwardWithdrawn():
+                out.add(x.player_id)
+            case ev.CartonReinstated() if x.player_id:
+                out.add(x.player_id)
+            case ev.VerdictOverturned() if lv is not None and x.game < len(lv.evening.games):
+                claim = lv.evening.games[x.game].claim(x.claim_no)
+                if claim is not None and claim.player_id:
+                    out.add(claim.player_id)
     return out
 
 

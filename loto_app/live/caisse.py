@@ -21,7 +21,6 @@ from loto_app.domain import events as ev
 from loto_app.domain.engine import Evening
 from loto_app.domain.errors import LotoError
 from loto_app.domain.program import KIND_LABELS, Kind
-from loto_app.domain.serial import lot_ticket_code
 from loto_app.domain.till import (
     DESK_METHODS,
     METHOD_LABELS,
@@ -33,6 +32,7 @@ from loto_app.domain.till import (
 )
 from loto_app.live import broadcast, registry, signin_limit
 from loto_app.live.guards import BadInput, as_int, as_text, form, refuse
+from loto_app.live.views import ticket_view
 from loto_app.payments import provider
 from loto_app.storage.access import AccessStore
 
@@ -77,6 +77,7 @@ class TicketLine:
     code: str = ""
     handed: bool = False
     handed_by: str = ""
+    voided: bool = False  # withdrawn by a decision of the association: not to hand over
 
 
 @dataclasses.dataclass
@@ -231,18 +232,19 @@ class CaisseState(rx.State):
         self.till_closed = e.till_closed_by is not None
         self.till_closed_by = e.till_closed_by or ""
         tickets = []
-        for no, (game, stage, pid, share) in sorted(e.tickets().items()):
-            st = e.program.games[game].stages[stage]
+        for no, t in sorted(e.tickets().items()):
+            view = ticket_view(e, t)
             tickets.append(
                 TicketLine(
                     no=no,
-                    player=names.get(pid, "?"),
-                    lot=st.lot.description,
-                    stage=f"Partie {game + 1} — {st.label}",
-                    share="moitié du lot" if share == "1/2" else "",
-                    code=lot_ticket_code(e.key, e.program.series, no, pid),
+                    player=names.get(t.player_id, "?"),
+                    lot=view.lot,
+                    stage=view.stage,
+                    share="moitié du lot" if t.share == "1/2" else "",
+                    code=view.code,
                     handed=no in e.handed_over,
                     handed_by=e.handed_over.get(no, ""),
+                    voided=view.voided,
                 )
             )
         self.tickets = tickets

@@ -25,6 +25,7 @@ class HallView(rx.State):
     stage_label: str = ""
     lot_label: str = ""
     claim_word: str = "QUINE !"
+    claim_confirm: str = "Confirmer : QUINE ?"
     drawn: list[int] = []
     last: int = 0
     count: int = 0
@@ -50,3 +51,27 @@ class HallView(rx.State):
     last_five: list[int] = []
     rhythm: str = ""
     stream_url: str = ""
+    # the last call ("Pas d'autre quine ?")
+    last_call: bool = False
+    last_call_text: str = ""
+    last_call_seconds: int = 5
+    last_call_key: str = ""
+    # ties: where tokens come from, the tied players (entry order), what may be done now
+    token_source: str = "app"
+    tied: list[dict[str, Any]] = []
+    tie_key: str = ""
+    draw_allowed: bool = False
+    share_first: bool = False
+    award_allowed: bool = False
+    paper_share: list[dict[str, Any]] = []
+    # claims after the award, and the association's decisions (art. 8)
+    reclamations: int = 0
+    decisions: list[str] = []
+    claim_stage_label: str = ""
+    # the read-back (contrôle) of the latest claim checked on the last number
+    readback_on: bool = False
+    readback_title: str = ""
+    readback_caption: str = ""
+    readback_kind: str = ""
+    readback_cols: int = 9
+    readback_cartons: list[list[dict[str, Any]]] = []

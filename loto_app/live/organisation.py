@@ -23,7 +23,7 @@ from typing import Any
 import reflex as rx
 
 from loto_app import network
-from loto_app.domain.errors import InvalidProgram
+from loto_app.domain.errors import InvalidProgram, LotoError
 from loto_app.domain.program import (
     KIND_LABELS,
     PATTERN_LABELS,
@@ -38,14 +38,16 @@ from loto_app.domain.program import (
     Settings,
     Stage,
     TieMethod,
+    TokenSource,
     default_offers,
     demo_program,
 )
 from loto_app.live import broadcast, registry, signin_limit
+from loto_app.live.disputes import decision_move, read_decision, read_withdrawal
 from loto_app.live.guards import BadInput, as_bool, as_int, as_text, form, refuse
 from loto_app.records import export
 from loto_app.records.paper import cartons_for, paper_pdf
-from loto_app.records.report import build_report, problem_fr
+from loto_app.records.report import build_report, local_time, problem_fr
 from loto_app.storage.access import MAX_STAFF_NAME, ROLES, AccessError, AccessStore
 
 log = logging.getLogger("loto_app.live")
@@ -72,6 +74,8 @@ TEXT_FIELDS = {
 CHOICE_FIELDS = {
     "draw_source": {d.value for d in DrawSource},
     "tie_method": {t.value for t in TieMethod},
+    "token_source": {"auto", *(t.value for t in TokenSource)},  # "auto": as the boulier
+    "last_call": {"0", "5", "10", "15"},  # seconds of "Pas d'autre quine ?"
 }
 BOOL_FIELDS = {"auto_marking", "claim_hint", "remote_play", "remote_ack", "free_cartons"}
 STAGE_TEXT_FIELDS = {"description": MAX_DESCRIPTION, "value": MAX_AMOUNT}
@@ -329,6 +333,8 @@ class OrganisationState(rx.State):
     series: str = "A"
     draw_source: str = DrawSource.ELECTRONIC.value
     tie_method: str = TieMethod.SHARE_OR_DRAW.value
+    token_source: str = "auto"
+    last_call: str = "5"
     auto_marking: bool = False
     claim_hint: bool = False
     free_cartons: bool = False
@@ -365,6 +371,9 @@ class OrganisationState(rx.State):
     records_message: str = ""
     report_lines: list[ReportLine] = []
     report_winners: list[str] = []
+    report_decisions: list[str] = []
+    decision_message: str = ""
+    decision_ok: bool = False
     audit_ok: bool = False
     audit_message: str = ""
     audit_problems: list[str] = []
@@ -514,6 +523,7 @@ class OrganisationState(rx.State):
         await self._load_staff()
         self.staff_message = self.records_message = self.audit_message = ""
         self.audit_problems, self.report_lines, self.report_winners = [], [], []
+        self.report_decisions, self.decision_message = [], ""
 
     async def _load_staff(self) -> None:
         access = AccessStore(registry.store().engine)
@@ -708,6 +718,10 @@ class OrganisationState(rx.State):
                 stream_url=self.stream_url.strip(),
                 remote_play=self.remote_play,
                 free_cartons=self.free_cartons,
+                last_call_seconds=int(self.last_call),
+                token_source=None
+                if self.token_source == "auto"
+                else TokenSource(self.token_source),
             )
             program = build_program(self.series.strip(), settings, self.games, self.offers)
         except (InvalidProgram, FormProblem) as exc:
@@ -900,8 +914,57 @@ class OrganisationState(rx.State):
         if report is None:
             return
         self.report_lines, self.report_winners = summarize(report)
+        self.report_decisions = [
+            f"Partie {g.number}, {local_time(d.at):%H:%M} — {d.by_label} : {d.what} "
+            f"({d.player_name}). Motif : {d.reason}"
+            for g in report.games
+            for d in g.decisions
+        ] + [
+            f"Réclamation à régler : annonce n° {c.no} de {c.player_name} (carton {c.carton_no}"
+            f", {c.stage_label} sur le {c.number}, partie {g.number}) — {c.verdict_label}"
+            for g in report.games
+            for c in g.claims
+            if c.verdict == "after_award" and c.no not in {d.claim_no for d in g.decisions}
+        ]
         # the report carries its own check of the journal: an older check would contradict it
         self.records_message, self.audit_message, self.audit_problems = "", "", []
+
+    @rx.event
+    async def decide(self, form_data: Any):
+        """A decision of the association on a claim (art. 8): same moves as the tablet's."""
+        try:
+            claim_no, decision, reason = read_decision(form(form_data))
+        except BadInput as exc:
+            refuse(self._who(), "decide", exc)
+            self.decision_message, self.decision_ok = exc.user_message, False
+            return
+        await self._decision("decide", decision_move(claim_no, decision, "organisateur", reason))
+
+    @rx.event
+    async def withdraw_award(self, form_data: Any):
+        """Void a lot ticket (the desk can no longer hand it over)."""
+        try:
+            ticket, reason = read_withdrawal(form(form_data))
+        except BadInput as exc:
+            refuse(self._who(), "withdraw_award", exc)
+            self.decision_message, self.decision_ok = exc.user_message, False
+            return
+        await self._decision(
+            "withdraw_award", lambda e: e.withdraw_award(ticket, "organisateur", reason)
+        )
+
+    async def _decision(self, handler: str, move: Any) -> None:
+        if not await self._authorized(handler):
+            self.decision_message, self.decision_ok = NOT_SIGNED_IN, False
+            return
+        try:
+            await registry.play(self._evening_id, move)
+        except LotoError as exc:
+            refuse(self._who(), handler, exc)
+            self.decision_message, self.decision_ok = exc.user_message, False
+            return
+        self.decision_message, self.decision_ok = "Décision enregistrée.", True
+        await self.show_report()
 
     @rx.event
     async def report_csv(self):

@@ -52,6 +52,7 @@ class PlayerState(rx.State):
     message: str = ""
     share_offer: bool = False
     share_answered: bool = False
+    decisions: list[str] = []  # the association's decisions that concern me (art. 8)
     ready: bool = False
     offers: list[OfferView] = []
     orders: list[OrderView] = []
@@ -318,6 +319,7 @@ class PlayerState(rx.State):
         self.tickets, self.consolations = v.tickets, v.consolations
         self.verdict, self.verdict_kind = v.verdict, v.verdict_kind
         self.share_offer, self.share_answered = v.share_offer, v.share_answered
+        self.decisions = v.decisions
         self.offers = offer_views(e)
         self.orders = order_views(e, self._player_id)
         self.remote = e.origins.get(self._player_id) == "remote"

@@ -5,6 +5,11 @@ on the engine in order (on the event loop, where the evening is read) and commit
 one transaction, in a worker thread; then each committed move is published (in commit order) and
 only then is its caller answered. A join storm or a claim storm costs one commit and one thread
 hop per batch instead of per move, and nothing is told before it is in the database.
+
+The last call ("Pas d'autre quine ?") is closed here too: whenever an evening is loaded, caught
+up or committed with a last call open that this process has no timer for, a timer closes it
+after the evening's seconds (a move like any other: a second worker's timer, or one that fires
+after the last call was closed otherwise, is simply refused by the engine).
 """
 
 from __future__ import annotations
@@ -31,6 +36,8 @@ _lives: dict[int, LiveEvening] = {}
 _queues: dict[int, list[_Move]] = {}
 _writers: dict[int, asyncio.Task] = {}
 _publishers: list[Publisher] = []
+_last_calls: dict[int, ev.LastCallOpened] = {}  # evening id -> the last call a timer closes
+_timers: set[asyncio.Task] = set()  # (a task needs a strong reference)
 
 #: At most this many moves per transaction (a batch still commits in a few milliseconds).
 MAX_BATCH = 256
@@ -70,6 +77,7 @@ async def live(evening_id: int, *, fresh: bool = True) -> LiveEvening:
         lv = _lives.setdefault(evening_id, lv)
     elif fresh:
         await asyncio.to_thread(lv.catch_up)
+    watch_last_call(evening_id, lv)
     return lv
 
 
@@ -127,6 +135,7 @@ async def _write(evening_id: int) -> None:
                 if not m.answer.done():
                     m.answer.set_exception(exc)
             continue
+        watch_last_call(evening_id, lv)
         for m, r in zip(batch, results, strict=True):  # committed: tell, in commit order
             if isinstance(r, list) and r:
                 await _publish(evening_id, lv, r, m.actor)
@@ -149,8 +158,38 @@ async def _publish(
             log.exception("evening %s: publishing failed", evening_id)
 
 
+def watch_last_call(evening_id: int, lv: LiveEvening) -> None:
+    """Schedule the close of the evening's open last call, unless a timer already waits for
+    it (the loop must be running: call it from the event loop)."""
+    g = lv.evening.game
+    opened = g.last_call if g is not None else None
+    if opened is None or _last_calls.get(evening_id) == opened:
+        return
+    _last_calls[evening_id] = opened
+    task = asyncio.get_running_loop().create_task(_close_last_call(evening_id, opened))
+    _timers.add(task)
+    task.add_done_callback(_timers.discard)
+
+
+async def _close_last_call(evening_id: int, opened: ev.LastCallOpened) -> None:
+    try:
+        await asyncio.sleep(opened.seconds)
+        await play(evening_id, lambda e: e.close_last_call(opened))
+        log.info("evening %s: last call on %s closed", evening_id, opened.number)
+    except LotoError as exc:  # closed already (another worker's timer, a decision)
+        log.info("evening %s: last call on %s: %s", evening_id, opened.number, exc)
+    except Exception:
+        log.exception("evening %s: closing the last call on %s failed", evening_id, opened.number)
+    finally:
+        if _last_calls.get(evening_id) == opened:
+            del _last_calls[evening_id]
+
+
 def forget_all() -> None:
-    """Drop every cached evening (tests)."""
+    """Drop every cached evening and pending last-call timer (tests)."""
     _lives.clear()
     _queues.clear()
     _writers.clear()
+    for task in list(_timers):
+        task.cancel()
+    _last_calls.clear()

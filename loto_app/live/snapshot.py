@@ -8,7 +8,7 @@ from urllib.parse import parse_qs, urlparse
 
 from loto_app.domain import events as ev
 from loto_app.domain.engine import Evening, Game, GameStatus
-from loto_app.domain.program import KIND_LABELS, PATTERN_LABELS, Pattern
+from loto_app.domain.program import KIND_LABELS, PATTERN_LABELS, Kind, Pattern, TieMethod
 from loto_app.domain.verdicts import Verdict
 
 CLAIM_WORDS = {
@@ -21,6 +21,17 @@ CLAIM_WORDS = {
     Pattern.DIAGONAL: "DIAGONALE",
 }
 
+#: The last call, in the word of the stage ("Pas d'autre quine ?").
+LAST_CALL_WORDS = {
+    Pattern.ONE_LINE: "Pas d'autre quine ?",
+    Pattern.TWO_LINES: "Pas d'autre double quine ?",
+    Pattern.FULL_CARD: "Pas d'autre carton plein ?",
+    Pattern.ONE_CARD: "Pas d'autre carton ?",
+    Pattern.TWO_CARDS: "Pas d'autres deux cartons ?",
+    Pattern.THREE_CARDS: "Pas d'autres trois cartons ?",
+    Pattern.DIAGONAL: "Pas d'autre diagonale ?",
+}
+
 #: Public verdict labels (what the hall hears).
 HALL_VERDICTS = {
     Verdict.VALID: "Annonce valide",
@@ -29,14 +40,54 @@ HALL_VERDICTS = {
     Verdict.WRONG_SERIES: "Carton d'une autre série",
     Verdict.NOT_IN_GAME: "Carton hors partie",
     Verdict.ANNULLED: "Carton déjà annulé",
+    Verdict.AFTER_AWARD: "Valide après l'attribution : réclamation",
 }
+
+#: What a decision of the association did (art. 8), as the hall and the report say it.
+DECISION_WORDS = {
+    "carton_reinstated": "carton rétabli",
+    "verdict_overturned": "verdict changé",
+    "lot_given": "lot donné",
+    "consolation_given": "consolation donnée",
+    "award_withdrawn": "lot retiré",
+}
+DECIDER_WORDS = {"animateur": "l'animateur", "organisateur": "l'organisateur"}
 
 
 def claim_word(e: Evening) -> str:
-    """The word on the claim button for the stage in play ("QUINE !")."""
+    """The word on the claim button: the stage in play when the last number came out (a claim
+    is judged on it until the next number, even once its lot is awarded)."""
     g = e.game
-    st = g.stage_spec if g else None
-    return f"{CLAIM_WORDS[st.pattern]} !" if st else "QUINE !"
+    if g is None or g.status is GameStatus.FINISHED:
+        return "QUINE !"
+    stage = g.claim_stage if g.drawn else g.stage
+    if stage >= len(g.spec.stages):
+        return "QUINE !"
+    return f"{CLAIM_WORDS[g.spec.stages[stage].pattern]} !"
+
+
+def decision_text(e: Evening, d: ev.Event) -> str:
+    """One decision of the association, in French (who, what, why)."""
+    by = DECIDER_WORDS.get(getattr(d, "by", ""), "l'association")
+    reason = getattr(d, "reason", "")
+    match d:
+        case ev.CartonReinstated():
+            what = f"le carton {d.carton_no} ({_name(e, d.player_id)}) est rétabli"
+        case ev.VerdictOverturned():
+            claim = e.games[d.game].claim(d.claim_no)
+            who = _name(e, claim.player_id if claim else None)
+            new = "valide" if d.verdict == Verdict.VALID else "fausse"
+            what = f"l'annonce n° {d.claim_no} de {who} est jugée {new}"
+        case ev.LotGiven():
+            lot = e.program.games[d.game].stages[d.stage].lot.description
+            what = f"{lot} donné à {_name(e, d.player_id)} (ticket n° {d.ticket_no})"
+        case ev.ConsolationGiven():
+            what = f"une consolation pour {_name(e, d.player_id)}"
+        case ev.AwardWithdrawn():
+            what = f"le ticket n° {d.ticket_no} de {_name(e, d.player_id)} est annulé"
+        case _:
+            what = "décision"
+    return f"Décision de {by} : {what}. Motif : {reason}"
 
 
 def _name(e: Evening, player_id: str | None) -> str:
@@ -82,7 +133,23 @@ def _announcement(e: Evening, g: Game | None) -> tuple[str, str]:
                         "pour cette partie. On continue !",
                         "false",
                     )
+                if x.verdict == Verdict.AFTER_AWARD:
+                    return (
+                        f"{word} ? {who} (carton {x.carton_no}) : valide, mais après "
+                        "l'attribution du lot. Réclamation transmise à l'association.",
+                        "check",
+                    )
                 return f"{word} ? {who} : {HALL_VERDICTS[Verdict(x.verdict)]}.", "info"
+            case ev.LastCallOpened() | ev.LastCallClosed() | ev.VoucherIssued():
+                continue  # (the claim before it, or the tie-break, says what happened)
+            case (
+                ev.CartonReinstated()
+                | ev.VerdictOverturned()
+                | ev.LotGiven()
+                | ev.ConsolationGiven()
+                | ev.AwardWithdrawn()
+            ):
+                return decision_text(e, x), "info"
             case ev.ShareOffered():
                 names = " et ".join(_name(e, p) for p in x.players)
                 return f"Ex aequo : partage proposé à {names}.", "tie"
@@ -95,7 +162,8 @@ def _announcement(e: Evening, g: Game | None) -> tuple[str, str]:
                     names = " et ".join(_name(e, p) for p in x.winners)
                     return f"Lot partagé entre {names}.", "winner"
                 tokens = ", ".join(f"{_name(e, p)} : {t}" for p, t in x.tokens)
-                return f"Tirage des jetons — {tokens}. {_name(e, x.winners[0])} gagne !", "tie"
+                how = "Jetons tirés du sac" if x.source == "bag" else "Tirage des jetons"
+                return f"{how} — {tokens}. {_name(e, x.winners[0])} gagne !", "tie"
             case ev.StageAwarded():
                 stage = g.spec.stages[x.stage]
                 names = " et ".join(_name(e, p) for _, p, _ in x.tickets)
@@ -143,6 +211,96 @@ def rhythm(times: list[float]) -> str:
     return "un numéro par seconde" if seconds <= 1 else f"un numéro toutes les {seconds} s"
 
 
+#: Verdicts of a claim checked on its grid: the hall sees that carton read back.
+READ_BACK = (Verdict.VALID, Verdict.FALSE, Verdict.LATE, Verdict.AFTER_AWARD)
+
+
+def readback(e: Evening, g: Game | None) -> dict[str, Any]:
+    """The contrôle of the latest claim checked on the last number (seed 002): the claimed
+    carton(s) as a grid for the tablet and the hall screen, the winning line(s) and the last
+    number marked. Only a claimed carton becomes public, as in a real hall; nothing once the
+    next number is out."""
+    off: dict[str, Any] = {"readback_on": False, "readback_cartons": [], "readback_cols": 9}
+    if g is None or g.status is GameStatus.FINISHED or not g.drawn:
+        return {**off, "readback_title": "", "readback_caption": "", "readback_kind": ""}
+    claim = next(
+        (c for c in reversed(g.claims) if c.number == g.last and c.verdict in READ_BACK), None
+    )
+    if claim is None:
+        return {**off, "readback_title": "", "readback_caption": "", "readback_kind": ""}
+    drawn, win = set(g.drawn), set(claim.winning)
+    cartons = []
+    for no in claim.unit_nos:
+        grid = e.cartons[no].carton.grid
+        cartons.append(
+            [
+                {
+                    "n": n or 0,
+                    "drawn": bool(n and n in drawn),
+                    "win": bool(n and n in win),
+                    "last": n == g.last,
+                }
+                for row in grid
+                for n in row
+            ]
+        )
+    stage = g.spec.stages[claim.stage]
+    verdict = Verdict(g.verdict_of(claim))
+    paper = claim.via == "desk" or e.origins.get(claim.player_id or "") == "paper"
+    who = _name(e, claim.player_id)
+    return {
+        "readback_on": True,
+        "readback_title": f"Contrôle — carton n° {claim.carton_no}"
+        + (" (carton papier)" if paper and claim.player_id else ""),
+        "readback_caption": f"{who} — {stage.label} sur le {claim.number} : "
+        + HALL_VERDICTS[verdict],
+        "readback_kind": {
+            Verdict.VALID: "winner",
+            Verdict.FALSE: "false",
+            Verdict.AFTER_AWARD: "check",
+        }.get(verdict, "info"),
+        "readback_cartons": cartons,
+        "readback_cols": 5 if e.cartons[claim.carton_no].kind is Kind.MAXIQUINE else 9,
+    }
+
+
+def tie_key(g: Game) -> str:
+    """Which tie the animateur's form was filled for: game, stage and the tied claims (a form
+    sent for another tie is refused instead of giving tokens to the wrong players)."""
+    claims = [
+        c.claim_no
+        for c in g.stage_claims()
+        if c.player_id in g.entries() and g.verdict_of(c) == Verdict.VALID
+    ]
+    return f"{g.index}-{g.stage}-" + ".".join(map(str, claims))
+
+
+def _claim_rows(e: Evening, g: Game) -> list[dict[str, Any]]:
+    """The latest claims for the tablet, newest first, with their verdict now (a decision may
+    have changed it) and what a decision may still do about them."""
+    rows = []
+    for c in reversed(g.claims[-12:]):
+        stage = g.spec.stages[c.stage]
+        verdict = Verdict(g.verdict_of(c))
+        unit = e.cartons[c.carton_no].unit if c.carton_no in e.cartons else 0
+        rows.append(
+            {
+                "no": c.claim_no,
+                "name": _name(e, c.player_id),
+                "carton": c.carton_no,
+                "number": c.number or 0,
+                "stage": stage.label,
+                "verdict": verdict.value,
+                "label": HALL_VERDICTS[verdict],
+                "overturned": c.claim_no in g.overturned,
+                # what the "Réclamation / litige" form offers for this claim
+                "disputable": c.player_id is not None,
+                "annulled": unit in g.annulled,
+            }
+        )
+    return rows
+
+
 def public_snapshot(
     e: Evening, name: str, join_code: str, drawn_at: dict[int, list[float]] | None = None
 ) -> dict[str, Any]:
@@ -153,24 +311,56 @@ def public_snapshot(
     claims: list[dict[str, Any]] = []
     tie_tokens: list[dict[str, Any]] = []
     if g is not None:
-        for c in reversed(g.claims[-12:]):
-            stage = g.spec.stages[c.stage]
-            claims.append(
-                {
-                    "no": c.claim_no,
-                    "name": _name(e, c.player_id),
-                    "carton": c.carton_no,
-                    "number": c.number or 0,
-                    "stage": stage.label,
-                    "verdict": c.verdict,
-                    "label": HALL_VERDICTS[Verdict(c.verdict)],
-                }
-            )
+        claims = _claim_rows(e, g)
         if g.tie.broken is not None:
             tie_tokens = [{"name": _name(e, p), "token": t} for p, t in g.tie.broken.tokens]
     entries = list(g.entries()) if g else []
     running = bool(g and g.status is GameStatus.RUNNING)
+    settings = e.program.settings
+    lc = g.last_call if g else None
+    tie_open = bool(g and len(entries) > 1 and not g.tie.broken)
+    share_first = bool(
+        tie_open
+        and g
+        and st
+        and len(entries) == 2
+        and st.lot.divisible
+        and settings.tie_method is TieMethod.SHARE_OR_DRAW
+    )
+    # the tied players, in entry order (the animateur types their tokens, or the answer of a
+    # paper player, against this order; `tie_key` makes sure it did not change meanwhile)
+    tied = [
+        {
+            "index": i,
+            "name": _name(e, p),
+            "paper": e.origins.get(p) == "paper",
+            "answered": bool(g and p in g.tie.answers),
+            "offered": bool(g and p in g.tie.share_offered_to),
+        }
+        for i, p in enumerate(entries)
+    ]
     return {
+        **readback(e, g),
+        "last_call": lc is not None,
+        "last_call_text": LAST_CALL_WORDS[g.spec.stages[lc.stage].pattern] if g and lc else "",
+        "last_call_seconds": lc.seconds if lc else settings.last_call_seconds,
+        "last_call_key": f"{lc.game}-{lc.stage}-{lc.number}" if lc else "",
+        "token_source": settings.token_source.value,  # type: ignore[union-attr]
+        "tied": tied,
+        "tie_key": tie_key(g) if g else "",
+        # a token draw may settle the tie now: after the last call, and the share asked first
+        # (and refused) when two are tied on a divisible lot
+        "draw_allowed": bool(
+            tie_open and lc is None and (not share_first or (g and g.tie.share_refused))
+        ),
+        "share_first": share_first and not bool(g and g.tie.share_refused),
+        "award_allowed": bool(entries and lc is None and not tie_open),
+        "reclamations": sum(1 for c in claims if c["verdict"] == Verdict.AFTER_AWARD.value),
+        "decisions": [decision_text(e, d) for d in reversed(e.decisions[-6:])],
+        "paper_share": [t for t in tied if t["paper"] and t["offered"] and not t["answered"]],
+        "claim_stage_label": g.spec.stages[g.claim_stage].label
+        if g and g.drawn and g.claim_stage < len(g.spec.stages)
+        else "",
         "evening_name": name,
         "join_code": join_code,
         "series": e.program.series,
@@ -184,10 +374,12 @@ def public_snapshot(
         if st
         else "",
         "claim_word": claim_word(e),
+        "claim_confirm": f"Confirmer : {claim_word(e).removesuffix(' !')} ?",
         "drawn": list(g.drawn) if g else [],
         "last": g.last or 0 if g else 0,
         "count": len(g.drawn) if g else 0,
-        "claim_open": bool(running and g.drawn and not g.tie.closed),
+        # a claim refers to the last number until the next one (or démarquage), award or not
+        "claim_open": bool(g and g.status is not GameStatus.FINISHED and g.drawn),
         "can_draw": e.can_draw(),
         "unmark_allowed": bool(g and g.status is GameStatus.FINISHED),
         # every lot awarded, or all 90 numbers out with no valid claim: the game can end
@@ -207,9 +399,12 @@ def public_snapshot(
             and len(entries) == 2
             and st.lot.divisible
             and not g.tie.closed
+            and lc is None
             and e.program.settings.tie_method.value == "share_or_draw"
         ),
-        "share_pending": bool(g and g.tie.share_offered_to and not g.tie.broken),
+        "share_pending": bool(
+            g and g.tie.share_offered_to and not g.tie.broken and not g.tie.share_refused
+        ),
         "tie_tokens": tie_tokens,
         "claims": claims,
         "announcement": text,

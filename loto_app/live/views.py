@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import dataclasses
 
-from loto_app.domain.engine import Evening, Game, GameStatus
+from loto_app.domain import events as ev
+from loto_app.domain.engine import Evening, Game, GameStatus, LotTicket
 from loto_app.domain.program import KIND_LABELS, Kind
 from loto_app.domain.serial import check_code, lot_ticket_code
 from loto_app.domain.till import SaleStatus, euros
@@ -37,13 +38,33 @@ class CartonView:
 
 @dataclasses.dataclass
 class TicketView:
-    """A lot ticket to collect the lot at the desk."""
+    """A lot ticket (or a "carton offert" voucher) to collect at the desk."""
 
     no: int = 0
     stage: str = ""
     lot: str = ""
     share: str = "1"
     code: str = ""
+    voucher: bool = False
+    voided: bool = False  # withdrawn by a decision of the association
+
+
+#: What a voucher gives (a consolation when no game is left for a free carton to play).
+VOUCHER_LOT = "Bon « carton offert » (pour un prochain loto)"
+
+
+def ticket_view(e: Evening, t: LotTicket) -> TicketView:
+    """A lot ticket as the winner's phone (and the desk) shows it."""
+    stage = e.program.games[t.game].stages[t.stage]
+    return TicketView(
+        no=t.no,
+        stage=f"Partie {t.game + 1} — {stage.label}",
+        lot=VOUCHER_LOT if t.kind == "voucher" else stage.lot.description,
+        share=t.share,
+        code=lot_ticket_code(e.key, e.program.series, t.no, t.player_id),
+        voucher=t.kind == "voucher",
+        voided=t.no in e.withdrawn,
+    )
 
 
 @dataclasses.dataclass
@@ -113,6 +134,7 @@ class PrivateView:
     verdict_kind: str
     share_offer: bool
     share_answered: bool
+    decisions: list[str] = dataclasses.field(default_factory=list)
 
 
 VERDICT_KIND = {
@@ -122,6 +144,7 @@ VERDICT_KIND = {
     Verdict.WRONG_SERIES: "false",
     Verdict.NOT_IN_GAME: "late",
     Verdict.ANNULLED: "false",
+    Verdict.AFTER_AWARD: "late",
 }
 
 
@@ -133,10 +156,42 @@ def verdict_text(verdict: str, carton_no: int, number: int | None) -> str:
             f"Annonce valide sur le {number} (carton {carton_no}) : "
             "l'animateur va attribuer le lot."
         )
+    if v is Verdict.AFTER_AWARD:
+        return (
+            f"Votre carton {carton_no} était bon sur le {number}, mais le lot était déjà "
+            "attribué : votre réclamation est transmise à l'association, qui décide. "
+            "Votre carton reste en jeu."
+        )
     return f"{VERDICT_LABELS[v]} (carton {carton_no})."
 
 
-def _outcome(g: Game, stage: int, player_id: str) -> str:
+def decision_for(e: Evening, d: ev.Event, player_id: str) -> str:
+    """A decision of the association (art. 8) as the player concerned reads it ("" when it
+    does not concern them)."""
+    who = "l'animateur" if getattr(d, "by", "") == "animateur" else "l'organisateur"
+    why = f" Motif : {getattr(d, 'reason', '')}"
+    match d:
+        case ev.CartonReinstated() if d.player_id == player_id:
+            return f"Décision de {who} : votre carton {d.carton_no} joue de nouveau.{why}"
+        case ev.VerdictOverturned():
+            claim = e.games[d.game].claim(d.claim_no)
+            if claim is None or claim.player_id != player_id:
+                return ""
+            if d.verdict == Verdict.VALID:
+                what = "jugée valide" + (" : elle compte pour le lot" if d.entry else "")
+            else:
+                what = "jugée fausse : le carton est annulé pour cette partie"
+            return f"Décision de {who} : votre annonce (carton {claim.carton_no}) est {what}.{why}"
+        case ev.LotGiven() if d.player_id == player_id:
+            return f"Décision de {who} : un lot vous est donné (ticket n° {d.ticket_no}).{why}"
+        case ev.ConsolationGiven() if d.player_id == player_id:
+            return f"Décision de {who} : une consolation vous est donnée.{why}"
+        case ev.AwardWithdrawn() if d.player_id == player_id:
+            return f"Décision de {who} : le ticket n° {d.ticket_no} est annulé.{why}"
+    return ""
+
+
+def _outcome(e: Evening, g: Game, stage: int, player_id: str) -> str:
     """After a valid claim: what became of it (lot won, shared, or lost at the token draw)."""
     award = next((a for a in g.awards if a.stage == stage), None)
     tie = next((t for t in g.tie_breaks if t.stage == stage), None)
@@ -148,6 +203,12 @@ def _outcome(g: Game, stage: int, player_id: str) -> str:
             half = " (la moitié du lot)" if share == "1/2" else ""
             return f"Gagné ! {lot}{half} : ticket n° {no}, à retirer au comptoir."
     if tie is not None and tie.method == "draw" and player_id not in tie.winners:
+        voucher = any(
+            t.kind == "voucher" and (t.game, t.stage, t.player_id) == (g.index, stage, player_id)
+            for t in e.lot_tickets.values()
+        )
+        if voucher:
+            return "Ex aequo perdu au tirage des jetons : un bon « carton offert » vous est remis."
         return "Ex aequo perdu au tirage des jetons : un carton vous est offert."
     return ""
 
@@ -179,30 +240,25 @@ def private_view(e: Evening, player_id: str) -> PrivateView:
     if g is not None:
         for c in mine:
             marks += [f"{c.no}-{n}" for n in sorted(g.marks.get(c.no, ()))]
-    tickets = []
-    for game in e.games:
-        for a in game.awards:
-            stage = game.spec.stages[a.stage]
-            for no, pid, share in a.tickets:
-                if pid == player_id:
-                    tickets.append(
-                        TicketView(
-                            no=no,
-                            stage=f"Partie {game.index + 1} — {stage.label}",
-                            lot=stage.lot.description,
-                            share=share,
-                            code=lot_ticket_code(e.key, e.program.series, no, pid),
-                        )
-                    )
+    tickets = [
+        ticket_view(e, t) for _, t in sorted(e.lot_tickets.items()) if t.player_id == player_id
+    ]
     verdict, kind = "", ""
     if g is not None and g.status is not GameStatus.FINISHED:
         mine_claims = [c for c in g.claims if c.player_id == player_id]
         if mine_claims:
             last = mine_claims[-1]
-            verdict = verdict_text(last.verdict, last.carton_no, last.number)
-            kind = VERDICT_KIND[Verdict(last.verdict)]
-            if last.verdict == Verdict.VALID:
-                outcome = _outcome(g, last.stage, player_id)
+            now = g.verdict_of(last)
+            verdict = verdict_text(now, last.carton_no, last.number)
+            kind = VERDICT_KIND[Verdict(now)]
+            if now == Verdict.FALSE and e.cartons[last.carton_no].unit not in g.annulled:
+                # a decision gave the carton back (art. 8): it plays again
+                verdict = (
+                    f"Votre carton {last.carton_no} joue de nouveau (décision de l'association)."
+                )
+                kind = "late"
+            if now == Verdict.VALID:
+                outcome = _outcome(e, g, last.stage, player_id)
                 if outcome:
                     verdict = outcome
                     kind = "valid" if outcome.startswith("Gagné") else "late"
@@ -219,4 +275,5 @@ def private_view(e: Evening, player_id: str) -> PrivateView:
         verdict_kind=kind,
         share_offer=offer,
         share_answered=bool(offer and g and player_id in g.tie.answers),
+        decisions=[t for d in reversed(e.decisions) if (t := decision_for(e, d, player_id))],
     )

@@ -5,12 +5,26 @@ from __future__ import annotations
 import reflex as rx
 
 from loto_app.components.board import board
-from loto_app.components.palette import ACCENT, LINE, MUTED, TIE_LINE
+from loto_app.components.control import last_call_banner, readback
+from loto_app.components.disputes import withdraw_form
+from loto_app.components.palette import (
+    ACCENT,
+    INFO,
+    LINE,
+    MUTED,
+    ON_SOLID,
+    SUCCESS,
+    TIE_BG,
+    TIE_LINE,
+    step,
+)
 from loto_app.components.ui import announcement_box, big_button, page_shell, sign_in_form, tid
 from loto_app.live.animateur import AnimateurState
+from loto_app.live.disputes import DECISIONS
 from loto_app.live.hall import HallView
 
 TITLE = "Loto — animateur"
+DISABLED_BG, DISABLED_TEXT = step("gray", 3), step("gray", 8)  # a control that waits
 
 
 def _login() -> rx.Component:
@@ -19,37 +33,174 @@ def _login() -> rx.Component:
     )
 
 
+def _dispute_form(c) -> rx.Component:
+    """ "Réclamation / litige": what the association decides about this claim (art. 8), with
+    a written reason; one confirmation, nothing is deleted (an event of the log)."""
+    no = c["no"].to(int)
+    verdict = c["verdict"].to(str)
+    shown = {
+        "reinstate": c["annulled"].to(bool),
+        "valid": verdict != "valid",
+        "false": verdict != "false",
+    }
+
+    def option(value: str, label: str) -> rx.Component:
+        choice = rx.el.label(
+            rx.el.input(
+                type="radio",
+                name="decision",
+                value=value,
+                custom_attrs=tid(f"decision-{value}"),
+                style={"width": "1.4rem", "height": "1.4rem"},
+            ),
+            rx.text(label, as_="span"),
+            display="flex",
+            gap="0.6rem",
+            align_items="center",
+            padding_y="0.3rem",
+            font_size="1.1rem",
+        )
+        return rx.cond(shown[value], choice) if value in shown else choice
+
+    return rx.form(
+        rx.vstack(
+            rx.text(
+                f"Réclamation / litige — annonce n° {no} ({c['name']}, carton {c['carton']})",
+                font_weight="800",
+            ),
+            rx.el.input(type="hidden", name="claim", value=no.to_string()),
+            *[option(v, label) for v, label in DECISIONS.items()],
+            rx.el.label("Motif de la décision (obligatoire)", font_weight="700"),
+            rx.text_area(
+                name="reason",
+                max_length=200,
+                rows="2",
+                width="100%",
+                custom_attrs=tid("decision-reason", **{"aria-label": "Motif de la décision"}),
+            ),
+            rx.cond(
+                AnimateurState.dispute_message != "",
+                rx.text(AnimateurState.dispute_message, color=step("red", 11), font_weight="700"),
+            ),
+            rx.hstack(
+                rx.button(
+                    "Confirmer la décision",
+                    type="submit",
+                    size="3",
+                    background=SUCCESS,
+                    color=ON_SOLID,
+                    custom_attrs=tid("decision-confirm"),
+                ),
+                rx.button(
+                    "Annuler",
+                    type="button",
+                    size="3",
+                    variant="outline",
+                    color_scheme="gray",
+                    high_contrast=True,
+                    on_click=AnimateurState.open_dispute(0),
+                    custom_attrs=tid("decision-cancel"),
+                ),
+                wrap="wrap",
+            ),
+            spacing="2",
+            align="stretch",
+            width="100%",
+        ),
+        on_submit=AnimateurState.decide,
+        reset_on_submit=False,
+        padding="0.6rem",
+        border=f"3px solid {TIE_LINE}",
+        border_radius="0.5rem",
+        background=TIE_BG,
+        width="100%",
+        custom_attrs=tid(f"dispute-form-{no}"),
+    )
+
+
+def _claim_row(c) -> rx.Component:
+    verdict = c["verdict"].to(str)
+    no = c["no"].to(int)
+    return rx.box(
+        rx.hstack(
+            rx.badge(
+                rx.match(
+                    verdict,
+                    ("valid", "VALIDE"),
+                    ("false", "FAUSSE"),
+                    ("late", "TOUR PASSÉ"),
+                    ("wrong_series", "AUTRE SÉRIE"),
+                    ("not_in_game", "HORS PARTIE"),
+                    ("annulled", "ANNULÉ"),
+                    ("after_award", "RÉCLAMATION"),
+                    "?",
+                ),
+                size="2",
+                color_scheme=rx.match(
+                    verdict, ("valid", "green"), ("false", "red"), ("after_award", "orange"), "gray"
+                ),
+                high_contrast=True,
+            ),
+            rx.text(f"{c['name']} — carton {c['carton']} — {c['stage']} sur le {c['number']}"),
+            rx.text(c["label"], color=MUTED),
+            rx.cond(c["overturned"].to(bool), rx.badge("décision", size="2", high_contrast=True)),
+            rx.cond(
+                (verdict == "false") & ~c["annulled"].to(bool) & ~c["overturned"].to(bool),
+                rx.badge("carton rétabli", size="2", color_scheme="green", high_contrast=True),
+            ),
+            rx.spacer(),
+            rx.cond(
+                c["disputable"].to(bool) & (AnimateurState.dispute_claim != no),
+                rx.button(
+                    "Réclamation / litige",
+                    size="2",
+                    variant="outline",
+                    color_scheme="indigo",
+                    high_contrast=True,
+                    on_click=AnimateurState.open_dispute(no),
+                    custom_attrs=tid(f"dispute-{no}"),
+                ),
+            ),
+            wrap="wrap",
+            align="center",
+            width="100%",
+        ),
+        rx.cond(AnimateurState.dispute_claim == no, _dispute_form(c)),
+        padding_y="0.25rem",
+        border_bottom=f"1px solid {LINE}",
+        custom_attrs=tid(f"claim-row-{no}", **{"data-verdict": verdict}),
+    )
+
+
 def _claims() -> rx.Component:
     return rx.box(
         rx.heading("Annonces", size="5"),
-        rx.cond(HallView.claims.length() == 0, rx.text("Aucune annonce pour l'instant.")),
-        rx.foreach(
-            HallView.claims,
-            lambda c: rx.hstack(
-                rx.badge(
-                    rx.match(
-                        c["verdict"].to(str),
-                        ("valid", "VALIDE"),
-                        ("false", "FAUSSE"),
-                        ("late", "TOUR PASSÉ"),
-                        ("wrong_series", "AUTRE SÉRIE"),
-                        ("not_in_game", "HORS PARTIE"),
-                        ("annulled", "ANNULÉ"),
-                        "?",
-                    ),
-                    size="2",
-                    color_scheme=rx.match(
-                        c["verdict"].to(str), ("valid", "green"), ("false", "red"), "gray"
-                    ),
-                ),
-                rx.text(f"{c['name']} — carton {c['carton']} — {c['stage']} sur le {c['number']}"),
-                rx.text(c["label"], color=MUTED),
-                wrap="wrap",
-                padding_y="0.25rem",
-                border_bottom=f"1px solid {LINE}",
+        rx.cond(
+            HallView.reclamations > 0,
+            rx.text(
+                "Réclamation : une annonce valide arrivée après l'attribution du lot. "
+                "L'association décide (« Réclamation / litige »).",
+                font_weight="700",
+                custom_attrs=tid("reclamation-note"),
             ),
         ),
+        rx.cond(HallView.claims.length() == 0, rx.text("Aucune annonce pour l'instant.")),
+        rx.foreach(HallView.claims, _claim_row),
         custom_attrs=tid("claims"),
+    )
+
+
+def _decisions() -> rx.Component:
+    """The association's latest decisions, and voiding a lot ticket."""
+    return rx.box(
+        rx.heading("Litiges (art. 8 du règlement)", size="5"),
+        rx.foreach(
+            HallView.decisions,
+            lambda d: rx.text(d, padding_y="0.2rem", border_bottom=f"1px solid {LINE}"),
+        ),
+        withdraw_form(AnimateurState.withdraw_award),
+        padding_top="0.5rem",
+        custom_attrs=tid("disputes"),
     )
 
 
@@ -90,18 +241,95 @@ def _draw_controls() -> rx.Component:
     )
 
 
+def _bag_tokens() -> rx.Component:
+    """Tokens from the bag: the animateur types the token each tied player drew."""
+    return rx.form(
+        rx.el.input(type="hidden", name="tie", value=HallView.tie_key),
+        rx.text("Jetons tirés du sac : tapez le numéro de chaque joueur.", font_weight="700"),
+        rx.flex(
+            rx.foreach(
+                HallView.tied,
+                lambda t: rx.el.label(
+                    rx.text(t["name"], as_="span", font_weight="700"),
+                    rx.input(
+                        name=f"token-{t['index']}",
+                        type="number",
+                        min=1,
+                        max=90,
+                        size="3",
+                        width="6rem",
+                        font_size="1.4rem",
+                        disabled=~HallView.draw_allowed,
+                        custom_attrs=tid(
+                            f"token-{t['index']}",
+                            inputmode="numeric",
+                            **{"aria-label": f"Jeton de {t['name']}"},
+                        ),
+                    ),
+                    display="flex",
+                    flex_direction="column",
+                    gap="0.2rem",
+                ),
+            ),
+            wrap="wrap",
+            gap="0.8rem",
+            margin_y="0.4rem",
+        ),
+        big_button(
+            "Valider les jetons",
+            "tokens-submit",
+            type="submit",
+            disabled=~HallView.draw_allowed,
+            background=rx.cond(HallView.draw_allowed, INFO, DISABLED_BG),
+            color=rx.cond(HallView.draw_allowed, ON_SOLID, DISABLED_TEXT),
+        ),
+        on_submit=AnimateurState.tie_tokens,
+        reset_on_submit=True,
+        custom_attrs=tid("bag-tokens"),
+    )
+
+
+def _paper_answers() -> rx.Component:
+    """A paper player has no phone: the animateur records the answer they give aloud."""
+    return rx.foreach(
+        HallView.paper_share,
+        lambda t: rx.hstack(
+            rx.text(f"{t['name']} (carton papier) partage ?", font_weight="700"),
+            rx.button(
+                "Oui",
+                size="3",
+                on_click=AnimateurState.paper_answer(t["index"].to(int), True),
+                custom_attrs=tid(f"paper-share-yes-{t['index']}"),
+            ),
+            rx.button(
+                "Non",
+                size="3",
+                variant="outline",
+                color_scheme="gray",
+                high_contrast=True,
+                on_click=AnimateurState.paper_answer(t["index"].to(int), False),
+                custom_attrs=tid(f"paper-share-no-{t['index']}"),
+            ),
+            align="center",
+            wrap="wrap",
+        ),
+    )
+
+
 def _tie_controls() -> rx.Component:
     return rx.cond(
         HallView.tie,
         rx.box(
             rx.text("Ex aequo : ", rx.text.span(HallView.entries.join(", ")), font_weight="800"),
-            rx.hstack(
-                big_button(
-                    "Tirage au sort des jetons",
-                    "tie-draw",
-                    on_click=AnimateurState.tie_draw,
-                    color_scheme="indigo",
+            rx.cond(
+                HallView.share_first,
+                rx.text(
+                    "Deux ex aequo sur un lot divisible : proposez d'abord le partage (art. 4). "
+                    "Les jetons viennent après un refus.",
+                    custom_attrs=tid("share-first"),
                 ),
+            ),
+            rx.hstack(
                 big_button(
                     "Proposer le partage",
                     "tie-share",
@@ -109,12 +337,26 @@ def _tie_controls() -> rx.Component:
                     disabled=~HallView.share_possible,
                     variant="outline",
                 ),
+                rx.cond(
+                    HallView.token_source == "app",
+                    big_button(
+                        "Tirage au sort des jetons",
+                        "tie-draw",
+                        on_click=AnimateurState.tie_draw,
+                        disabled=~HallView.draw_allowed,
+                        background=rx.cond(HallView.draw_allowed, INFO, DISABLED_BG),
+                        color=rx.cond(HallView.draw_allowed, ON_SOLID, DISABLED_TEXT),
+                    ),
+                ),
                 wrap="wrap",
             ),
             rx.cond(HallView.share_pending, rx.text("Partage proposé : en attente des joueurs.")),
+            _paper_answers(),
+            rx.cond(HallView.token_source == "bag", _bag_tokens()),
             padding="0.6rem",
             border=f"3px solid {TIE_LINE}",
             border_radius="0.5rem",
+            custom_attrs=tid("tie-controls"),
         ),
     )
 
@@ -140,10 +382,16 @@ def _game_controls() -> rx.Component:
         rx.cond(
             (HallView.entries.length() > 0) & ~HallView.tie,
             big_button(
-                f"Attribuer le lot : {HallView.lot_label}",
+                rx.cond(
+                    HallView.last_call,
+                    "Dernier appel en cours…",
+                    f"Attribuer le lot : {HallView.lot_label}",
+                ),
                 "award",
                 on_click=AnimateurState.award,
-                color_scheme="green",
+                disabled=~HallView.award_allowed,
+                background=rx.cond(HallView.award_allowed, SUCCESS, DISABLED_BG),
+                color=rx.cond(HallView.award_allowed, ON_SOLID, DISABLED_TEXT),
                 width="100%",
             ),
         ),
@@ -292,6 +540,7 @@ def _dashboard() -> rx.Component:
             width="100%",
         ),
         announcement_box(HallView.announcement, HallView.announcement_kind),
+        last_call_banner("2rem"),
         rx.cond(
             AnimateurState.message != "",
             rx.callout(
@@ -301,7 +550,9 @@ def _dashboard() -> rx.Component:
             ),
         ),
         _game_controls(),
+        readback("1.6rem"),
         _claims(),
+        _decisions(),
         rx.cond(HallView.status == "running", _paper_claim()),
         board("1rem"),
         rx.button(

@@ -328,16 +328,27 @@ def _ticket_row(t: TicketLine) -> rx.Component:
             rx.text("Code : ", rx.code(t.code, size="4")),
         ),
         rx.cond(
-            t.handed,
+            t.voided,
+            # withdrawn by a decision of the association (art. 8): never handed over
             rx.badge(
-                f"Remis par {t.handed_by}", color_scheme="green", size="3", high_contrast=True
+                rx.cond(t.handed, "ANNULÉ (déjà remis : à récupérer)", "ANNULÉ : ne pas remettre"),
+                color_scheme="red",
+                size="3",
+                high_contrast=True,
+                custom_attrs=tid(f"voided-{t.no}"),
             ),
-            rx.button(
-                "Lot remis",
-                on_click=CaisseState.hand_over(t.no),
-                **BOLD,
-                color_scheme="green",
-                custom_attrs=tid(f"hand-over-{t.no}"),
+            rx.cond(
+                t.handed,
+                rx.badge(
+                    f"Remis par {t.handed_by}", color_scheme="green", size="3", high_contrast=True
+                ),
+                rx.button(
+                    "Lot remis",
+                    on_click=CaisseState.hand_over(t.no),
+                    **BOLD,
+                    color_scheme="green",
+                    custom_attrs=tid(f"hand-over-{t.no}"),
+                ),
             ),
         ),
         justify="between",

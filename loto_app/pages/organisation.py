@@ -7,6 +7,7 @@ from typing import Any
 
 import reflex as rx
 
+from loto_app.components.disputes import withdraw_form
 from loto_app.components.palette import (
     ACCENT,
     CHECK_LINE,
@@ -15,8 +16,11 @@ from loto_app.components.palette import (
     LINE,
     MUTED,
     NOTICE_BG,
+    ON_SOLID,
     PAPER,
     SECTION_LINE,
+    SUCCESS,
+    step,
 )
 from loto_app.components.ui import big_button, page_shell, tid
 from loto_app.domain.program import (
@@ -26,6 +30,7 @@ from loto_app.domain.program import (
     Kind,
     TieMethod,
 )
+from loto_app.live.disputes import DECISIONS
 from loto_app.live.organisation import (
     REMOTE_WARNING,
     GameDraft,
@@ -219,6 +224,27 @@ def _how_fields() -> rx.Component:
                     "Partage possible",
                     "Deux gagnants peuvent partager un lot divisible, sinon tirage au sort.",
                 ),
+            ],
+        ),
+        rx.text("Jetons des ex aequo", **LABEL),
+        _radio(
+            "token_source",
+            S.token_source,
+            [
+                ("auto", "Selon le boulier", "Le sac avec des boules physiques, sinon l'appli."),
+                ("bag", "Sac de jetons", "L'animateur tape le jeton tiré par chaque joueur."),
+                ("app", "Tirés par l'appli", "L'application tire des jetons différents."),
+            ],
+        ),
+        rx.text("Dernier appel « Pas d'autre quine ? »", **LABEL),
+        _radio(
+            "last_call",
+            S.last_call,
+            [
+                ("5", "5 secondes (conseillé)", "Après la première annonce valide."),
+                ("10", "10 secondes", "Une grande salle."),
+                ("15", "15 secondes", "Des joueurs à distance."),
+                ("0", "Pas de dernier appel", "Le lot peut être attribué tout de suite."),
             ],
         ),
         _check(
@@ -1070,11 +1096,81 @@ def _records() -> rx.Component:
                 rx.heading("Gagnants", as_="h3", size="4", margin_top="0.6rem"),
                 rx.cond(S.report_winners.length() == 0, rx.text("Aucun lot attribué.")),
                 rx.el.ul(rx.foreach(S.report_winners, lambda w: rx.el.li(w))),
+                rx.heading("Litiges (art. 8)", as_="h3", size="4", margin_top="0.6rem"),
+                rx.cond(S.report_decisions.length() == 0, rx.text("Aucune décision.")),
+                rx.el.ul(
+                    rx.foreach(S.report_decisions, lambda d: rx.el.li(d)),
+                    custom_attrs=tid("report-decisions"),
+                ),
                 font_size="1.1rem",
                 custom_attrs=tid("report-summary"),
             ),
         ),
+        _disputes(),
         testid="org-records",
+    )
+
+
+def _disputes() -> rx.Component:
+    """The association's decisions (art. 8), as on the animateur's tablet: on a claim (by its
+    number, as the report lists it) or voiding a lot ticket; each with a written reason."""
+    field = {"size": "3"}
+    return rx.box(
+        rx.heading("Régler un litige", as_="h3", size="4", margin_top="0.8rem"),
+        rx.form(
+            rx.flex(
+                rx.input(
+                    name="claim",
+                    type="number",
+                    min=1,
+                    placeholder="N° de l'annonce",
+                    width="10rem",
+                    custom_attrs=tid("org-decision-claim", **{"aria-label": "Numéro de l'annonce"}),
+                    **field,
+                ),
+                rx.el.select(
+                    rx.el.option("Choisir la décision…", value=""),
+                    *[rx.el.option(label, value=v) for v, label in DECISIONS.items()],
+                    name="decision",
+                    font_size="1.05rem",
+                    padding="0.4rem",
+                    max_width="100%",  # (a select is as wide as its longest option)
+                    flex="1 1 14rem",
+                    custom_attrs=tid("org-decision", **{"aria-label": "Décision"}),
+                ),
+                rx.input(
+                    name="reason",
+                    placeholder="Motif (obligatoire)",
+                    max_length=200,
+                    flex="1",
+                    min_width="14rem",
+                    custom_attrs=tid("org-decision-reason", **{"aria-label": "Motif"}),
+                    **field,
+                ),
+                rx.button(
+                    "Confirmer la décision",
+                    type="submit",
+                    background=SUCCESS,
+                    color=ON_SOLID,
+                    custom_attrs=tid("org-decision-submit"),
+                    **field,
+                ),
+                gap="0.5rem",
+                wrap="wrap",
+            ),
+            on_submit=S.decide,
+            reset_on_submit=True,
+        ),
+        withdraw_form(S.withdraw_award, "org-"),
+        rx.cond(
+            S.decision_message != "",
+            rx.text(
+                S.decision_message,
+                font_weight="700",
+                color=rx.cond(S.decision_ok, SUCCESS, step("red", 11)),
+                custom_attrs=tid("org-decision-message", role="status"),
+            ),
+        ),
     )
 
 

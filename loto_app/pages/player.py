@@ -5,6 +5,7 @@ from __future__ import annotations
 import reflex as rx
 
 from loto_app.components.carton import carton_card
+from loto_app.components.control import last_call_banner
 from loto_app.components.palette import (
     ACCENT,
     CHECK_BG,
@@ -16,6 +17,7 @@ from loto_app.components.palette import (
     TIE_BG,
     TIE_LINE,
     WIN_LINE,
+    step,
 )
 from loto_app.components.ui import announcement_box, big_button, page_shell, tid
 from loto_app.live.hall import HallView
@@ -126,15 +128,45 @@ def _tickets() -> rx.Component:
                 lambda t: rx.box(
                     rx.text(f"Ticket n° {t.no} — {t.stage}", font_weight="700"),
                     rx.text(t.lot, rx.cond(t.share == "1/2", " (moitié du lot)", "")),
-                    rx.text("Code à montrer au comptoir : ", rx.code(t.code, size="5")),
+                    rx.cond(
+                        t.voided,
+                        rx.text(
+                            "ANNULÉ par l'association : ce lot ne sera pas remis.",
+                            font_weight="800",
+                            color=step("red", 11),
+                        ),
+                        rx.text("Code à montrer au comptoir : ", rx.code(t.code, size="5")),
+                    ),
                     padding="0.6rem",
-                    border=f"2px dashed {WIN_LINE}",
+                    border=rx.cond(
+                        t.voided, f"2px dashed {step('red', 11)}", f"2px dashed {WIN_LINE}"
+                    ),
                     border_radius="0.5rem",
                     margin_top="0.4rem",
-                    custom_attrs=tid(f"ticket-{t.no}"),
+                    custom_attrs=tid(
+                        f"ticket-{t.no}", **{"data-voided": rx.cond(t.voided, "true", "false")}
+                    ),
                 ),
             ),
             custom_attrs=tid("tickets"),
+        ),
+    )
+
+
+def _decisions() -> rx.Component:
+    """The association's decisions that concern me (art. 8), newest first."""
+    return rx.cond(
+        PlayerState.decisions.length() > 0,
+        rx.box(
+            rx.foreach(
+                PlayerState.decisions,
+                lambda d: rx.text(d, font_weight="700", padding_y="0.2rem"),
+            ),
+            padding="0.6rem",
+            border=f"3px solid {TIE_LINE}",
+            border_radius="0.5rem",
+            background=TIE_BG,
+            custom_attrs=tid("decisions", role="status"),
         ),
     )
 
@@ -289,6 +321,7 @@ def index() -> rx.Component:
             padding="0.6rem",
             border_radius="0.5rem",
         ),
+        last_call_banner("1.8rem"),
         rx.cond(
             HallView.announcement != "",
             announcement_box(HallView.announcement, HallView.announcement_kind),
@@ -307,6 +340,7 @@ def index() -> rx.Component:
             ),
         ),
         _verdict(),
+        _decisions(),
         _share_offer(),
         rx.cond(
             PlayerState.message != "",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import reflex as rx
 
 from loto_app.components.board import board
+from loto_app.components.control import last_call_banner, readback
 from loto_app.components.palette import (
     INFO_LINE,
     TV_BG,
@@ -165,8 +166,22 @@ def index() -> rx.Component:
                     font_size="2rem",
                     color=TV_LAST_TEXT,
                 ),
-                # as big as the TV allows (phone-first sizes: 360, 480, 768, 992, 1280, 1536 px)
-                board(["1rem", "1.4rem", "1.8rem", "1.8rem", "2.3rem", "2.8rem"]),
+                last_call_banner(
+                    ["2rem", "2.4rem", "3rem", "3rem", "3.6rem", "4rem"],
+                    ["1rem", "1.1rem", "1.4rem", "1.4rem", "1.6rem", "1.8rem"],
+                ),
+                # while a claim is checked, its carton replaces the board: the animateur reads
+                # it back to the hall (the last number and the numbers before stay on the left)
+                rx.cond(
+                    HallView.readback_on,
+                    readback(
+                        ["1.2rem", "1.6rem", "2.2rem", "2.2rem", "2.8rem", "3.4rem"],
+                        font_size=["1rem", "1.2rem", "1.6rem", "1.6rem", "1.8rem", "2rem"],
+                    ),
+                    # as big as the TV allows (phone-first sizes: 360, 480, 768, 992, 1280,
+                    # 1536 px)
+                    board(["1rem", "1.4rem", "1.8rem", "1.8rem", "2.3rem", "2.8rem"]),
+                ),
                 spacing="4",
                 width="100%",
             ),

@@ -34,6 +34,7 @@ SECTIONS = (
     "annonces",
     "ex_aequo",
     "lots",
+    "litiges",
     "ventes",
     "totaux",
     "audit",
@@ -162,6 +163,7 @@ def _blocks(r: EveningReport) -> list[tuple[str, Sequence[str], list[Sequence[An
             "" if c.number is None else c.number,
             c.verdict_label,
             c.via_label,
+            c.decided,
         )
         for g in r.games
         for c in g.claims
@@ -183,7 +185,12 @@ def _blocks(r: EveningReport) -> list[tuple[str, Sequence[str], list[Sequence[An
                             tok.token,
                             tok.won,
                             "",
-                            _nos(free.get(tok.player_name, ())),
+                            _nos(free.get(tok.player_name, ()))
+                            or (
+                                f"bon n° {dict(tie.vouchers)[tok.player_name]}"
+                                if tok.player_name in dict(tie.vouchers)
+                                else ""
+                            ),
                         )
                     )
             else:
@@ -215,9 +222,26 @@ def _blocks(r: EveningReport) -> list[tuple[str, Sequence[str], list[Sequence[An
             w.handed_over,
             w.handed_by,
             when(w.handed_at),
+            w.origin_label,
+            w.voided,
+            w.voided_reason,
         )
         for g in r.games
         for w in g.awards
+    ]
+    litiges = [
+        (
+            g.number,
+            when(d.at),
+            d.by_label,
+            d.what,
+            d.player_name,
+            d.reason,
+            "" if d.claim_no is None else d.claim_no,
+            "" if d.ticket_no is None else d.ticket_no,
+        )
+        for g in r.games
+        for d in g.decisions
     ]
     ventes = [
         (
@@ -279,7 +303,18 @@ def _blocks(r: EveningReport) -> list[tuple[str, Sequence[str], list[Sequence[An
         ),
         (
             "annonces",
-            ("partie", "annonce", "heure", "étape", "joueur", "carton", "sur le", "verdict", "via"),
+            (
+                "partie",
+                "annonce",
+                "heure",
+                "étape",
+                "joueur",
+                "carton",
+                "sur le",
+                "verdict",
+                "via",
+                "décision",
+            ),
             annonces,
         ),
         (
@@ -312,8 +347,16 @@ def _blocks(r: EveningReport) -> list[tuple[str, Sequence[str], list[Sequence[An
                 "remis",
                 "remis par",
                 "remis à",
+                "origine",
+                "retiré",
+                "motif du retrait",
             ),
             lots,
+        ),
+        (
+            "litiges",
+            ("partie", "heure", "décidé par", "décision", "joueur", "motif", "annonce", "ticket"),
+            litiges,
         ),
         (
             "ventes",
@@ -526,7 +569,7 @@ class _Doc:
                         c.player_name,
                         c.carton_no,
                         "" if c.number is None else c.number,
-                        c.verdict_label,
+                        c.verdict_label + (f" → décision : {c.decided}" if c.decided else ""),
                         c.via_label,
                     )
                     for c in g.claims
@@ -547,6 +590,8 @@ class _Doc:
                 )
                 for name, nos in tie.consolations:
                     self.para(f"Carton offert à {name} : n° {_nos(nos)}", 8)
+                for name, ticket in tie.vouchers:
+                    self.para(f"Bon « carton offert » à {name} : ticket n° {ticket}", 8)
             else:
                 said = ", ".join(
                     f"{n} : {'accepte' if ok else 'refuse'}" for n, ok in tie.share_answers
@@ -566,11 +611,24 @@ class _Doc:
                         w.player_name,
                         w.share_label,
                         w.code,
-                        f"oui, par {w.handed_by} à {hour(w.handed_at)}" if w.handed_over else "non",
+                        ("RETIRÉ — " if w.voided else "")
+                        + (
+                            f"oui, par {w.handed_by} à {hour(w.handed_at)}"
+                            if w.handed_over
+                            else "non"
+                        ),
                     )
                     for w in g.awards
                 ],
                 (13, 24, 42, 26, 22, 17, 42),
+                7.5,
+            )
+        if g.decisions:
+            self.heading("Litiges : décisions de l'association (art. 8)", 10)
+            self.table(
+                ("Heure", "Par", "Décision", "Joueur", "Motif"),
+                [(hour(d.at), d.by_label, d.what, d.player_name, d.reason) for d in g.decisions],
+                (16, 24, 64, 28, 54),
                 7.5,
             )
 

@@ -43,6 +43,16 @@ ORIGIN_LABELS: dict[str, str] = {
 }
 VIA_LABELS: dict[str, str] = {"app": "Téléphone", "desk": "Comptoir"}
 TIE_METHOD_LABELS: dict[str, str] = {"draw": "Tirage des jetons", "share": "Partage du lot"}
+BAG_LABEL = "Jetons tirés du sac"
+#: Where a lot ticket comes from.
+TICKET_ORIGIN_LABELS: dict[str, str] = {
+    "award": "Attribution",
+    "decision": "Décision (litige)",
+    "tie": "Carton offert (ex aequo)",
+    "dispute": "Carton offert (litige)",
+}
+VOUCHER_LOT = "Bon « carton offert »"
+DECIDER_LABELS: dict[str, str] = {"animateur": "Animateur", "organisateur": "Organisateur"}
 SHARE_LABELS: dict[str, str] = {"1": "Lot entier", "1/2": "Moitié du lot"}
 GAME_STATUS_LABELS: dict[str, str] = {
     "not_played": "Non jouée",
@@ -120,6 +130,22 @@ class ClaimLine:
     verdict_label: str
     via: str
     via_label: str
+    decided: str = ""  # the verdict a decision of the association gave instead (French)
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionLine:
+    """A decision of the association on a dispute (art. 8): who, what, for whom, why."""
+
+    game: int
+    at: datetime
+    by: str
+    by_label: str
+    what: str  # in French
+    player_name: str
+    reason: str
+    claim_no: int | None = None
+    ticket_no: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,6 +172,7 @@ class TieLine:
     winners: tuple[str, ...]  # names
     share_answers: tuple[tuple[str, bool], ...]  # (name, accepted)
     consolations: tuple[tuple[str, tuple[int, ...]], ...]  # (name, free carton nos)
+    vouchers: tuple[tuple[str, int], ...] = ()  # (name, voucher ticket no): no game left
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,6 +194,15 @@ class AwardLine:
     handed_over: bool
     handed_by: str
     handed_at: datetime | None
+    kind: str = "lot"  # "lot" | "voucher" (a "carton offert" voucher)
+    origin: str = "award"  # "award" | "decision" | "tie" | "dispute"
+    voided: bool = False  # withdrawn by a decision: the desk must not hand it over
+    voided_reason: str = ""
+
+    @property
+    def origin_label(self) -> str:
+        """Where the ticket comes from, in French."""
+        return TICKET_ORIGIN_LABELS.get(self.origin, self.origin)
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,6 +222,7 @@ class GameReport:
     claims: tuple[ClaimLine, ...]
     ties: tuple[TieLine, ...]
     awards: tuple[AwardLine, ...]
+    decisions: tuple[DecisionLine, ...] = ()
 
     @property
     def number(self) -> int:
@@ -455,7 +492,14 @@ def draw_lines(entries: Iterable[Entry], game: int) -> tuple[DrawLine, ...]:
 def claim_lines(
     entries: Iterable[Entry], game: int, program: Program, names: Mapping[str, str]
 ) -> tuple[ClaimLine, ...]:
-    """The claims of a game, in order, with their verdicts in French."""
+    """The claims of a game, in order, with their verdicts in French (and the verdict a
+    decision of the association gave instead, if any)."""
+    entries = list(entries)
+    decided = {
+        e.claim_no: _verdict_label(e.verdict)
+        for _, _, e in _of(entries, ev.VerdictOverturned)
+        if e.game == game
+    }
     return tuple(
         ClaimLine(
             e.claim_no,
@@ -472,6 +516,7 @@ def claim_lines(
             _verdict_label(e.verdict),
             e.via,
             VIA_LABELS.get(e.via, e.via),
+            decided.get(e.claim_no, ""),
         )
         for _, at, e in _of(entries, ev.ClaimMade)
         if e.game == game
@@ -491,9 +536,12 @@ def tie_lines(
         if not (isinstance(e, ev.TieBroken) and e.game == game):
             continue
         consolations = []
+        vouchers = []
         for _, _, x in entries[i + 1 :]:
             if isinstance(x, ev.CartonsSold) and x.reason == "consolation":
                 consolations.append((names.get(x.player_id, x.player_id), x.carton_nos))
+            elif isinstance(x, ev.VoucherIssued):
+                vouchers.append((names.get(x.player_id, x.player_id), x.ticket_no))
             elif not isinstance(x, ev.CartonsPrinted):
                 break
         out.append(
@@ -503,7 +551,9 @@ def tie_lines(
                 _stage_label(program, game, e.stage),
                 at,
                 e.method,
-                TIE_METHOD_LABELS.get(e.method, e.method),
+                BAG_LABEL
+                if e.method == "draw" and e.source == "bag"
+                else TIE_METHOD_LABELS.get(e.method, e.method),
                 tuple(
                     TokenDraw(pid, names.get(pid, pid), token, pid in e.winners)
                     for pid, token in e.tokens
@@ -511,6 +561,7 @@ def tie_lines(
                 tuple(names.get(p, p) for p in e.winners),
                 tuple(answers[e.stage]),
                 tuple(consolations),
+                tuple(vouchers),
             )
         )
     return tuple(out)
@@ -523,40 +574,113 @@ def award_lines(
     names: Mapping[str, str],
     key: bytes | None = None,
 ) -> tuple[AwardLine, ...]:
-    """The lot tickets of a game, with their codes (when the série key is given) and whether
-    the desk handed the lot over."""
+    """The lot tickets of a game, by number: lots awarded, lots given by a decision and
+    "carton offert" vouchers, with their codes (when the série key is given), whether the
+    desk handed them over, and whether a decision withdrew them."""
     entries = list(entries)
     handed = {e.ticket_no: (e.by, at) for _, at, e in _of(entries, ev.LotHandedOver)}
+    voided = {e.ticket_no: e.reason for _, _, e in _of(entries, ev.AwardWithdrawn)}
+    issued: list[tuple[int, int, str, str, datetime, str, str]] = []
+    for _, at, e in entries:
+        if isinstance(e, ev.StageAwarded) and e.game == game:
+            issued += [(t, e.stage, p, share, at, "lot", "award") for t, p, share in e.tickets]
+        elif isinstance(e, ev.LotGiven) and e.game == game:
+            issued.append((e.ticket_no, e.stage, e.player_id, "1", at, "lot", "decision"))
+        elif isinstance(e, ev.VoucherIssued) and e.game == game:
+            issued.append((e.ticket_no, e.stage, e.player_id, "1", at, "voucher", e.why))
     out = []
-    for _, at, e in _of(entries, ev.StageAwarded):
-        if e.game != game:
-            continue
+    for ticket, stage, pid, share, at, kind, origin in sorted(issued):
         try:
-            lot = program.games[game].stages[e.stage].lot
+            lot = program.games[game].stages[stage].lot
             description, value = lot.description, lot.value_cents
         except IndexError:
             description, value = "?", 0
-        for ticket, pid, share in e.tickets:
-            by, when = handed.get(ticket, ("", None))
-            out.append(
-                AwardLine(
-                    ticket,
-                    game,
-                    e.stage,
-                    _stage_label(program, game, e.stage),
-                    description,
-                    value,
-                    pid,
-                    names.get(pid, pid),
-                    share,
-                    SHARE_LABELS.get(share, share),
-                    lot_ticket_code(key, program.series, ticket, pid) if key else "",
-                    at,
-                    ticket in handed,
-                    by,
-                    when,
-                )
+        if kind == "voucher":
+            description, value = VOUCHER_LOT, 0
+        by, when = handed.get(ticket, ("", None))
+        out.append(
+            AwardLine(
+                ticket,
+                game,
+                stage,
+                _stage_label(program, game, stage),
+                description,
+                value,
+                pid,
+                names.get(pid, pid),
+                share,
+                SHARE_LABELS.get(share, share),
+                lot_ticket_code(key, program.series, ticket, pid) if key else "",
+                at,
+                ticket in handed,
+                by,
+                when,
+                kind,
+                origin,
+                ticket in voided,
+                voided.get(ticket, ""),
             )
+        )
+    return tuple(out)
+
+
+def decision_lines(
+    entries: Iterable[Entry], game: int, program: Program, names: Mapping[str, str]
+) -> tuple[DecisionLine, ...]:
+    """The association's decisions on the disputes of a game (art. 8), in order."""
+    entries = list(entries)
+    claims = {e.claim_no: e for _, _, e in _of(entries, ev.ClaimMade)}
+    ticket_game = {}
+    for _, _, e in entries:
+        if isinstance(e, ev.StageAwarded):
+            ticket_game.update({t: e.game for t, _, _ in e.tickets})
+        elif isinstance(e, ev.LotGiven | ev.VoucherIssued):
+            ticket_game[e.ticket_no] = e.game
+
+    def name(pid: str | None) -> str:
+        return names.get(pid, pid) if pid else PAPER_NAME
+
+    out = []
+    for _, at, e in entries:
+        claim_no: int | None = None
+        ticket_no: int | None = None
+        match e:
+            case ev.CartonReinstated() if e.game == game:
+                what, who = f"Carton {e.carton_no} rétabli dans la partie", e.player_id
+            case ev.VerdictOverturned() if e.game == game:
+                claim_no, who = e.claim_no, claims[e.claim_no].player_id
+                what = (
+                    f"Annonce n° {e.claim_no} : « {_verdict_label(e.old)} » devient "
+                    f"« {_verdict_label(e.verdict)} »"
+                    + (" (compte pour le lot)" if e.entry else "")
+                )
+            case ev.LotGiven() if e.game == game:
+                claim_no, ticket_no, who = e.claim_no, e.ticket_no, e.player_id
+                what = (
+                    f"Lot « {_stage_label(program, game, e.stage)} » donné "
+                    f"(ticket n° {e.ticket_no})"
+                )
+            case ev.ConsolationGiven() if e.game == game:
+                claim_no, who = e.claim_no, e.player_id
+                what = f"Consolation donnée pour l'annonce n° {e.claim_no}"
+            case ev.AwardWithdrawn() if ticket_game.get(e.ticket_no) == game:
+                ticket_no, who = e.ticket_no, e.player_id
+                what = f"Ticket n° {e.ticket_no} retiré (lot à ne pas remettre)"
+            case _:
+                continue
+        out.append(
+            DecisionLine(
+                game,
+                at,
+                e.by,
+                DECIDER_LABELS.get(e.by, e.by),
+                what,
+                name(who),
+                e.reason,
+                claim_no,
+                ticket_no,
+            )
+        )
     return tuple(out)
 
 
@@ -610,6 +734,7 @@ def game_reports(
                 claims=claim_lines(entries, i, program, names),
                 ties=tie_lines(entries, i, program, names),
                 awards=award_lines(entries, i, program, names, key),
+                decisions=decision_lines(entries, i, program, names),
             )
         )
     return tuple(out)
@@ -907,6 +1032,7 @@ __all__ = [
     "AuditCheck",
     "AwardLine",
     "ClaimLine",
+    "DecisionLine",
     "DrawLine",
     "Entry",
     "EveningReport",
@@ -921,6 +1047,7 @@ __all__ = [
     "award_lines",
     "build_report",
     "claim_lines",
+    "decision_lines",
     "decode_entries",
     "draw_lines",
     "game_reports",

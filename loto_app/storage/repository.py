@@ -687,7 +687,30 @@ def _project(s: Session, evening_id: int, program: Program, key: bytes, e: ev.Ev
                 .where(m.GameRow.evening_id == eid, m.GameRow.idx == e.game)
                 .values(status="finished", ended_at=now)
             )
-        case ev.ShareOffered() | ev.ShareAnswered():
-            pass  # the audit log is their record
+        case ev.VoucherIssued() | ev.LotGiven():
+            # a "carton offert" voucher, a lot given by a decision: lot tickets like any
+            s.add(
+                m.AwardRow(
+                    evening_id=eid,
+                    ticket_no=e.ticket_no,
+                    game_idx=e.game,
+                    stage_idx=e.stage,
+                    player_id=e.player_id,
+                    share="1",
+                    code=lot_ticket_code(key, program.series, e.ticket_no, e.player_id),
+                    at=now,
+                )
+            )
+        case (
+            ev.ShareOffered()
+            | ev.ShareAnswered()
+            | ev.LastCallOpened()
+            | ev.LastCallClosed()
+            | ev.CartonReinstated()
+            | ev.VerdictOverturned()
+            | ev.ConsolationGiven()
+            | ev.AwardWithdrawn()
+        ):
+            pass  # the audit log is their record (the report reads it)
         case _:
             raise TypeError(f"no projection for {e!r}")

@@ -10,10 +10,15 @@ cartons) that forms the pattern, keeps the complete ones, and decides
   before it);
 * false: no complete winning set.
 
+A claim is judged on the stage that was in play when the last number came out, until the next
+number (art. 2): once that stage is settled (awarded, share offered, tokens drawn) a valid claim
+is "after_award" (recorded, not an entry, never annulled). So a genuine pattern completed by
+the last number is never judged false, whatever the timing before the next number.
+
 `audit()` re-derives, from the event log alone, what the rules say must hold (no number drawn
 twice, no draw while a valid claim waits for its lot, every lot to a valid claimant, annulment
-until démarquage, tie tokens, consolation cartons, purchase timing) and compares with the
-engine's state.
+until démarquage, the last call, share first, tie tokens, consolation cartons and vouchers,
+purchase timing, the association's decisions) and compares with the engine's state.
 """
 
 from __future__ import annotations
@@ -51,6 +56,7 @@ from loto_app.domain.program import (
     Settings,
     Stage,
     TieMethod,
+    TokenSource,
 )
 from loto_app.domain.serial import ALPHABET, check_code
 from loto_app.domain.verdicts import judge
@@ -65,7 +71,7 @@ def budget(n: int) -> int:
 
 KEY = b"property-tests-secret-key-000000"
 SERIES = "B7"
-VALID, LATE, FALSE = "valid", "late", "false"
+VALID, LATE, FALSE, AFTER = "valid", "late", "false", "after_award"
 
 # --------------------------------------------------------------------------- the oracle
 
@@ -234,13 +240,26 @@ PROGRAMS: tuple[tuple[GameSpec, ...], ...] = (
     (MAXI_DIAG, VITRINE, CLASSIQUE_SOLID, MAXI_FULL),
     (VITRINE, CLASSIQUE_3, MAXI_DIAG),
     (SPECIAL, MAXI_FULL, CLASSIQUE_SOLID, SPECIAL),
+    (CLASSIQUE_3,),  # one game: a lost tie-break gets a "carton offert" voucher
 )
 
 
 def make_program(
-    games: tuple[GameSpec, ...], source: DrawSource, auto: bool, tie: TieMethod
+    games: tuple[GameSpec, ...],
+    source: DrawSource,
+    auto: bool,
+    tie: TieMethod,
+    last_call: int = 0,
+    tokens: TokenSource | None = TokenSource.APP,
 ) -> Program:
-    return Program(SERIES, games, Settings(draw_source=source, auto_marking=auto, tie_method=tie))
+    settings = Settings(
+        draw_source=source,
+        auto_marking=auto,
+        tie_method=tie,
+        last_call_seconds=last_call,
+        token_source=tokens,
+    )
+    return Program(SERIES, games, settings)
 
 
 def roundtrip(events: Sequence[ev.Event]) -> list[ev.Event]:
@@ -266,6 +285,28 @@ class AuditedGame:
     answers: dict[str, bool] = field(default_factory=dict)
     broken: ev.TieBroken | None = None
     claimed_numbers: set[int] = field(default_factory=set)
+    claim_stage: int = 0  # the stage in play when the last number came out
+    last_call: tuple[int, int] | None = None  # (stage, number) of the open last call
+    called: set[tuple[int, int]] = field(default_factory=set)
+    claims: dict[int, ev.ClaimMade] = field(default_factory=dict)
+    overturned: dict[int, tuple[str, bool]] = field(default_factory=dict)  # no -> (verdict, entry)
+
+    def settled(self, stage: int) -> bool:
+        return stage < self.stage or (stage == self.stage and self.tie_closed)
+
+    def recount(self, stage: int) -> None:
+        """The entries of a stage: players with a valid claim (or one a decision made one)."""
+        players: list[str] = []
+        for c in self.claims.values():
+            if c.stage != stage or c.player_id is None:
+                continue
+            _, entry = self.overturned.get(c.claim_no, (c.verdict, c.verdict == VALID))
+            if entry and c.player_id not in players:
+                players.append(c.player_id)
+        if players:
+            self.valid[stage] = players
+        else:
+            self.valid.pop(stage, None)
 
 
 def audit(evening: Evening) -> None:
@@ -278,22 +319,56 @@ def audit(evening: Evening) -> None:
     first_game: dict[int, int] = {}
     bought_late: dict[int, int] = {}  # carton -> game running (numbers out) when it was bought
     games: list[AuditedGame] = []
-    consolation_due: list[str] = []
+    consolation_due: list[str] = []  # free cartons owed (a lost tie-break, a decision)
+    voucher_due: list[tuple[str, str]] = []  # (player, why): "carton offert" vouchers owed
     consolations: dict[str, int] = {}
     losses: dict[str, int] = {}
     next_claim = 1
     next_ticket = 1
+    tickets: dict[int, str] = {}  # ticket -> player
+    lot_stage: dict[int, tuple[int, int]] = {}  # lot ticket -> (game, stage)
+    origin: dict[str, str] = {}
+    voided: set[int] = set()
+    given: dict[int, int] = {}  # claim no -> lot ticket given by a decision
+    consoled: set[int] = set()  # claims given a consolation by a decision
+    last_call_due: tuple[int, int, int] | None = None  # a first valid claim: its last call next
+    settings = program.settings
 
     def playing(no: int, g: AuditedGame) -> bool:
         return no in owner and first_game[no] <= g.index and cartons[no][0] is g.spec.kind
 
+    def next_index() -> int:
+        cur = games[-1] if games else None
+        if cur is None:
+            return 0
+        return cur.index if cur.status == "running" and not cur.drawn else cur.index + 1
+
+    def owe_consolation(players: list[str], why: str) -> None:
+        """A free carton while a game (not a vitrine: a unit of 3) is left for it to play,
+        else a "carton offert" voucher."""
+        nonlocal consolation_due
+        if any(spec.kind is not Kind.VITRINE for spec in program.games[next_index() :]):
+            consolation_due += players
+        else:
+            voucher_due.extend((p, why) for p in players)
+        for p in players:
+            losses[p] = losses.get(p, 0) + 1
+
     for e in evening.history:
-        if consolation_due and not isinstance(e, ev.CartonsPrinted | ev.CartonsSold):
-            raise AssertionError(f"tied losers {consolation_due} got no consolation carton")
+        if (consolation_due or voucher_due) and not isinstance(
+            e, ev.CartonsPrinted | ev.CartonsSold | ev.VoucherIssued
+        ):
+            raise AssertionError(f"{consolation_due} {voucher_due}: no consolation given")
+        if last_call_due is not None:
+            assert isinstance(e, ev.LastCallOpened), "a first valid claim opens the last call"
+            assert (e.game, e.stage, e.number) == last_call_due
+            assert e.seconds == settings.last_call_seconds
+            last_call_due = None
         match e:
             case ev.PlayerJoined():
                 assert e.player_id not in players
                 players.add(e.player_id)
+                origin[e.player_id] = e.origin
             case ev.CartonsPrinted():
                 for no, unit, rows in e.cartons:
                     assert no == len(cartons) + 1, "carton numbering"
@@ -334,7 +409,9 @@ def audit(evening: Evening) -> None:
                 assert e.seq == len(g.drawn) + 1
                 assert e.source == program.settings.draw_source.value
                 assert g.stage not in g.valid, "a draw while a valid claim waits for its lot"
+                assert g.last_call is None
                 g.drawn.append(e.number)
+                g.claim_stage = g.stage
             case ev.DrawCorrected():
                 g = games[e.game]
                 assert g is games[-1] and g.status == "running"
@@ -356,10 +433,11 @@ def audit(evening: Evening) -> None:
                 g = games[e.game]
                 assert e.claim_no == next_claim
                 next_claim += 1
-                assert g is games[-1] and g.status == "running" and g.drawn
-                assert e.stage == g.stage and e.number == g.drawn[-1]
-                assert not g.tie_closed, "a claim after the tie-break started"
+                assert g is games[-1] and g.status in ("running", "awaiting") and g.drawn
+                # tied to the last number and to the stage in play when it came out
+                assert e.stage == g.claim_stage and e.number == g.drawn[-1]
                 g.claimed_numbers.add(e.number)
+                g.claims[e.claim_no] = e
                 if e.verdict == "wrong_series":
                     assert e.via == "desk"
                     continue
@@ -373,21 +451,37 @@ def audit(evening: Evening) -> None:
                     assert unit_no in g.annulled
                     continue
                 assert unit_no not in g.annulled, "an annulled carton was judged"
-                pattern = g.spec.stages[g.stage].pattern
+                pattern = g.spec.stages[e.stage].pattern
                 unit = [cartons[n][2] for n in e.unit_nos]
-                assert e.verdict == oracle(pattern, unit, g.drawn), (e, g.drawn)
-                if e.verdict == VALID:
+                truth = oracle(pattern, unit, g.drawn)
+                if truth == VALID:
+                    assert e.verdict != FALSE, "a genuine pattern on the last number judged false"
+                expected = AFTER if truth == VALID and g.settled(e.stage) else truth
+                assert e.verdict == expected, (e, g.drawn, g.stage, g.tie_closed)
+                if e.verdict in (VALID, AFTER):
                     assert genuine_winning_set(pattern, unit, g.drawn, frozenset(e.winning))
-                    g.valid.setdefault(g.stage, [])
-                    if e.player_id not in g.valid[g.stage]:
-                        g.valid[g.stage].append(e.player_id)
-                    assert g.valid_number.setdefault(g.stage, e.number) == e.number
                 else:
                     assert e.winning == ()
+                if e.verdict == VALID:
+                    first = (e.stage, e.number) not in g.called and g.last_call is None
+                    if settings.last_call_seconds and first:
+                        last_call_due = (e.game, e.stage, e.number)
+                    g.recount(e.stage)
+                    assert g.valid_number.setdefault(e.stage, e.number) == e.number
                 if e.verdict == FALSE:
                     g.annulled.add(unit_no)
+            case ev.LastCallOpened():
+                g = games[e.game]
+                assert g.last_call is None and (e.stage, e.number) not in g.called
+                g.last_call = (e.stage, e.number)
+                g.called.add(g.last_call)
+            case ev.LastCallClosed():
+                g = games[e.game]
+                assert g.last_call == (e.stage, e.number), "closed a last call that is not open"
+                g.last_call = None
             case ev.ShareOffered():
                 g = games[e.game]
+                assert g.last_call is None, "the share offered during the last call"
                 assert program.settings.tie_method is TieMethod.SHARE_OR_DRAW
                 assert g.spec.stages[g.stage].lot.divisible
                 assert e.stage == g.stage and list(e.players) == g.valid.get(g.stage)
@@ -397,24 +491,30 @@ def audit(evening: Evening) -> None:
             case ev.ShareAnswered():
                 g = games[e.game]
                 assert e.player_id in g.offered and e.player_id not in g.answers
+                assert e.by == "" or (e.by == "animateur" and origin[e.player_id] == "paper")
                 assert g.broken is None
                 g.answers[e.player_id] = e.accepted
             case ev.TieBroken():
                 g = games[e.game]
                 entries = g.valid.get(g.stage, [])
                 assert e.stage == g.stage and len(entries) >= 2 and g.broken is None
+                assert g.last_call is None, "a tie settled during the last call"
                 if e.method == "draw":
+                    assert e.source == settings.token_source.value  # type: ignore[union-attr]
+                    lot = g.spec.stages[g.stage].lot
+                    if (
+                        settings.tie_method is TieMethod.SHARE_OR_DRAW
+                        and len(entries) == 2
+                        and lot.divisible
+                    ):
+                        assert False in g.answers.values(), "a draw before the share was refused"
                     assert [p for p, _ in e.tokens] == entries
                     tokens = [t for _, t in e.tokens]
                     assert len(set(tokens)) == len(tokens), "tie tokens must be distinct"
-                    assert all(t >= 1 for t in tokens)
+                    assert all(1 <= t <= 90 for t in tokens)
                     best = max(e.tokens, key=lambda pt: pt[1])[0]
                     assert e.winners == (best,), "the highest token wins"
-                    # a free carton only while some game is left for it to play
-                    if any(spec.kind is not Kind.VITRINE for spec in program.games[e.game + 1 :]):
-                        consolation_due = [p for p in entries if p != best]
-                    for p in consolation_due:
-                        losses[p] = losses.get(p, 0) + 1
+                    owe_consolation([p for p in entries if p != best], "tie")
                 else:
                     assert e.method == "share" and e.tokens == ()
                     assert set(e.winners) == set(g.offered)
@@ -424,6 +524,7 @@ def audit(evening: Evening) -> None:
             case ev.StageAwarded():
                 g = games[e.game]
                 assert e.stage == g.stage and g.status == "running"
+                assert g.last_call is None, "a lot awarded during the last call"
                 entries = g.valid.get(g.stage, [])
                 winners = [p for _, p, _ in e.tickets]
                 assert entries, "a lot awarded without a valid claim"
@@ -434,9 +535,11 @@ def audit(evening: Evening) -> None:
                     assert g.broken is not None and tuple(winners) == g.broken.winners
                 share = "1/2" if g.broken is not None and g.broken.method == "share" else "1"
                 assert all(s == share for _, _, s in e.tickets)
-                for t, _, _ in e.tickets:
+                for t, p, _ in e.tickets:
                     assert t == next_ticket, "lot tickets numbered in order"
                     next_ticket += 1
+                    tickets[t] = p
+                    lot_stage[t] = (e.game, e.stage)
                 g.stage += 1
                 g.tie_closed, g.offered, g.answers, g.broken = False, (), {}, None
                 if g.stage == len(g.spec.stages):
@@ -449,10 +552,98 @@ def audit(evening: Evening) -> None:
                 g.status = "finished"
             case ev.CartonsCleared():
                 assert games[e.game].status == "finished"
+            case ev.VoucherIssued():
+                assert voucher_due and voucher_due[0] == (e.player_id, e.why), "a voucher owed?"
+                voucher_due.pop(0)
+                assert e.ticket_no == next_ticket, "vouchers numbered with the lot tickets"
+                next_ticket += 1
+                tickets[e.ticket_no] = e.player_id
+                consolations[e.player_id] = consolations.get(e.player_id, 0) + 1
+            # ---- the association's decisions (art. 8): by whom, why, and what they change
+            case (
+                ev.CartonReinstated()
+                | ev.VerdictOverturned()
+                | ev.LotGiven()
+                | ev.ConsolationGiven()
+                | ev.AwardWithdrawn()
+            ):
+                assert e.by in ("animateur", "organisateur")
+                assert e.reason.strip() == e.reason and 0 < len(e.reason) <= 200
+                match e:
+                    case ev.CartonReinstated():
+                        g = games[e.game]
+                        unit_no = cartons[e.carton_no][1]
+                        assert g is games[-1] and g.status != "finished"
+                        assert unit_no in g.annulled, "reinstated a carton that was not annulled"
+                        g.annulled.discard(unit_no)
+                    case ev.VerdictOverturned():
+                        g = games[e.game]
+                        assert g is games[-1]
+                        c = g.claims[e.claim_no]
+                        old = g.overturned.get(c.claim_no, (c.verdict, False))[0]
+                        assert e.old == old != e.verdict and c.player_id is not None
+                        assert old in (VALID, FALSE, LATE, AFTER) and e.verdict in (VALID, FALSE)
+                        unit_no = cartons[c.carton_no][1]
+                        if e.verdict == VALID:
+                            in_window = (
+                                g.status == "running"
+                                and c.stage == g.claim_stage == g.stage
+                                and c.number == g.drawn[-1]
+                                and not g.tie_closed
+                            )
+                            assert e.entry == in_window, "an overturned claim's entry"
+                            if old == FALSE and g.status != "finished":
+                                g.annulled.discard(unit_no)
+                        else:
+                            assert not e.entry
+                            assert not (
+                                g.status == "running" and c.stage == g.stage and g.tie_closed
+                            )
+                            held = [
+                                t
+                                for t, p in tickets.items()
+                                if p == c.player_id
+                                and t not in voided
+                                and t in lot_stage
+                                and lot_stage[t] == (e.game, c.stage)
+                            ]
+                            assert not held, (
+                                "a winner's claim made false before the lot is withdrawn"
+                            )
+                            if g.status != "finished":
+                                g.annulled.add(unit_no)
+                        g.overturned[c.claim_no] = (e.verdict, e.entry)
+                        g.recount(c.stage)
+                        if c.stage not in g.valid:  # nobody waits for that lot any more
+                            g.last_call = None
+                            g.valid_number.pop(c.stage, None)
+                    case ev.LotGiven():
+                        claim = next(g.claims[e.claim_no] for g in games if e.claim_no in g.claims)
+                        assert (claim.game, claim.stage, claim.player_id) == (
+                            e.game,
+                            e.stage,
+                            e.player_id,
+                        )
+                        assert given.get(e.claim_no) in (None, *voided), "a lot given twice"
+                        assert e.ticket_no == next_ticket
+                        next_ticket += 1
+                        tickets[e.ticket_no] = e.player_id
+                        lot_stage[e.ticket_no] = (e.game, e.stage)
+                        given[e.claim_no] = e.ticket_no
+                    case ev.ConsolationGiven():
+                        claim = next(g.claims[e.claim_no] for g in games if e.claim_no in g.claims)
+                        assert claim.player_id == e.player_id and e.claim_no not in consoled
+                        consoled.add(e.claim_no)
+                        owe_consolation([e.player_id], "dispute")
+                    case ev.AwardWithdrawn():
+                        assert tickets.get(e.ticket_no) == e.player_id and e.ticket_no not in voided
+                        voided.add(e.ticket_no)
             case _:
                 raise AssertionError(f"unexpected event {e!r}")
     assert not consolation_due, f"tied losers {consolation_due} got no consolation carton"
-    assert consolations == losses, "one consolation carton per lost tie-break"
+    assert not voucher_due, f"{voucher_due}: no voucher"
+    assert last_call_due is None, "a first valid claim opened no last call"
+    assert consolations == losses, "one consolation per lost tie-break"
 
     # ---- compare with the engine's state
     assert set(evening.players) == players
@@ -549,11 +740,13 @@ def playing_cartons(evening: Evening) -> list[int]:
 
 
 def current_verdict(evening: Evening, carton_no: int) -> str:
+    """The oracle's verdict of a claim now: on the last number, for the stage that was in play
+    when it came out (`Game.claim_stage`, a plain number kept by the engine)."""
     g = evening.game
-    assert g is not None and g.stage_spec is not None
+    assert g is not None and g.drawn
     c = evening.cartons[carton_no]
     unit = [evening.cartons[n].carton for n in evening.units[c.unit]]
-    return oracle(g.stage_spec.pattern, unit, g.drawn)
+    return oracle(g.spec.stages[g.claim_stage].pattern, unit, g.drawn)
 
 
 @settings(max_examples=budget(12), deadline=None)
@@ -563,7 +756,8 @@ def test_engine_claim_verdicts_match_the_oracle_over_whole_evenings(
 ) -> None:
     rng = random.Random(seed)
     source = DrawSource.PHYSICAL if physical else DrawSource.ELECTRONIC
-    program = make_program(PROGRAMS[0], source, rng.random() < 0.5, TieMethod.DRAW)
+    last_call = rng.choice([0, 5])
+    program = make_program(PROGRAMS[0], source, rng.random() < 0.5, TieMethod.DRAW, last_call)
     evening = Evening(program, KEY)
     for p in ("p0", "p1", "p2"):
         evening.join(p, p.upper())
@@ -589,7 +783,9 @@ def test_engine_claim_verdicts_match_the_oracle_over_whole_evenings(
                 if no != evening.cartons[no].unit:
                     continue  # a vitrine is claimed once, on its first carton
                 expected = current_verdict(evening, no)
-                if rng.random() < (eager if expected == VALID else 0.02):
+                if expected == VALID and g.settled(g.claim_stage):
+                    expected = AFTER  # its stage was awarded on this very number
+                if rng.random() < (eager if expected in (VALID, AFTER) else 0.02):
                     annulled = evening.cartons[no].unit in g.annulled
                     if rng.random() < 0.3:  # the paper carton checked at the desk
                         code = check_code(KEY, SERIES, no)
@@ -599,13 +795,18 @@ def test_engine_claim_verdicts_match_the_oracle_over_whole_evenings(
                     events = attempt(evening, move)
                     if events is None:
                         continue
-                    (made,) = events
+                    made, *_ = events
                     assert isinstance(made, ev.ClaimMade)
                     assert made.verdict == ("annulled" if annulled else expected)
+                    assert made.verdict != FALSE or expected == FALSE
                     claims_checked += 1
-            # after an award, the next stage may be won on the same number
+            # after an award, claims on the same number are still judged on the awarded stage
+            # ("valide après l'attribution"), never on the next one
             need_draw = not g.entries()
             if g.entries():
+                if g.last_call is not None:
+                    assert attempt(evening, evening.award) is None  # not during the last call
+                    evening.close_last_call()
                 if len(g.entries()) > 1:
                     evening.break_tie_by_draw(rng)
                 evening.award()
@@ -645,6 +846,9 @@ class EveningMachine(RuleBasedStateMachine):
         tie=st.sampled_from(list(TieMethod)),
         seed=SEED,
         stock=st.integers(0, 6),
+        last_call=st.sampled_from([0, 5]),
+        tokens=st.sampled_from([None, *TokenSource]),
+        paper=st.booleans(),
     )
     def setup(
         self,
@@ -654,13 +858,18 @@ class EveningMachine(RuleBasedStateMachine):
         tie: TieMethod,
         seed: int,
         stock: int,
+        last_call: int,
+        tokens: TokenSource | None,
+        paper: bool,
     ) -> None:
-        self.evening = Evening(make_program(games, source, auto, tie), KEY)
+        program = make_program(games, source, auto, tie, last_call, tokens)
+        self.evening = Evening(program, KEY)
         self.recorder = Recorder()
         self.snapshot: tuple[int, dict[str, Any]] | None = None
         rng = random.Random(seed)
         for p in PLAYERS[:2]:
-            self.evening.join(p, p.upper())
+            # p1 may be a paper player (no phone): the animateur answers a share for them
+            self.evening.join(p, p.upper(), "paper" if paper and p == "p1" else "hall")
             for kind in sorted(self.evening.program.kinds()):
                 if stock:
                     self.evening.sell(p, kind, rng.randint(1, stock), rng=rng)
@@ -688,26 +897,34 @@ class EveningMachine(RuleBasedStateMachine):
     def any_player(self, data: st.DataObject) -> Any:
         return data.draw(st.sampled_from([*PLAYERS, "ghost", 7, None]))
 
-    def winners(self) -> list[int]:
-        """The units (by first carton) that win the stage in play on the last number."""
+    def winners(self, verdict: str = VALID) -> list[int]:
+        """The units (by first carton) whose claim would get `verdict` from the oracle on the
+        last number, for the stage in play when it came out (valid: they win it)."""
         g = self.game
-        if g is None or g.stage_spec is None or not g.drawn:
+        if g is None or g.status is GameStatus.FINISHED or not g.drawn:
             return []
         return [
             no
             for no in playing_cartons(self.evening)
             if no == self.evening.cartons[no].unit
             and no not in g.annulled
-            and current_verdict(self.evening, no) == VALID
+            and current_verdict(self.evening, no) == verdict
         ]
+
+    def unclaimed(self, units: list[int]) -> list[int]:
+        """Those of these units not claimed yet on the last number."""
+        g = self.game
+        claimed = {u for c in g.claims if c.number == g.last for u in c.unit_nos}
+        return [no for no in units if no not in claimed]
 
     def claim(self, move: Callable[[], list[ev.Event]]) -> None:
         """A claim: whatever its verdict, audit() checks it; a false one locks the pions."""
         events = self.act(move)
         if not events:
             return
-        (made,) = events
+        made, *more = events
         assert isinstance(made, ev.ClaimMade)
+        assert all(isinstance(x, ev.LastCallOpened) for x in more) and len(more) <= 1
         if made.verdict != FALSE:
             return
         g = self.game
@@ -751,7 +968,15 @@ class EveningMachine(RuleBasedStateMachine):
 
     @rule(
         move=st.sampled_from(
-            ["start_game", "draw", "award", "allow_unmark", "offer_share", "break_tie"]
+            [
+                "start_game",
+                "draw",
+                "award",
+                "allow_unmark",
+                "offer_share",
+                "break_tie",
+                "close_last_call",
+            ]
         ),
         seed=SEED,
     )
@@ -764,6 +989,58 @@ class EveningMachine(RuleBasedStateMachine):
             "allow_unmark": e.allow_unmark,
             "offer_share": e.offer_share,
             "break_tie": lambda: e.break_tie_by_draw(random.Random(seed)),
+            "close_last_call": e.close_last_call,
+        }
+        self.act(moves[move])
+
+    @rule(
+        data=st.data(),
+        token=st.one_of(st.integers(-2, 92), st.sampled_from(GARBAGE)),
+        shape=st.sampled_from(["entries", "one short", "one more", "same", "not a dict"]),
+        seed=SEED,
+    )
+    def tokens_anything(self, data: st.DataObject, token: Any, shape: str, seed: int) -> None:
+        """Typed tokens, right or wrong (a bag evening takes distinct 1..90, one per entry)."""
+        g = self.game
+        entries = list(g.entries()) if g is not None else []
+        tokens: Any = {p: (token if i == 0 else 90 - i) for i, p in enumerate(entries)}
+        if shape == "one short" and entries:
+            tokens.pop(entries[-1])
+        elif shape == "one more":
+            tokens["ghost"] = 3
+        elif shape == "same" and len(entries) > 1:
+            tokens[entries[1]] = tokens[entries[0]]
+        elif shape == "not a dict":
+            tokens = list(tokens.values())
+        self.act(lambda: self.evening.break_tie_with_tokens(tokens, random.Random(seed)))
+
+    @rule(
+        data=st.data(),
+        move=st.sampled_from(["reinstate", "overturn", "give_lot", "console", "withdraw"]),
+        number=st.one_of(st.integers(-1, 40), st.sampled_from(GARBAGE)),
+        verdict=st.sampled_from([VALID, FALSE, LATE, AFTER, "annulled", 3]),
+        by=st.sampled_from(["animateur", "organisateur", "joueur", "", None]),
+        reason=st.sampled_from(["Boule mal lue", "  motif   écrit ", "", "   ", "x" * 201, 7]),
+        seed=SEED,
+    )
+    def decide_anything(
+        self,
+        data: st.DataObject,
+        move: str,
+        number: Any,
+        verdict: Any,
+        by: Any,
+        reason: Any,
+        seed: int,
+    ) -> None:
+        """Any decision of the association, with any arguments (most are refused)."""
+        e = self.evening
+        moves: dict[str, Callable[[], list[ev.Event]]] = {
+            "reinstate": lambda: e.reinstate_carton(number, by, reason),
+            "overturn": lambda: e.overturn(number, verdict, by, reason),
+            "give_lot": lambda: e.give_lot(number, by, reason),
+            "console": lambda: e.give_consolation(number, by, reason, random.Random(seed)),
+            "withdraw": lambda: e.withdraw_award(number, by, reason),
         }
         self.act(moves[move])
 
@@ -806,15 +1083,19 @@ class EveningMachine(RuleBasedStateMachine):
             code = data.draw(st.sampled_from(["", "XXXX", None]))
         self.claim(lambda: self.evening.desk_claim(series, no, code))
 
-    @rule(data=st.data(), accept=st.sampled_from([True, True, False, "oui", None]))
-    def answer_share(self, data: st.DataObject, accept: Any) -> None:
+    @rule(
+        data=st.data(),
+        accept=st.sampled_from([True, True, False, "oui", None]),
+        by=st.sampled_from(["", "", "animateur", "caissier"]),
+    )
+    def answer_share(self, data: st.DataObject, accept: Any, by: str) -> None:
         g = self.game
         offered = list(g.tie.share_offered_to) if g is not None else []
         if offered and data.draw(st.booleans()):
             pid = data.draw(st.sampled_from(offered))
         else:
             pid = self.any_player(data)
-        self.act(lambda: self.evening.answer_share(pid, accept))
+        self.act(lambda: self.evening.answer_share(pid, accept, by))
 
     @rule(data=st.data())
     def unmark_all(self, data: st.DataObject) -> None:
@@ -924,9 +1205,38 @@ class EveningMachine(RuleBasedStateMachine):
     @rule(everyone=st.booleans())
     def claim_winners(self, everyone: bool) -> None:
         """The cartons that win right now are claimed by their owners (ties come from here)."""
-        for no in self.winners()[: None if everyone else 1]:
+        for no in self.unclaimed(self.winners())[: None if everyone else 1]:
             owner = self.evening.owner(no)
             self.claim(lambda no=no, owner=owner: self.evening.claim(owner, no))
+
+    @precondition(
+        lambda self: (
+            self.game is not None
+            and self.game.status is not GameStatus.FINISHED
+            and bool(self.game.drawn)
+            and self.game.settled(self.game.claim_stage)
+        )
+    )
+    @rule()
+    def claim_after_the_award(self) -> None:
+        """Honest players who also completed the stage on this number claim once it is
+        settled (awarded, share offered or tokens drawn), before the next number: the
+        verdict is "valide après l'attribution", never a false claim."""
+        for no in self.unclaimed(self.winners()):
+            owner = self.evening.owner(no)
+            events = self.act(lambda no=no, owner=owner: self.evening.claim(owner, no))
+            assert events is not None and events[0].verdict == AFTER, events
+
+    @precondition(lambda self: running(self) and bool(self.game.drawn))
+    @rule()
+    def claim_late(self) -> None:
+        """Honest players whose pattern was complete before the last number claim now: tour
+        passé, never a false claim, and the carton plays on."""
+        for no in self.unclaimed(self.winners(LATE))[:2]:
+            owner = self.evening.owner(no)
+            events = self.act(lambda no=no, owner=owner: self.evening.claim(owner, no))
+            assert events is not None and events[0].verdict == LATE, events
+            assert self.evening.cartons[no].unit not in self.game.annulled
 
     @precondition(lambda self: bool(self.evening.purchase_of))
     @rule(data=st.data(), desk=st.booleans())
@@ -954,27 +1264,102 @@ class EveningMachine(RuleBasedStateMachine):
         if annulled and not was_marked:
             assert res is None, "a pion was put on an annulled carton"
 
+    @precondition(lambda self: running(self) and self.game.last_call is not None)
+    @rule()
+    def last_call_ends(self) -> None:
+        """The last call's seconds are over (the runtime's timer closes it)."""
+        lc = self.game.last_call
+        assert self.act(lambda: self.evening.close_last_call(lc)) == [
+            ev.LastCallClosed(lc.game, lc.stage, lc.number)
+        ]
+        assert self.act(lambda: self.evening.close_last_call(lc)) is None  # (a second timer)
+
+    def share_first(self) -> bool:
+        """Two ex aequo on a divisible lot, an evening that shares: the share is asked first."""
+        g = self.game
+        return (
+            self.evening.program.settings.tie_method is TieMethod.SHARE_OR_DRAW
+            and len(g.entries()) == 2
+            and g.stage_spec.lot.divisible
+        )
+
+    def answer(self, pid: str, accept: bool) -> list[ev.Event] | None:
+        paper = self.evening.origins.get(pid) == "paper"
+        by = "animateur" if paper else ""  # a paper player's answer, recorded by the animateur
+        return self.act(lambda: self.evening.answer_share(pid, accept, by))
+
     @precondition(
         lambda self: (
-            running(self) and len(self.game.entries()) >= 2 and self.game.tie.broken is None
+            running(self)
+            and len(self.game.entries()) >= 2
+            and self.game.tie.broken is None
+            and self.game.last_call is None
         )
     )
     @rule(data=st.data(), seed=SEED)
     def settle_tie(self, data: st.DataObject, seed: int) -> None:
         g = self.game
-        if data.draw(st.booleans()) and self.act(self.evening.offer_share):
-            for p in g.tie.share_offered_to:
-                self.act(lambda p=p: self.evening.answer_share(p, data.draw(st.booleans())))
-            if g.tie.broken is not None:
-                return
-        assert self.act(lambda: self.evening.break_tie_by_draw(random.Random(seed)))
+        e = self.evening
+        rng = random.Random(seed)
+        if self.share_first() and not g.tie.share_refused:
+            # no token draw before the share was offered and refused
+            assert self.act(lambda: e.break_tie_by_draw(rng)) is None
+            assert self.act(lambda: e.break_tie_with_tokens({}, rng)) is None
+        if (self.share_first() or data.draw(st.booleans())) and not g.tie.share_offered_to:
+            self.act(e.offer_share)
+        for p in g.tie.share_offered_to:
+            if p not in g.tie.answers:
+                self.answer(p, data.draw(st.booleans()))
+        if g.tie.broken is not None:
+            return
+        if e.program.settings.token_source is TokenSource.BAG:
+            assert self.act(lambda: e.break_tie_by_draw(rng)) is None  # the bag, not the app
+            tokens = dict(zip(g.entries(), rng.sample(range(1, 91), len(g.entries())), strict=True))
+            assert self.act(lambda: e.break_tie_with_tokens(tokens, rng))
+        else:
+            assert self.act(lambda: e.break_tie_with_tokens({}, rng)) is None
+            assert self.act(lambda: e.break_tie_by_draw(rng))
 
     @precondition(lambda self: running(self) and bool(self.game.entries()))
     @rule()
     def award_lot(self) -> None:
         g = self.game
         tied = len(g.entries()) > 1 and g.tie.broken is None
-        assert (self.act(self.evening.award) is None) == tied
+        calling = g.last_call is not None
+        assert (self.act(self.evening.award) is None) == (tied or calling)
+
+    # ---- the association's decisions (art. 8), on real claims and tickets
+
+    @precondition(lambda self: running(self) and bool(self.game.annulled))
+    @rule(data=st.data(), by=st.sampled_from(["animateur", "organisateur"]))
+    def reinstate(self, data: st.DataObject, by: str) -> None:
+        unit = data.draw(st.sampled_from(sorted(self.game.annulled)))
+        assert self.act(lambda: self.evening.reinstate_carton(unit, by, "Boule mal lue"))
+        assert unit not in self.game.annulled
+
+    @precondition(lambda self: self.game is not None and bool(self.game.claims))
+    @rule(data=st.data(), to=st.sampled_from([VALID, FALSE]))
+    def overturn(self, data: st.DataObject, to: str) -> None:
+        claim = data.draw(st.sampled_from(self.game.claims))
+        self.act(lambda: self.evening.overturn(claim.claim_no, to, "organisateur", "Vérifié"))
+
+    @precondition(lambda self: any(g.claims for g in self.evening.games))
+    @rule(data=st.data(), lot=st.booleans(), seed=SEED)
+    def give(self, data: st.DataObject, lot: bool, seed: int) -> None:
+        claims = [c for g in self.evening.games for c in g.claims]
+        claim = data.draw(st.sampled_from(claims))
+        e = self.evening
+        if lot:
+            self.act(lambda: e.give_lot(claim.claim_no, "animateur", "Réclamation acceptée"))
+        else:
+            rng = random.Random(seed)
+            self.act(lambda: e.give_consolation(claim.claim_no, "animateur", "Geste", rng))
+
+    @precondition(lambda self: bool(self.evening.lot_tickets))
+    @rule(data=st.data())
+    def withdraw(self, data: st.DataObject) -> None:
+        no = data.draw(st.sampled_from(sorted(self.evening.lot_tickets)))
+        self.act(lambda: self.evening.withdraw_award(no, "organisateur", "Erreur de contrôle"))
 
     @precondition(lambda self: self.game is not None and self.game.status is GameStatus.FINISHED)
     @rule(data=st.data())
@@ -1002,13 +1387,16 @@ class EveningMachine(RuleBasedStateMachine):
                 assert self.act(lambda p=p: e.sell(p, g.spec.kind, 2, rng=rng))
             return
         if g.entries():
-            if len(g.entries()) > 1 and g.tie.broken is None:
+            if g.last_call is not None:
+                self.last_call_ends()
+            elif len(g.entries()) > 1 and g.tie.broken is None:
                 self.settle_tie(data, seed)
             else:
                 self.award_lot()
             return
-        claimed = {u for c in g.stage_claims() if c.number == g.last for u in c.unit_nos}
-        fresh = [no for no in self.winners() if no not in claimed]
+        # honest winners claim: in time (they join the ex aequo) or, once the stage is settled,
+        # after the award (valid after the award, never a false claim)
+        fresh = self.unclaimed(self.winners())
         if fresh:
             for no in fresh[: data.draw(st.integers(1, len(fresh)))]:
                 owner = e.owner(no)

@@ -19,6 +19,7 @@ from loto_app.domain.program import (
     Settings,
     Stage,
     TieMethod,
+    TokenSource,
 )
 from loto_app.domain.serial import check_code
 from loto_app.domain.verdicts import Verdict, judge
@@ -43,9 +44,13 @@ def evening(
     source: DrawSource = DrawSource.PHYSICAL,
     auto: bool = False,
     tie: TieMethod = TieMethod.SHARE_OR_DRAW,
+    last_call: int = 0,
+    tokens: TokenSource = TokenSource.APP,
 ) -> Evening:
-    program = Program("A", games or (CHAINED, CP_ONLY), Settings(source, auto, tie))
-    return Evening(program, KEY)
+    """An evening of these games (default: no last call, tokens drawn by the app; the tests
+    of the last call and of the bag's tokens ask for them)."""
+    settings = Settings(source, auto, tie, last_call_seconds=last_call, token_source=tokens)
+    return Evening(Program("A", games or (CHAINED, CP_ONLY), settings), KEY)
 
 
 def with_players(e: Evening, *names: str, cartons: int = 1, seed: int = 1) -> None:
@@ -542,8 +547,8 @@ def test_token_draw_highest_wins_and_the_others_get_a_free_carton_at_once():
     assert all(g.reason == "consolation" and len(g.carton_nos) == 1 for g in gifts)
     for p in tokens:
         assert len(e.player_cartons(p)) == before[p] + (p != winner)
-    with pytest.raises(err.ClaimsClosed):
-        e.claim("p0", e.player_cartons("p0")[0].no)
+    with pytest.raises(err.AlreadyClaimed):  # (a claim on another carton: after the award)
+        e.claim("p0", e.player_cartons("p0")[-1].no)
     awarded = e.award()
     assert awarded[0].tickets == ((1, winner, "1"),)
 
@@ -742,9 +747,16 @@ def test_no_sale_of_cartons_that_no_game_left_would_play():
     assert e.purchase_of[e.player_cartons("p")[-1].no].first_game == 1
 
 
-def test_no_consolation_carton_when_only_a_vitrine_game_is_left():
+def test_no_consolation_carton_when_only_a_vitrine_game_is_left_but_a_carton_offert_voucher():
     vit = GameSpec(Kind.VITRINE, (Stage(Pattern.ONE_CARD, Lot("Robot", 1)),))
-    e = Evening(Program("A", (QUINE_DIVISIBLE, vit), Settings(DrawSource.PHYSICAL)), KEY)
+    settings = Settings(
+        DrawSource.PHYSICAL,
+        False,
+        TieMethod.DRAW,
+        last_call_seconds=0,
+        token_source=TokenSource.APP,
+    )
+    e = Evening(Program("A", (QUINE_DIVISIBLE, vit), settings), KEY)
     for p in ("p0", "p1"):
         e.join(p, p)
     rng = random.Random(11)
@@ -763,6 +775,13 @@ def test_no_consolation_carton_when_only_a_vitrine_game_is_left():
     for p in ("p0", "p1"):
         e.claim(p, e.player_cartons(p)[-1].no)
     events = e.break_tie_by_draw(random.Random(3))
-    assert [type(x) for x in events] == [ev.TieBroken]  # nothing left for a free carton to play
-    e.award()
+    # nothing left for a free carton to play: a "carton offert" voucher, numbered as a ticket
+    assert [type(x) for x in events] == [ev.TieBroken, ev.VoucherIssued]
+    tie, voucher = events
+    (loser,) = {"p0", "p1"} - set(tie.winners)
+    assert voucher == ev.VoucherIssued(1, loser, 0, 0, "tie")
+    assert e.tickets()[1].kind == "voucher" and e.tickets()[1].player_id == loser
+    (award,) = e.award()
+    assert award.tickets == ((2, tie.winners[0], "1"),)
+    e.hand_over(1, "Paul")  # the desk hands the voucher over like a lot
     e.check_invariants()

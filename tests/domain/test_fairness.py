@@ -37,6 +37,7 @@ import pytest
 
 from loto_app.domain import engine as engine_mod
 from loto_app.domain.engine import TOKEN_BAG, Evening
+from loto_app.domain.events import TieBroken
 from loto_app.domain.program import (
     DrawSource,
     GameSpec,
@@ -47,6 +48,7 @@ from loto_app.domain.program import (
     Settings,
     Stage,
     TieMethod,
+    TokenSource,
 )
 
 GAMES = int(os.environ.get("LOTO_FAIRNESS_GAMES", "10000"))
@@ -147,9 +149,17 @@ def tied_evening(players: int = 3) -> Evening:
 
     Each player buys a planche (every number once); the other numbers of each player's row
     holding 45 are drawn, then 45, and every player claims on that row's carton. The program
-    has one game: no consolation carton follows the tie-break.
+    has one game: no consolation carton follows the tie-break (a "carton offert" voucher does).
+    Tokens from the app, no last call.
     """
-    program = Program("F", (QUINE,), Settings(DrawSource.PHYSICAL, False, TieMethod.DRAW))
+    settings = Settings(
+        DrawSource.PHYSICAL,
+        False,
+        TieMethod.DRAW,
+        last_call_seconds=0,
+        token_source=TokenSource.APP,
+    )
+    program = Program("F", (QUINE,), settings)
     names = [f"p{i}" for i in range(players)]
     for seed in range(100):
         e = Evening(program, KEY)
@@ -181,7 +191,8 @@ def break_ties(trials: int, players: int = 3) -> tuple[list[Counter[int]], Count
     wins: Counter[str] = Counter()
     for _ in range(trials):
         e = copy.deepcopy(base)
-        (broken,) = e.break_tie_by_draw()  # no rng: default_rng(); one event, no consolation
+        broken, *vouchers = e.break_tie_by_draw()  # no rng: default_rng(); no free carton
+        assert isinstance(broken, TieBroken) and len(vouchers) == players - 1
         got = dict(broken.tokens)
         assert sorted(got) == names and len(set(got.values())) == players
         assert broken.winners == (max(got, key=got.__getitem__),)

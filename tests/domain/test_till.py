@@ -36,7 +36,9 @@ OFFERS = (
 
 
 def evening(remote: bool = False, games: int = 2) -> Evening:
-    program = Program("A", (QUINE,) * games, Settings(remote_play=remote), OFFERS)
+    program = Program(
+        "A", (QUINE,) * games, Settings(remote_play=remote, last_call_seconds=0), OFFERS
+    )
     e = Evening(program, KEY)
     for pid in ("ana", "bob", "cat"):
         e.join(pid, pid.capitalize())

@@ -401,7 +401,7 @@ def one_carton_evening(auto_marking: bool) -> tuple[Evening, int]:
     program = Program(
         "A",
         (GameSpec(Kind.CLASSIQUE, (Stage(Pattern.ONE_LINE, Lot("Jambon")),)),),
-        Settings(draw_source=DrawSource.PHYSICAL, auto_marking=auto_marking),
+        Settings(draw_source=DrawSource.PHYSICAL, auto_marking=auto_marking, last_call_seconds=0),
     )
     evening = Evening(program, b"verdict-tests-key")
     evening.join("p1", "Paul")

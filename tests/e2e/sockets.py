@@ -168,7 +168,10 @@ def new_token_round_trip(
     cells = page.locator("[data-testid^=cell-][data-drawn=true][data-marked=false]")
     for _ in range(40):
         expect(tablet.get_by_test_id("draw")).to_be_enabled()
+        before = tablet.get_by_test_id("last-number").inner_text()
         tablet.get_by_test_id("draw").click()
+        # (the tablet's own picture comes by the broadcast too: read it once it has changed)
+        expect(tablet.get_by_test_id("last-number")).not_to_have_text(before)
         expect(page.get_by_test_id("last-number")).to_have_text(
             tablet.get_by_test_id("last-number").inner_text()
         )

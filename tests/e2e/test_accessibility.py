@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 from axe_check import BLOCKING, axe_script, describe, run_axe
+from gestures import claim
 from playwright.sync_api import expect
 
 from loto_app.domain.program import demo_program
@@ -142,9 +143,9 @@ def hall(app_url: str, db_url: str, browser: Browser, playwright) -> Iterator[Ha
     expect(cell).to_have_attribute("data-marked", "true", timeout=WAIT_MS)
 
     # Bernard shouts "QUINE !" on a carton that has none: a claim in the animateur's list.
-    claim = claimer.locator('[data-testid^="carton-"] [data-testid^="claim-"]').first
-    expect(claim).to_be_enabled(timeout=WAIT_MS)
-    claim.click()
+    button = claimer.locator('[data-testid^="carton-"] [data-testid^="claim-"]').first
+    expect(button).to_be_enabled(timeout=WAIT_MS)
+    claim(button)
     expect(claimer.get_by_test_id("verdict")).to_be_visible(timeout=WAIT_MS)
     expect(tablet.get_by_test_id("claims")).to_contain_text("Bernard", timeout=WAIT_MS)
 

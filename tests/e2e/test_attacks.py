@@ -21,6 +21,7 @@ from loto_app.storage.repository import EveningStore
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
 
+ORGANISER = f"{ROOT}.loto_app___live___organisation____organisation_state"
 SECRET = "attack-test-secret"
 
 
@@ -125,6 +126,13 @@ def test_a_player_phone_cannot_act_for_the_animateur_or_another_player(
         (f"{ANIMATEUR}.enter_ball", {"form_data": {"ball": "7"}}),
         (f"{ANIMATEUR}.correct_last", {"form_data": {"ball": "7"}}),
         (f"{ANIMATEUR}.login", {"form_data": {"code": creds.join_code, "secret": "guess"}}),
+        # ties and the association's decisions (issue 11): the tablet's and the organiser's
+        (f"{ANIMATEUR}.tie_tokens", {"form_data": {"tie": "0-0-1.2", "token-0": "90"}}),
+        (f"{ANIMATEUR}.paper_answer", {"index": 0, "accept": True}),
+        (f"{ANIMATEUR}.decide", {"form_data": {"claim": "1", "decision": "lot", "reason": "x"}}),
+        (f"{ANIMATEUR}.withdraw_award", {"form_data": {"ticket": "1", "reason": "x"}}),
+        (f"{ORGANISER}.decide", {"form_data": {"claim": "1", "decision": "valid", "reason": "x"}}),
+        (f"{ORGANISER}.withdraw_award", {"form_data": {"ticket": "1", "reason": "x"}}),
         # another player's carton
         (f"{PLAYER}.toggle", {"carton_no": victim_carton, "number": target}),
         (f"{PLAYER}.claim", {"carton_no": victim_carton}),

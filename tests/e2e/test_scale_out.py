@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 import psutil
 import pytest
 import sqlalchemy as sa
+from gestures import claim
 from playwright.sync_api import expect
 from sockets import new_token_round_trip
 
@@ -218,7 +219,7 @@ def test_draws_reach_phones_on_both_workers(
         expect(screen.locator("[data-testid^=board-][data-drawn=true]")).to_have_count(draw)
 
     claimer = phones[-1]
-    claimer.locator("[data-testid^=claim-]").first.click()  # too early: a false claim
+    claim(claimer.locator("[data-testid^=claim-]").first)  # too early: a false claim
     expect(claimer.get_by_test_id("verdict")).to_contain_text("Fausse annonce")
     for page in [tablet, screen]:
         expect(page.get_by_test_id("announcement")).to_contain_text("Fausse annonce")

@@ -40,7 +40,7 @@ def test_rhythm_reads_well():
 
 
 def _evening() -> Evening:
-    e = Evening(Program("A", (QUINE,), Settings(DrawSource.PHYSICAL)), b"k")
+    e = Evening(Program("A", (QUINE,), Settings(DrawSource.PHYSICAL, last_call_seconds=0)), b"k")
     for p in ("ana", "bob"):
         e.join(p, p.title())
         e.sell(p, Kind.CLASSIQUE, 1, rng=random.Random(7))
@@ -61,8 +61,12 @@ def test_public_snapshot_tells_the_hall_what_happens_and_nothing_private():
     assert "Fausse annonce de Ana" in snap["announcement"]
     assert snap["claims"][0]["verdict"] == "false"
     assert snap["last"] == first[0] and snap["count"] == 1 and snap["claim_open"]
+    # no carton is public but the claimed one, read back to the hall (seed 002)
+    bob = e.player_cartons("bob")[0]
     text = repr(snap)
-    assert "rows" not in text and str(sorted(ana.carton.numbers)) not in text  # no carton data
+    assert "rows" not in text and str(sorted(bob.carton.numbers)) not in text
+    shown = {c["n"] for c in snap["readback_cartons"][0]} - {0}
+    assert snap["readback_on"] and shown == set(ana.carton.numbers)
     view = private_view(e, "ana")
     assert view.cartons[0].annulled and "Fausse annonce" in view.verdict
     assert private_view(e, "bob").verdict == ""

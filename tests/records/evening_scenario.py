@@ -103,9 +103,16 @@ def play_evening(run: Run, get: Callable[[], Evening], seed: int) -> dict[str, i
                 run(lambda e, n=no, c=code: e.desk_claim(e.program.series, n, c))
             else:
                 run(lambda e, p=pid, n=no: e.claim(p, n))
+        if get().game.last_call is not None:
+            run(lambda e: e.close_last_call())  # (the runtime's timer, after the seconds)
         entries = get().game.entries()
         if len(entries) > 1:
             ties += 1
+            if len(entries) == 2 and get().game.stage_spec.lot.divisible:  # the share first
+                run(lambda e: e.offer_share())
+                p = entries[0]
+                by = "animateur" if get().origins[p] == "paper" else ""
+                run(lambda e, p=p, by=by: e.answer_share(p, False, by))
             run(lambda e: e.break_tie_by_draw(rng))
         if entries:
             run(lambda e: e.award())
@@ -113,6 +120,8 @@ def play_evening(run: Run, get: Callable[[], Evening], seed: int) -> dict[str, i
         run(lambda e: e.draw(rng))
     assert ties, f"seed {seed}: no ex aequo in the first game"
     run(lambda e: e.allow_unmark())
+    # a dispute settled after the game (art. 8): ana's false claim was a misread ball
+    run(lambda e: e.overturn(1, "valid", "organisateur", "Boule mal lue par l'animateur"))
     run(lambda e: e.hand_over(1, "Paul"))
     run(lambda e: e.close_till("Jeanne"))
     return out

@@ -97,6 +97,8 @@ def test_report_pdf_has_the_numbers_the_totals_and_the_verdicts(played: Played) 
     t = r.till
     for cents in (t.collected_cents, t.refunded_cents, t.received_cents):
         assert euros(cents).replace("\u202f", " ") in text
+    assert "Litiges : décisions de l'association (art. 8)" in text
+    assert "Boule mal lue par l'animateur" in text
     for word in ("Fausse annonce", "Annonce valide", "Carton d'une autre série", "Remboursée"):
         assert word in text
     for k in (k for g in r.games for tie in g.ties for k in tie.tokens):

@@ -247,3 +247,27 @@ def test_a_tampered_log_is_reported(tmp_path) -> None:
     assert {"champ": "Vérification", "valeur": "ANOMALIES"} in audit_rows
     assert any(r["champ"] == "Anomalie" and f"Entrée {seq}" in r["valeur"] for r in audit_rows)
     engine.dispose()
+
+
+def test_a_dispute_is_on_the_report_with_who_decided_and_why(played: Played) -> None:
+    """The scenario's decision (art. 8): ana's false claim judged valid by the organiser."""
+    (game, *_) = played.report.games
+    false = next(c for c in game.claims if c.verdict == Verdict.FALSE)
+    assert false.decided == VERDICT_LABELS[Verdict.VALID]  # the app's verdict stays, beside it
+    (decision,) = game.decisions
+    assert (decision.by, decision.by_label, decision.player_name) == (
+        "organisateur",
+        "Organisateur",
+        "Ana",
+    )
+    assert decision.claim_no == false.no and "devient « Annonce valide »" in decision.what
+    assert decision.reason == "Boule mal lue par l'animateur"
+    tables = read_report_csv(report_csv(played.report))
+    (row,) = tables["litiges"]
+    assert (row["décidé par"], row["joueur"], row["motif"]) == (
+        "Organisateur",
+        "Ana",
+        "Boule mal lue par l'animateur",
+    )
+    (claim_row,) = [a for a in tables["annonces"] if int(a["annonce"]) == false.no]
+    assert claim_row["décision"] == VERDICT_LABELS[Verdict.VALID]

@@ -16,7 +16,9 @@ from loto_app.storage.repository import EveningStore, LiveEvening
 
 def test_organiser_secret_staff_and_invitation(db_engine):
     store, access = EveningStore(db_engine), AccessStore(db_engine)
-    creds = store.create_evening("Loto", demo_program("A").with_settings(remote_play=True))
+    creds = store.create_evening(
+        "Loto", demo_program("A").with_settings(remote_play=True, last_call_seconds=0)
+    )
     eid = creds.evening_id
     assert access.check_organiser(eid, creds.organiser_secret)
     assert not access.check_organiser(eid, creds.animateur_secret)
@@ -63,7 +65,9 @@ def test_organiser_secret_staff_and_invitation(db_engine):
 
 def test_sales_and_lots_are_projected_and_survive_a_reload(db_engine):
     store = EveningStore(db_engine)
-    eid = store.create_evening("Loto", demo_program("A")).evening_id
+    eid = store.create_evening(
+        "Loto", demo_program("A").with_settings(last_call_seconds=0)
+    ).evening_id
     lv = LiveEvening(store, eid)
     ana, _ = lv.join("Ana")
     bob, _ = lv.join("Bob")

@@ -24,7 +24,9 @@ PLAYERS = ("ana", "bob", "chloe", "dede")
 
 def program():
     p = demo_program("S1")
-    return type(p)(p.series, p.games[:2], Settings(DrawSource.ELECTRONIC, False))
+    return type(p)(
+        p.series, p.games[:2], Settings(DrawSource.ELECTRONIC, False, last_call_seconds=0)
+    )
 
 
 def next_move(e: Evening, i: int) -> Callable[[Evening], list]:

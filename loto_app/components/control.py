@@ -1,0 +1,153 @@
+"""The control of a claim, as the hall sees it: the last call ("Pas d'autre quine ?") with its
+countdown, and the read-back of the claimed carton (seed 002: the animateur reads its numbers
+back to the hall). Same components on the hall screen, the tablet and the phones."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import reflex as rx
+
+from loto_app.components.palette import (
+    CELL_BORDER,
+    CELL_EMPTY,
+    CHECK_LINE,
+    DRAWN,
+    FALSE_LINE,
+    INFO_LINE,
+    INK,
+    ON_SOLID,
+    SUCCESS,
+    WHITE,
+    WIN_LINE,
+)
+from loto_app.components.ui import tid
+from loto_app.live.hall import HallView
+
+_KIND_BORDER = {"winner": WIN_LINE, "false": FALSE_LINE, "check": CHECK_LINE}
+
+
+def last_call_banner(
+    font_size: Any = "1.6rem", note_size: Any = "1.05rem", **props: Any
+) -> rx.Component:
+    """ "Pas d'autre quine ?" while the last call runs: every valid claim on this number
+    meanwhile joins the ex aequo. A bar empties over the evening's seconds (CSS only: the
+    server closes the last call, the bar is a cue)."""
+    return rx.cond(
+        HallView.last_call,
+        rx.box(
+            rx.text(
+                HallView.last_call_text,
+                font_size=font_size,
+                font_weight="900",
+                line_height="1.1",
+            ),
+            rx.text(
+                "Dernier appel : si vous l'avez aussi sur ce numéro, annoncez-le maintenant !",
+                font_weight="700",
+                font_size=note_size,
+            ),
+            rx.box(
+                rx.box(
+                    class_name="loto-countdown",
+                    background=INK,
+                    style={"animation_duration": f"{HallView.last_call_seconds}s"},
+                    key=HallView.last_call_key,
+                ),
+                height="0.8rem",
+                width="100%",
+                background=WHITE,
+                border=f"2px solid {INK}",
+                border_radius="0.4rem",
+                overflow="hidden",
+                margin_top="0.4rem",
+                custom_attrs={"aria-hidden": "true"},
+            ),
+            background=DRAWN,
+            color=INK,
+            padding="0.75rem 1rem",
+            border=f"4px solid {INK}",
+            border_radius="0.6rem",
+            width="100%",
+            custom_attrs=tid("last-call", role="status", **{"aria-live": "assertive"}),
+            **props,
+        ),
+    )
+
+
+def _cell(cell: rx.Var[dict[str, Any]], font_size: Any) -> rx.Component:
+    n = cell["n"].to(int)
+    win = cell["win"].to(bool)
+    drawn = cell["drawn"].to(bool)
+    last = cell["last"].to(bool)
+    return rx.cond(
+        n == 0,
+        rx.box(background=CELL_EMPTY, border_radius="0.3rem"),
+        rx.box(
+            n,
+            font_size=font_size,
+            font_weight=rx.cond(drawn, "900", "500"),
+            line_height="1.5",
+            text_align="center",
+            # a winning number: green with white text; another drawn one: yellow; not drawn
+            # (a false claim's missing number): white, struck through
+            background=rx.cond(win, SUCCESS, rx.cond(drawn, DRAWN, WHITE)),
+            color=rx.cond(win, ON_SOLID, INK),
+            text_decoration=rx.cond(drawn, "none", "line-through"),
+            border=rx.cond(last, f"0.22em solid {INK}", f"1px solid {CELL_BORDER}"),
+            border_radius=rx.cond(last, "999px", "0.3rem"),
+            custom_attrs={
+                "data-n": n,
+                "data-win": rx.cond(win, "true", "false"),
+                "data-last": rx.cond(last, "true", "false"),
+                "data-drawn": rx.cond(drawn, "true", "false"),
+            },
+        ),
+    )
+
+
+def readback(cell_size: Any = "1.6rem", **props: Any) -> rx.Component:
+    """The claimed carton(s) as a grid: the winning line(s) green, the last number circled,
+    the numbers not drawn struck through; its number, its owner and the verdict above."""
+    kind = HallView.readback_kind
+    return rx.cond(
+        HallView.readback_on,
+        rx.box(
+            rx.text(HallView.readback_title, font_weight="900", font_size="1.2em"),
+            rx.text(HallView.readback_caption, font_weight="700"),
+            rx.foreach(
+                HallView.readback_cartons,
+                lambda carton: rx.box(
+                    rx.foreach(carton, lambda cell: _cell(cell, cell_size)),
+                    display="grid",
+                    grid_template_columns=rx.cond(
+                        HallView.readback_cols == 5,
+                        "repeat(5, minmax(0, 1fr))",
+                        "repeat(9, minmax(0, 1fr))",
+                    ),
+                    gap="0.25rem",
+                    margin_top="0.5rem",
+                    custom_attrs=tid("readback-grid"),
+                ),
+            ),
+            rx.text(
+                "Vert : la ligne gagnante — cerclé : le dernier numéro — barré : pas encore sorti",
+                font_size="0.95em",
+                margin_top="0.4rem",
+            ),
+            background=WHITE,
+            color=INK,
+            padding="0.75rem 1rem",
+            border_left=rx.match(
+                kind,
+                ("winner", f"0.6rem solid {_KIND_BORDER['winner']}"),
+                ("false", f"0.6rem solid {_KIND_BORDER['false']}"),
+                ("check", f"0.6rem solid {_KIND_BORDER['check']}"),
+                f"0.6rem solid {INFO_LINE}",
+            ),
+            border_radius="0.6rem",
+            width="100%",
+            custom_attrs=tid("readback", **{"data-kind": kind}),
+            **props,
+        ),
+    )

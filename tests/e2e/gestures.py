@@ -1,0 +1,21 @@
+"""The players' gestures in the browser tests, done the way a thumb does them."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from playwright.sync_api import expect
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Locator
+
+
+def claim(button: Locator) -> None:
+    """Claim with a carton's button (`claim-N`): a first tap arms it ("Confirmer : QUINE ?",
+    no server event), a second tap on the same spot, once the button is ready for it (a
+    second tap within a bounce's time is ignored), claims (assets/loto.js)."""
+    expect(button).to_be_enabled()
+    button.click()
+    expect(button).to_have_attribute("data-armed", "ready")
+    button.click()
+    expect(button).not_to_have_attribute("data-armed", "ready")

@@ -1,0 +1,337 @@
+"""Issue 11 in real browsers: the claim as the hall lives it.
+
+A physical-boulier evening (the tablet types the balls), three phones, the hall screen
+(1920x1080) and the organiser's page:
+
+* a stray tap on a claim button only arms it ("Confirmer : QUINE ?") and claims nothing;
+* Chloé's false claim annuls a carton; the animateur's "Réclamation / litige" reinstates it
+  (a decision with its reason, on the report afterwards);
+* one number completes a row of Alice's, Bruno's and Chloé's: Alice claims, the last call
+  "Pas d'autre quine ?" shows on the TV, the tablet and the phones, and the read-back grid of
+  her carton on the TV and the tablet; Bruno claims during the last call (ex aequo);
+* the quine's lot is divisible: the share is asked before any draw (the tokens cannot be typed
+  before a refusal), Bruno refuses, the animateur types the tokens drawn from the bag;
+* after the award, Chloé claims on the same number: judged on the quine, "valide après
+  l'attribution", her carton still plays: a réclamation on the tablet (defects 1 and 2);
+* the organiser's report lists the decision and the réclamation.
+
+Screenshots in `test-results/test_claims_as_the_hall_lives_them/`.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+from axe_check import BLOCKING, axe_script, describe, run_axe
+from gestures import claim
+from playwright.sync_api import expect
+from test_evening import READ_CARTONS_JS, Shots
+
+from loto_app.domain.program import (
+    DrawSource,
+    GameSpec,
+    Kind,
+    Lot,
+    Pattern,
+    Program,
+    Settings,
+    Stage,
+    TieMethod,
+)
+from loto_app.storage.db import make_engine
+from loto_app.storage.repository import EveningStore
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, BrowserContext, Page, Playwright
+
+WAIT_MS = 20_000
+LAST_CALL = 15  # seconds: room for the screenshots on a loaded machine
+QUINE = Lot("Bons d'achat de 40 €", 4000, divisible=True)
+
+Rows = tuple[frozenset[int], ...]
+
+
+def program(series: str) -> Program:
+    return Program(
+        series=series,
+        games=(
+            GameSpec(
+                Kind.CLASSIQUE,
+                (Stage(Pattern.ONE_LINE, QUINE), Stage(Pattern.TWO_LINES, Lot("Jambon", 2500))),
+            ),
+            GameSpec(Kind.CLASSIQUE, (Stage(Pattern.FULL_CARD, Lot("Vélo", 20000)),)),
+        ),
+        # tokens from the bag: the default with a physical boulier
+        settings=Settings(
+            DrawSource.PHYSICAL,
+            tie_method=TieMethod.SHARE_OR_DRAW,
+            free_cartons=True,
+            last_call_seconds=LAST_CALL,
+        ),
+    )
+
+
+@pytest.fixture
+def waits() -> Iterator[None]:
+    expect.set_options(timeout=WAIT_MS)
+    yield
+    expect.set_options(timeout=5_000)
+
+
+def no_serious_axe_violation(page: Page, name: str) -> None:
+    """axe-core finds nothing serious or critical (colour contrast included)."""
+    blocking = [v for v in run_axe(page, axe_script()) if v["impact"] in BLOCKING]
+    assert not blocking, f"{name}:\n{describe(blocking)}"
+
+
+def cartons(page: Page) -> dict[int, Rows]:
+    return {c["no"]: tuple(frozenset(r) for r in c["rows"]) for c in page.evaluate(READ_CARTONS_JS)}
+
+
+def common_row(
+    alice: dict[int, Rows], bruno: dict[int, Rows], chloe: dict[int, Rows]
+) -> tuple[int, int, int, int, list[int]] | None:
+    """A number x on a row of a carton of each: (x, Alice's, Bruno's, Chloé's carton, the
+    balls to type, x last), the shortest draw."""
+    best = None
+    for a, ar in alice.items():
+        for b, br in bruno.items():
+            for c, cr in chloe.items():
+                for ra in ar:
+                    for rb in br:
+                        for rc in cr:
+                            for x in ra & rb & rc:
+                                balls = [*sorted((ra | rb | rc) - {x}), x]
+                                if best is None or len(balls) < len(best[4]):
+                                    best = (x, a, b, c, balls)
+    return best
+
+
+def test_claims_as_the_hall_lives_them(
+    db_url: str, app_url: str, browser: Browser, playwright: Playwright, results_dir: Path, waits
+) -> None:
+    shot = Shots(results_dir)
+    store = EveningStore(make_engine(db_url))
+    tag = uuid.uuid4().hex[:6].upper()
+    secret = f"secret-{uuid.uuid4().hex}"
+    creds = store.create_evening(
+        f"Soirée réclamations {tag}", program(f"R{tag}"), animateur_secret=secret
+    )
+    code = creds.join_code
+    contexts: list[BrowserContext] = []
+
+    def new_page(**options: Any) -> Page:
+        ctx = browser.new_context(**options, locale="fr-FR")
+        ctx.set_default_timeout(WAIT_MS)
+        contexts.append(ctx)
+        return ctx.new_page()
+
+    try:
+        anim = new_page(**playwright.devices["iPad (gen 7)"])  # 1024x768 wide: landscape
+        anim.set_viewport_size({"width": 1180, "height": 820})
+        anim.goto(f"{app_url}/animateur")
+        anim.get_by_test_id("animateur-code").fill(code)
+        anim.get_by_test_id("animateur-secret").fill(secret)
+        anim.get_by_test_id("animateur-login").click()
+        expect(anim.get_by_test_id("start-game")).to_be_visible()
+        screen = new_page(viewport={"width": 1920, "height": 1080})
+        screen.goto(f"{app_url}/ecran?code={code}")
+        expect(screen.get_by_test_id("join-qr")).to_contain_text(code)
+
+        phones: dict[str, Page] = {}
+        for name in ("Alice", "Bruno", "Chloé"):
+            phone = dict(playwright.devices["Pixel 7"])
+            if name == "Chloé":  # the smallest phone of the hall
+                phone["viewport"] = {"width": 360, "height": 740}
+            page = new_page(**phone)
+            page.goto(f"{app_url}/?code={code}")
+            expect(page.get_by_test_id("join-code")).to_have_value(code)  # the link's code
+            page.get_by_test_id("join-name").fill(name)
+            page.get_by_test_id("join-submit").click()
+            page.wait_for_url(re.compile(r"/jouer$"))
+            expect(page.get_by_text(f"Bonjour {name} !")).to_be_visible()
+            phones[name] = page
+        alice, bruno, chloe = phones.values()
+
+        # cartons until one number lies on a row of a carton of each of the three
+        plan = None
+        for _ in range(8):
+            for page in phones.values():
+                n = len(cartons(page))
+                page.get_by_test_id("buy-classique").click()
+                expect(page.locator('[data-testid^="carton-"]')).to_have_count(n + 1)
+            plan = common_row(cartons(alice), cartons(bruno), cartons(chloe))
+            if plan is not None and len(cartons(chloe)) >= 2:
+                break
+        assert plan is not None, "no number on a row of a carton of each player"
+        x, a_no, b_no, c_no, balls = plan
+        c_other = next(n for n in cartons(chloe) if n != c_no)  # for a false claim
+
+        def ball(n: int) -> None:
+            anim.get_by_test_id("ball-input").fill(str(n))
+            anim.get_by_test_id("ball-submit").click()
+            for page in (anim, screen, *phones.values()):
+                expect(page.get_by_test_id("last-number")).to_have_text(str(n))
+
+        anim.get_by_test_id("start-game").click()
+        expect(screen.get_by_test_id("announcement")).to_contain_text("Partie 1 :")
+        ball(balls[0])
+
+        # ---- a stray tap never claims: it arms the button, which calms down by itself
+        stray = chloe.get_by_test_id(f"claim-{c_no}")
+        expect(stray).to_be_enabled()
+        stray.tap()
+        expect(stray).to_have_attribute("data-armed", re.compile("true|ready"))
+        expect(stray).to_have_attribute("data-confirm", "Confirmer : QUINE ?")
+        shot(chloe, "tap-arme-le-bouton")
+        expect(stray).not_to_have_attribute("data-armed", re.compile(".*"), timeout=8_000)
+        expect(chloe.get_by_test_id("verdict")).to_have_count(0)
+        expect(anim.get_by_test_id("claims")).to_contain_text("Aucune annonce")
+        shot(chloe, "tap-sans-annonce")
+
+        # ---- a false claim, then a dispute reinstating the carton
+        claim(chloe.get_by_test_id(f"claim-{c_other}"))
+        expect(chloe.get_by_test_id("verdict")).to_contain_text("Fausse annonce")
+        expect(chloe.get_by_test_id(f"carton-{c_other}")).to_have_attribute("data-annulled", "true")
+        row = anim.locator('[data-testid^="claim-row-"]').first
+        expect(row).to_have_attribute("data-verdict", "false")
+        claim_no = int(row.get_attribute("data-testid").rsplit("-", 1)[1])
+        expect(screen.get_by_test_id("readback")).to_have_attribute("data-kind", "false")
+        shot(screen, "relecture-fausse-annonce-ecran", full_page=False)
+        anim.get_by_test_id(f"dispute-{claim_no}").click()
+        form = anim.get_by_test_id(f"dispute-form-{claim_no}")
+        expect(form).to_be_visible()
+        form.get_by_test_id("decision-reinstate").check()
+        form.get_by_test_id("decision-confirm").click()  # no reason yet: refused, nothing done
+        expect(form).to_contain_text("Écrivez le motif de la décision.")
+        reason = "Le numéro avait été mal annoncé au micro"
+        form.get_by_test_id("decision-reason").fill(reason)
+        shot(anim, "litige-formulaire")
+        form.get_by_test_id("decision-confirm").click()
+        expect(form).to_have_count(0)
+        expect(chloe.get_by_test_id(f"carton-{c_other}")).to_have_attribute(
+            "data-annulled", "false"
+        )
+        expect(chloe.get_by_test_id("decisions")).to_contain_text(
+            f"votre carton {c_other} joue de nouveau"
+        )
+        expect(chloe.get_by_test_id("decisions")).to_contain_text(reason)
+        expect(anim.get_by_test_id("disputes")).to_contain_text(reason)
+        shot(chloe, "litige-carton-retabli")
+
+        # ---- x completes a row of each: Alice claims, the last call opens
+        for n in balls[1:]:
+            ball(n)
+        claim(alice.get_by_test_id(f"claim-{a_no}"))
+        expect(alice.get_by_test_id("verdict")).to_contain_text(f"Annonce valide sur le {x}")
+        for page in (screen, anim, *phones.values()):
+            expect(page.get_by_test_id("last-call")).to_contain_text("Pas d'autre quine ?")
+        expect(anim.get_by_test_id("award")).to_be_disabled()  # "Dernier appel en cours…"
+        expect(anim.get_by_test_id("award")).to_have_text("Dernier appel en cours…")
+        # the read-back of Alice's carton: her row green, x circled
+        for page in (screen, anim):
+            rb = page.get_by_test_id("readback")
+            expect(rb).to_contain_text(f"Contrôle — carton n° {a_no}")
+            expect(rb).to_contain_text(f"Alice — Quine sur le {x} : Annonce valide")
+            expect(rb.locator('[data-win="true"]')).to_have_count(5)
+            expect(rb.locator('[data-last="true"]')).to_have_text(str(x))
+        # Bruno, during the last call: he joins the ex aequo
+        expect(bruno.get_by_test_id("last-call")).to_be_visible()
+        claim(bruno.get_by_test_id(f"claim-{b_no}"))
+        expect(bruno.get_by_test_id("verdict")).to_contain_text(f"Annonce valide sur le {x}")
+        expect(screen.get_by_test_id("announcement")).to_contain_text(
+            f"QUINE ! Ex aequo : 2 gagnants sur le {x}."
+        )
+        expect(screen.get_by_test_id("last-call")).to_be_visible()  # still on
+        expect(anim.get_by_test_id("tie-share")).to_be_disabled()  # not during the last call
+        expect(anim.get_by_test_id("tokens-submit")).to_be_disabled()
+        shot(screen, "dernier-appel-ecran", full_page=False)
+        shot(anim, "dernier-appel-tablette", full_page=False)
+        shot(chloe, "dernier-appel-telephone", full_page=False)
+        shot(anim, "relecture-tablette")
+        anim.set_viewport_size({"width": 1024, "height": 768})
+        shot(anim, "relecture-tablette-1024")
+        anim.set_viewport_size({"width": 1180, "height": 820})
+        expect(screen.get_by_test_id("readback")).to_contain_text(f"carton n° {b_no}")
+        shot(screen, "relecture-ecran", full_page=False)
+        for name, page in (("écran", screen), ("tablette", anim), ("téléphone", chloe)):
+            no_serious_axe_violation(page, name)  # the last call, the read-back: 4.5:1
+
+        # ---- the last call ends: the share is asked first, no token before a refusal
+        started = time.monotonic()
+        expect(screen.get_by_test_id("last-call")).to_have_count(0, timeout=(LAST_CALL + 20) * 1000)
+        print(f"last call gone {time.monotonic() - started:.1f} s after the screenshots")
+        expect(anim.get_by_test_id("share-first")).to_be_visible()
+        expect(anim.get_by_test_id("tokens-submit")).to_be_disabled()
+        expect(anim.get_by_test_id("token-0")).to_be_disabled()
+        share = anim.get_by_test_id("tie-share")
+        expect(share).to_be_enabled()
+        shot(anim, "partage-d-abord")
+        share.click()
+        expect(alice.get_by_test_id("share-accept")).to_be_visible()
+        alice.get_by_test_id("share-accept").click()
+        expect(anim.get_by_test_id("tokens-submit")).to_be_disabled()  # one yes is not enough
+        bruno.get_by_test_id("share-refuse").click()
+        expect(screen.get_by_test_id("announcement")).to_contain_text(
+            "Bruno refuse le partage : tirage au sort."
+        )
+        # the tokens drawn from the bag, typed in the order of the ex aequo
+        tied = anim.get_by_test_id("bag-tokens")
+        expect(tied).to_contain_text("Alice")
+        expect(tied).to_contain_text("Bruno")
+        expect(anim.get_by_test_id("token-0")).to_be_enabled()
+        anim.get_by_test_id("token-0").fill("12")
+        anim.get_by_test_id("token-1").fill("12")
+        anim.get_by_test_id("tokens-submit").click()  # twice the same token: refused
+        expect(anim.get_by_test_id("animateur-message")).to_contain_text("même numéro")
+        anim.get_by_test_id("token-0").fill("12")
+        anim.get_by_test_id("token-1").fill("47")
+        shot(anim, "jetons-du-sac")
+        anim.get_by_test_id("tokens-submit").click()
+        expect(screen.get_by_test_id("announcement")).to_contain_text(
+            "Jetons tirés du sac — Alice : 12, Bruno : 47. Bruno gagne !"
+        )
+        shot(screen, "jetons-ecran", full_page=False)
+        anim.get_by_test_id("award").click()
+        expect(bruno.get_by_test_id("tickets")).to_contain_text("Bons d'achat de 40 €")
+        expect(alice.get_by_test_id("verdict")).to_contain_text("un carton vous est offert")
+
+        # ---- after the award, before the next number: Chloé's genuine quine
+        late = chloe.get_by_test_id(f"claim-{c_no}")
+        expect(late).to_have_text("QUINE !")  # still the quine until the next number
+        claim(late)
+        expect(chloe.get_by_test_id("verdict")).to_contain_text("était bon sur le")
+        expect(chloe.get_by_test_id("verdict")).to_contain_text("réclamation")
+        expect(chloe.get_by_test_id(f"carton-{c_no}")).to_have_attribute("data-annulled", "false")
+        reclamation = anim.locator('[data-testid^="claim-row-"][data-verdict="after_award"]')
+        expect(reclamation).to_have_count(1)
+        expect(reclamation).to_contain_text("RÉCLAMATION")
+        expect(anim.get_by_test_id("reclamation-note")).to_be_visible()
+        expect(screen.get_by_test_id("announcement")).to_contain_text("après l'attribution")
+        shot(chloe, "reclamation-telephone")
+        shot(anim, "reclamation-tablette")
+
+        # ---- the organiser's report: the decision and the réclamation to settle
+        org = new_page(viewport={"width": 1280, "height": 900})
+        org.goto(f"{app_url}/organisation")
+        org.get_by_test_id("tab-signin").click()
+        org.get_by_test_id("org-login-code").fill(code)
+        org.get_by_test_id("org-login-secret").fill(creds.organiser_secret)
+        org.get_by_test_id("org-login").click()
+        org.get_by_test_id("report-show").click()
+        decisions = org.get_by_test_id("report-decisions")
+        expect(decisions).to_contain_text(f"Carton {c_other} rétabli dans la partie")
+        expect(decisions).to_contain_text(reason)
+        expect(decisions).to_contain_text("Réclamation à régler")
+        decisions.scroll_into_view_if_needed()
+        shot(org, "rapport-litiges")
+        assert store.verify_audit(creds.evening_id) == []
+    finally:
+        for ctx in contexts:
+            ctx.close()
