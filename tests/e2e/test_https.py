@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import gestures
 import pytest
 import sqlalchemy as sa
 from conftest import CHROMIUM, CHROMIUM_ARGS
@@ -332,7 +333,7 @@ def test_the_server_recipe_over_https(
         cell.click()
         expect(cell).to_have_attribute("data-marked", "true")
     expect(tv.get_by_test_id("last-number")).to_have_text(str(row[-1]))
-    player.get_by_test_id(f"claim-{no}").click()
+    gestures.claim(player.get_by_test_id(f"claim-{no}"))
     expect(player.get_by_test_id("verdict")).to_contain_text("Annonce valide")
     tablet.get_by_test_id("award").click()
     expect(player.get_by_test_id("tickets")).to_contain_text("Ticket n° 1")

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import gestures
 import pytest
 from outside import decode_qr, serving
 from playwright.sync_api import expect
@@ -253,7 +254,7 @@ def test_a_quine_over_the_hall_s_lan_address(
     # Quine on the last number: valid, on the TV and the tablet; the animateur awards it
     claim = player.get_by_test_id(f"claim-{no}")
     expect(claim).to_have_text("QUINE !")
-    claim.click()
+    gestures.claim(claim)
     expect(player.get_by_test_id("verdict")).to_contain_text("Annonce valide")
     expect(tablet.get_by_test_id("claims")).to_contain_text("Mamie Jo")
     expect(tv.locator("body")).to_contain_text("Mamie Jo")
