@@ -482,10 +482,23 @@ class Hall:
         state = self.fe.animateur if tab is self.anim else self.fe.player
         tab.emit(f"{state}.{handler}", payload)
 
+    def _loading(self) -> list[Any]:
+        """The tabs in the middle of a page load: a reload the server asked for (it had lost
+        their state: Redis restarted) not yet hydrated, or a phone on /jouer not yet ready."""
+        return [
+            t
+            for t in (self.anim, *self.phones)
+            if not t.hydrated
+            or (t is not self.anim and t.path == "/jouer" and t.player.get("ready") is not True)
+        ]
+
     async def settle(self, quiet: float = 0.4, limit: float = 30.0) -> None:
-        """Wait until no tab received anything for `quiet` seconds (at most `limit`)."""
+        """Wait until no tab received anything for `quiet` seconds and no tab is reloading its
+        page (at most `limit`: what a player waits for after a reload is the page back)."""
         t0 = time.monotonic()
-        while time.monotonic() < t0 + limit and time.monotonic() - max(self.last_rx, t0) < quiet:
+        while time.monotonic() < t0 + limit and (
+            time.monotonic() - max(self.last_rx, t0) < quiet or self._loading()
+        ):
             await asyncio.sleep(0.05)
 
     async def animateur(self, move: str) -> None:
@@ -820,6 +833,7 @@ class Crash:
         else:  # the pages stay open on their sockets, as in a hall: play on without a reload
             self.loop.run(h.settle())
             self.play(3)
+            self.loop.run(h.settle())  # (a phone reloaded by its last move has its page back)
             before = self.check()
         after = self.check()
         if after != before:
