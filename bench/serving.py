@@ -39,23 +39,31 @@ def spawn(
     *,
     host: str = "127.0.0.1",
     prefix: tuple[str, ...] = (),
+    rebuild: bool = True,
 ) -> subprocess.Popen:
     """Start the production server on `host:port` (frontend and backend), output appended to
-    `log`; `prefix` runs it under another command (`ip netns exec NS`)."""
-    cmd = [
-        *prefix,
-        str(ROOT / "scripts" / "with-env.sh"),
-        str(VENV / "bin" / "reflex"),
-        "run",
-        "--env",
-        "prod",
-        "--frontend-port",
-        str(port),
-        "--backend-port",
-        str(port),
-        "--backend-host",
-        host,
-    ]
+    `log`; `prefix` runs it under another command (`ip netns exec NS`). `rebuild=False` serves
+    the frontend already built in REFLEX_WEB_WORKDIR as it is (a restart: bench/serve_built.py)
+    instead of compiling and bundling it again."""
+    with_env = str(ROOT / "scripts" / "with-env.sh")
+    if rebuild:
+        cmd = [
+            *prefix,
+            with_env,
+            str(VENV / "bin" / "reflex"),
+            "run",
+            "--env",
+            "prod",
+            "--frontend-port",
+            str(port),
+            "--backend-port",
+            str(port),
+            "--backend-host",
+            host,
+        ]
+    else:
+        served = ROOT / "bench" / "serve_built.py"
+        cmd = [*prefix, with_env, str(VENV / "bin" / "python"), str(served), host, str(port)]
     with log.open("ab") as out:
         if banner:
             out.write(f"\n===== {banner} =====\n".encode())
