@@ -149,7 +149,7 @@ class Game:
     last_call: ev.LastCallOpened | None = None  # "Pas d'autre quine ?" running
     called: set[tuple[int, int]] = field(default_factory=set)  # (stage, number) given a last call
     overturned: dict[int, ev.VerdictOverturned] = field(default_factory=dict)  # claim no ->
-    # indexes kept by `Evening._apply`: judged claims by (stage, number, unit), and the players
+    # indexes kept by `Evening.apply`: judged claims by (stage, number, unit), and the players
     # with a valid claim on each stage (the entries), in claim order
     judged: set[tuple[int, int | None, tuple[int, ...]]] = field(default_factory=set)
     valid: dict[int, dict[str, None]] = field(default_factory=dict)
@@ -550,13 +550,13 @@ class Evening:
         events: list[ev.Event] = []
         if planche:
             printed = self._print(kind, rng)
-            self._apply(printed)
+            self.apply(printed)
             events.append(printed)
             units = [no for no, _, _ in printed.cartons]
         else:
             while len(self.stock[kind]) < quantity:
                 printed = self._print(kind, rng, quantity - len(self.stock[kind]))
-                self._apply(printed)
+                self.apply(printed)
                 events.append(printed)
             units = self.stock[kind][:quantity]
         nos = tuple(n for u in units for n in self.units[u])
@@ -568,7 +568,7 @@ class Evening:
             first_game=self.next_game_index(),
             reason="planche" if planche else reason,
         )
-        self._apply(sold)
+        self.apply(sold)
         events.append(sold)
         return events
 
@@ -1173,21 +1173,21 @@ class Evening:
     # ------------------------------------------------------------------ applying events
 
     def _emit(self, event: ev.Event) -> list[ev.Event]:
-        self._apply(event)
+        self.apply(event)
         return [event]
-
-    def _apply_all(self, events: Iterable[ev.Event]) -> None:
-        for e in events:
-            self._apply(e)
 
     @classmethod
     def replay(cls, program: Program, events: Iterable[ev.Event], key: bytes = b"") -> Evening:
         """Rebuild an evening from its events (as returned by the moves, in order)."""
         evening = cls(program, key)
-        evening._apply_all(events)
+        for e in events:
+            evening.apply(e)
         return evening
 
-    def _apply(self, e: ev.Event) -> None:
+    def apply(self, e: ev.Event) -> None:
+        """Apply an event that a move returned (here, or in another process that committed
+        it): replay, catching up with another worker's commits, reading an evening file. No rule
+        is checked again: the move that made the event checked them."""
         self.history.append(e)
         match e:
             case ev.PlayerJoined():

@@ -1,11 +1,11 @@
 """A whole evening played through the engine, for the records tests.
 
-`play_evening(run, get)` drives one evening with a deterministic bot: `run(move)` plays a move
-(on a bare `Evening`, or through `LiveEvening.run` to commit it), `get()` returns the current
-engine state. The evening has desk sales (cash and card), an order settled at the caisse, an
-order cancelled, a sale refunded, a paper player, a false claim, a claim of another série at
-the desk, valid claims, an ex aequo settled by tokens, awards, a lot handed over and the till
-closed.
+`play_evening(run, get)` drives one evening with a deterministic bot: `run(move)` plays a
+move (on a bare `Evening`, or through the registry to commit it: `live_driver`), `get()`
+returns the current engine state. The evening has desk sales (cash and card), an order settled
+at the caisse, an order cancelled, a sale refunded, a paper player, a false claim, a claim of
+another série at the desk, valid claims, an ex aequo settled by tokens, awards, a lot handed
+over and the till closed.
 """
 
 from __future__ import annotations
@@ -18,8 +18,9 @@ from loto_app.domain.engine import Evening, GameStatus
 from loto_app.domain.program import Program, demo_program
 from loto_app.domain.serial import check_code
 from loto_app.domain.verdicts import Verdict, judge
+from loto_app.live.live_evening import LiveEvening
 from loto_app.records.report import EveningReport
-from loto_app.storage.repository import EveningStore, LiveEvening
+from loto_app.storage.repository import EveningStore
 
 Move = Callable[[Evening], list]
 Run = Callable[[Move], list]
