@@ -28,6 +28,7 @@ from loto_app.domain.cartons import (
     validate_classic,
     validate_maxi,
 )
+from loto_app.domain.events import LotTicket
 from loto_app.domain.program import (
     DrawSource,
     GameSpec,
@@ -92,20 +93,6 @@ class Purchase:
     carton_nos: tuple[int, ...]
     first_game: int
     reason: str
-
-
-@dataclass(frozen=True, slots=True)
-class LotTicket:
-    """A ticket the desk checks and hands over: a lot (`kind` "lot", from an award or a
-    decision) or a "carton offert" voucher (`kind` "voucher")."""
-
-    no: int
-    game: int
-    stage: int
-    player_id: str
-    share: str  # "1" | "1/2" (a voucher: "1")
-    kind: str  # "lot" | "voucher"
-    origin: str  # "award" | "decision" | "tie"
 
 
 @dataclass(slots=True)
@@ -824,11 +811,11 @@ class Evening:
             raise err.NoValidClaim(f"no valid claim on stage {g.stage} of game {g.index}")
         self._after_last_call(g)
         if len(entries) == 1:
-            tickets: tuple[tuple[int, str, str], ...] = ((self._next_ticket, entries[0], "1"),)
+            tickets: tuple[tuple[int, str, str], ...] = ((self._next_ticket, entries[0], ev.WHOLE),)
         elif g.tie.broken is None:
             raise err.TieUnresolved(f"{len(entries)} players tied: {entries}")
         else:
-            share = "1" if g.tie.broken.method == "draw" else "1/2"
+            share = ev.WHOLE if g.tie.broken.method == "draw" else ev.HALF
             tickets = tuple(
                 (self._next_ticket + i, p, share) for i, p in enumerate(g.tie.broken.winners)
             )
@@ -1184,6 +1171,12 @@ class Evening:
             evening.apply(e)
         return evening
 
+    def _issue(self, e: ev.Event) -> None:
+        """Keep the lot tickets an event issues; the next ticket is numbered after them."""
+        for t in ev.issued_tickets(e):
+            self.lot_tickets[t.no] = t
+            self._next_ticket = t.no + 1
+
     def apply(self, e: ev.Event) -> None:
         """Apply an event that a move returned (here, or in another process that committed
         it): replay, catching up with another worker's commits, reading an evening file. No rule
@@ -1291,18 +1284,11 @@ class Evening:
                 g.stage += 1
                 g.tie = Tie()
                 g.last_call = None
-                for no, pid, share in e.tickets:
-                    self.lot_tickets[no] = LotTicket(
-                        no, e.game, e.stage, pid, share, "lot", "award"
-                    )
-                self._next_ticket = e.tickets[-1][0] + 1
+                self._issue(e)
                 if g.stage == len(g.spec.stages):
                     g.status = GameStatus.AWAITING_UNMARK
             case ev.VoucherIssued():
-                self.lot_tickets[e.ticket_no] = LotTicket(
-                    e.ticket_no, e.game, e.stage, e.player_id, "1", "voucher", e.why
-                )
-                self._next_ticket = e.ticket_no + 1
+                self._issue(e)
             case ev.CartonReinstated():
                 self.games[e.game].annulled.discard(self.cartons[e.carton_no].unit)
                 self.decisions.append(e)
@@ -1322,10 +1308,7 @@ class Evening:
                     g.last_call = None  # its only entry is gone
                 self.decisions.append(e)
             case ev.LotGiven():
-                self.lot_tickets[e.ticket_no] = LotTicket(
-                    e.ticket_no, e.game, e.stage, e.player_id, "1", "lot", "decision"
-                )
-                self._next_ticket = e.ticket_no + 1
+                self._issue(e)
                 self.decisions.append(e)
             case ev.ConsolationGiven():
                 self.decisions.append(e)

@@ -299,7 +299,7 @@ def touched_players(events: list[ev.Event], lv: LiveEvening | None = None) -> se
             case ev.SaleCancelled() if lv is not None and x.sale_no in lv.evening.sales:
                 out.add(lv.evening.sales[x.sale_no].player_id)
             case ev.StageAwarded():
-                out.update(p for _, p, _ in x.tickets)
+                out.update(t.player_id for t in ev.issued_tickets(x))
             case ev.ShareOffered():
                 out.update(x.players)
             case ev.TieBroken():

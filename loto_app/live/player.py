@@ -23,12 +23,12 @@ from loto_app.live.views import (
     CartonView,
     OfferView,
     OrderView,
-    TicketView,
     offer_views,
     order_views,
     private_view,
     verdict_text,
 )
+from loto_app.present import TicketView
 from loto_app.storage.access import AccessStore
 
 MAX_CARTON_NO = 100_000

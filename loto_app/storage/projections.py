@@ -250,19 +250,21 @@ def _tie_broken(t: Target, e: ev.TieBroken) -> None:
     )
 
 
-def _lot_ticket(t: Target, ticket_no: int, game: int, stage: int, player: str, share: str) -> None:
-    t.s.add(
-        m.AwardRow(
-            evening_id=t.evening_id,
-            ticket_no=ticket_no,
-            game_idx=game,
-            stage_idx=stage,
-            player_id=player,
-            share=share,
-            code=lot_ticket_code(t.key, t.program.series, ticket_no, player),
-            at=t.now,
+def _lot_tickets(t: Target, e: ev.Event) -> None:
+    """The lot tickets an event issues (an award, a lot given, a "carton offert" voucher)."""
+    for lt in ev.issued_tickets(e):
+        t.s.add(
+            m.AwardRow(
+                evening_id=t.evening_id,
+                ticket_no=lt.no,
+                game_idx=lt.game,
+                stage_idx=lt.stage,
+                player_id=lt.player_id,
+                share=lt.share,
+                code=lot_ticket_code(t.key, t.program.series, lt.no, lt.player_id),
+                at=t.now,
+            )
         )
-    )
 
 
 def _set_game_status(t: Target, game: int, **values: Any) -> None:
@@ -274,8 +276,7 @@ def _set_game_status(t: Target, game: int, **values: Any) -> None:
 
 
 def _stage_awarded(t: Target, e: ev.StageAwarded) -> None:
-    for ticket, player, share in e.tickets:
-        _lot_ticket(t, ticket, e.game, e.stage, player, share)
+    _lot_tickets(t, e)
     t.s.exec(
         sa.update(m.StageRow)
         .where(
@@ -291,11 +292,6 @@ def _stage_awarded(t: Target, e: ev.StageAwarded) -> None:
 
 def _unmark_allowed(t: Target, e: ev.UnmarkAllowed) -> None:
     _set_game_status(t, e.game, status="finished", ended_at=t.now)
-
-
-def _ticket_given(t: Target, e: ev.VoucherIssued | ev.LotGiven) -> None:
-    """A "carton offert" voucher, a lot given by a decision: lot tickets like any."""
-    _lot_ticket(t, e.ticket_no, e.game, e.stage, e.player_id, "1")
 
 
 PROJECTIONS: dict[type[ev.Event], Callable[[Target, Any], None]] = {
@@ -316,8 +312,8 @@ PROJECTIONS: dict[type[ev.Event], Callable[[Target, Any], None]] = {
     ev.TieBroken: _tie_broken,
     ev.StageAwarded: _stage_awarded,
     ev.UnmarkAllowed: _unmark_allowed,
-    ev.VoucherIssued: _ticket_given,
-    ev.LotGiven: _ticket_given,
+    ev.VoucherIssued: _lot_tickets,  # a "carton offert" voucher: a lot ticket like any
+    ev.LotGiven: _lot_tickets,  # a lot given by a decision
 }
 
 #: Events whose only record is the audit log (the report reads it there).
