@@ -50,8 +50,9 @@ from loto_app.domain.till import (
     SaleStatus,
 )
 from loto_app.domain.verdicts import Verdict, judge
+from loto_app.limits import MAX_PLAYER_NAME
 
-MAX_NAME = 30
+MAX_NAME = MAX_PLAYER_NAME
 MAX_PER_SALE = 36  # cartons (or vitrine units) in one sale
 BALLS = range(1, 91)
 TOKEN_BAG = 90  # tokens numbered 1..90 in the tie-break bag
@@ -1032,9 +1033,10 @@ class Evening:
             raise err.NotYourCarton(f"carton {carton_no} is not {player_id}'s")
         return self._claim(c, player_id, "app")
 
-    def desk_claim(self, series: str, carton_no: int, code: str) -> list[ev.Event]:
-        """A paper carton checked at the control desk: same verdicts as in the app, plus the
-        série check (art. 10)."""
+    def paper_claim(self, series: str, carton_no: int, code: str) -> list[ev.Event]:
+        """A paper carton's claim, checked by the animateur with the carton's printed check
+        code: same verdicts as in the app, plus the série check (art. 10; docs/RULES.md,
+        "Claims")."""
         g = self._claimable()
         if not isinstance(series, str) or not isinstance(code, str):
             raise err.InvalidArgument("series and code must be strings")
@@ -1052,6 +1054,9 @@ class Evening:
                 )
             )
         return self._claim(self.cartons[carton_no], self.owner(carton_no), "desk")
+
+    #: The old name (live/animateur.py still calls it; issue 12: to switch, then this goes).
+    desk_claim = paper_claim
 
     def _claim(self, c: IssuedCarton, player_id: str | None, via: str) -> list[ev.Event]:
         g = self._claimable()

@@ -10,6 +10,8 @@ from collections import defaultdict
 from dataclasses import dataclass
 from enum import StrEnum
 
+from loto_app.limits import MAX_STAFF_NAME as MAX_STAFF_NAME
+
 # The money format lives with the rest of the wording; live/caisse.py still imports it from
 # here (issue 12: to switch to loto_app.present, then this line goes).
 from loto_app.present import euros as euros
@@ -28,7 +30,6 @@ DESK_METHODS: dict[str, str] = {"cash": "Espèces", "card": "Carte"}
 #: How a caissier may settle an order ("à régler"): at the desk, or a transfer received.
 SETTLE_METHODS: dict[str, str] = {**DESK_METHODS, "transfer": "Virement"}
 METHOD_LABELS: dict[str, str] = {**SETTLE_METHODS, "pending": "À régler", "free": "Offert"}
-MAX_STAFF_NAME = 30
 MAX_REASON = 120
 MAX_PENDING_PER_PLAYER = 5
 

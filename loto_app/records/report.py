@@ -235,7 +235,7 @@ class GameReport:
 
 
 @dataclass(frozen=True, slots=True)
-class SaleLine:
+class SaleRecord:
     """A sale of a pack of cartons, as it ended up (paid, à régler, cancelled or refunded)."""
 
     no: int
@@ -324,7 +324,7 @@ class EveningReport:
     players: tuple[PlayerLine, ...]
     origins: tuple[tuple[str, str, int], ...]  # (origin, label, players)
     games: tuple[GameReport, ...]
-    sales: tuple[SaleLine, ...]
+    sales: tuple[SaleRecord, ...]
     till: TillSummary
     audit: AuditCheck
 
@@ -740,7 +740,7 @@ def _pack_label(program: Program, offer: int, kind: str, quantity: int, planche:
 
 def sale_lines(
     entries: Iterable[Entry], program: Program, names: Mapping[str, str]
-) -> tuple[SaleLine, ...]:
+) -> tuple[SaleRecord, ...]:
     """Every sale, in sale order, as it ended up: paid (at the desk, or an order settled at the
     caisse), still "à régler", cancelled, or refunded (with who and why)."""
     entries = list(entries)
@@ -792,7 +792,7 @@ def sale_lines(
     for no in sorted(sales):
         s = sales[no]
         out.append(
-            SaleLine(
+            SaleRecord(
                 **s,
                 player_name=names.get(s["player_id"], s["player_id"]),
                 pack_label=_pack_label(program, s["offer"], s["kind"], s["quantity"], s["planche"]),
@@ -805,7 +805,7 @@ def sale_lines(
     return tuple(out)
 
 
-def till_summary(lines: Iterable[SaleLine], entries: Iterable[Entry] = ()) -> TillSummary:
+def till_summary(lines: Iterable[SaleRecord], entries: Iterable[Entry] = ()) -> TillSummary:
     """Add up the sale lines (a cancelled sale counts only by its refund; an order settled at
     the caisse counts for "Caisse (<caissier>)", as `till.totals` does), and read the till's
     closing and the free cartons from the entries."""
@@ -1030,7 +1030,7 @@ __all__ = [
     "EveningReport",
     "GameReport",
     "PlayerLine",
-    "SaleLine",
+    "SaleRecord",
     "StageLine",
     "TieLine",
     "TillSummary",

@@ -209,7 +209,7 @@ def test_a_paper_claim_after_the_award_is_judged_the_same_way():
     complete_rows(e, mine, x)
     e.claim("a", mine["a"])
     e.award()
-    made = last_claim(e.desk_claim("A", mine["b"], check_code(KEY, "A", mine["b"])))
+    made = last_claim(e.paper_claim("A", mine["b"], check_code(KEY, "A", mine["b"])))
     assert made.verdict == Verdict.AFTER_AWARD and made.via == "desk"
 
 

@@ -89,7 +89,7 @@ def play_evening(run: Run, get: Callable[[], Evening], seed: int) -> dict[str, i
     run(lambda e: e.claim("ana", e.player_cartons("ana")[0].no))
     out["false_claim_carton"] = get().player_cartons("ana")[0].no
     # a claim at the desk of a carton of another série
-    run(lambda e: e.desk_claim("Z", 1, "ABCDEF"))
+    run(lambda e: e.paper_claim("Z", 1, "ABCDEF"))
     ties = 0
     while True:
         e = get()
@@ -101,7 +101,7 @@ def play_evening(run: Run, get: Callable[[], Evening], seed: int) -> dict[str, i
         for pid, no in claims:
             if e.origins[pid] == "paper":  # checked at the desk with the printed check code
                 code = check_code(e.key, e.program.series, no)
-                run(lambda e, n=no, c=code: e.desk_claim(e.program.series, n, c))
+                run(lambda e, n=no, c=code: e.paper_claim(e.program.series, n, c))
             else:
                 run(lambda e, p=pid, n=no: e.claim(p, n))
         if get().game.last_call is not None:
