@@ -3,7 +3,8 @@
 Every browser of an evening joins the room `loto:<evening id>` when its page loads (and again
 after every reconnect, since membership follows the socket). A change is published as one
 `event` message `{"delta": {HallView: {...}}}`: the frontend applies it like any Reflex update.
-This is the mechanism the fan-out probe measured best (docs/DESIGN.md): one serialisation per
+This is the mechanism the fan-out probe measured best (docs/ARCHITECTURE.md, "Why one delta to a
+socket.io room"): one serialisation per
 change, whatever the number of phones. The server never reads the per-client copies of these
 vars: they are display slots; the truth is the engine.
 

@@ -1,7 +1,7 @@
 """Property tests of the rules core: an independent claim oracle, random evenings that must never
 break an invariant, and the draw itself.
 
-The claim oracle below is written from RULES.md ("Claims") by brute force and deliberately does
+The claim oracle below is written from docs/RULES.md ("Claims") by brute force and deliberately does
 not import `loto_app.domain.verdicts`' logic: it enumerates every set of lines (rows, diagonals,
 cartons) that forms the pattern, keeps the complete ones, and decides
 

@@ -1,4 +1,4 @@
-"""Example tests: one or more for every rule of RULES.md, played on the engine."""
+"""Example tests: one or more for every rule of docs/RULES.md, played on the engine."""
 
 from __future__ import annotations
 
