@@ -13,12 +13,13 @@ generator's tables (about 0.1 s) is done before timing.
 The second, `claims=1000 verify_ms=... engine_ms=... committed_ms=...`, times 1,000
 simultaneous claims on one number (1,000 players with one carton each, a quine in play): the
 controller's check alone (`verdicts.judge`), the engine's whole claim move (verdict, tie
-entries, annulment), and the same moves each committed to a SQLite file (`LiveEvening.run`,
-one transaction per claim, as the live app does). Medians of 5 runs.
+entries, annulment), and the same moves each committed to a SQLite file (`registry.Registry.play`
+awaited one by one: one transaction per claim). Medians of 5 runs.
 """
 
 from __future__ import annotations
 
+import asyncio
 import random
 import secrets
 import statistics
@@ -30,9 +31,10 @@ from loto_app.domain.cartons import generate_strip
 from loto_app.domain.engine import Evening
 from loto_app.domain.program import DrawSource, Kind, Program, Settings, demo_program
 from loto_app.domain.verdicts import judge
+from loto_app.live.registry import Registry
 from loto_app.storage.db import make_engine
 from loto_app.storage.migrations import upgrade
-from loto_app.storage.repository import EveningStore, LiveEvening
+from loto_app.storage.repository import EveningStore
 
 STRIPS = 10_000
 RUNS = 5
@@ -128,12 +130,21 @@ def bench_claims(claims: int = CLAIMS, runs: int = RUNS) -> tuple[float, float, 
             upgrade(url)
             engine = make_engine(url)
             store = EveningStore(engine)
-            live = LiveEvening(store, store.create_evening("Bench", _program()).evening_id)
+            eid = store.create_evening("Bench", _program()).evening_id
+            reg, loop = Registry(store), asyncio.new_event_loop()
+
+            def run(move, reg=reg, loop=loop, eid=eid):
+                return loop.run_until_complete(reg.play(eid, move))
+
+            live = loop.run_until_complete(reg.live(eid))
             rng = random.Random(SEED + r)
-            _setup(live.evening, rng, claims, live.run)
+            _setup(live.evening, rng, claims, run)
             t = time.perf_counter()
-            _claim_all(live.evening, live.run)
+            _claim_all(live.evening, run)
             committed.append((time.perf_counter() - t) * 1000)
+            reg.forget_all()  # the last-call timers
+            loop.run_until_complete(asyncio.sleep(0))
+            loop.close()
             engine.dispose()
     return statistics.median(judged), statistics.median(moved), statistics.median(committed)
 

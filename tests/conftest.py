@@ -1,4 +1,5 @@
-"""Shared fixtures for the browser (e2e) tests. Pure tests need none of this.
+"""Shared fixtures: the browser (e2e) tests' app and Chromium, and `drivers` (the production
+move path from synchronous test code).
 
 `app_url` serves the real app (production build, Reflex's AppHarnessProd) on free ports with
 its own SQLite file; `browser` is Debian's Chromium driven by Playwright's sync API.
@@ -9,7 +10,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -154,3 +155,20 @@ def results_dir(request: pytest.FixtureRequest) -> Path:
     path = RESULTS_DIR / request.node.name
     path.mkdir(parents=True, exist_ok=True)
     return path
+
+
+@pytest.fixture
+def drivers() -> Iterator[Callable[..., Any]]:
+    """Make `live_driver.Driver`s (the production move path, from synchronous test code):
+    `drivers(store, *publishers)`; each is closed after the test."""
+    from live_driver import Driver
+
+    made: list[Driver] = []
+
+    def make(store: Any, *publishers: Any) -> Driver:
+        made.append(Driver(store, *publishers))
+        return made[-1]
+
+    yield make
+    for d in made:
+        d.close()

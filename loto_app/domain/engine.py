@@ -28,6 +28,7 @@ from loto_app.domain.cartons import (
     validate_classic,
     validate_maxi,
 )
+from loto_app.domain.events import LotTicket
 from loto_app.domain.program import (
     DrawSource,
     GameSpec,
@@ -49,8 +50,9 @@ from loto_app.domain.till import (
     SaleStatus,
 )
 from loto_app.domain.verdicts import Verdict, judge
+from loto_app.limits import MAX_PLAYER_NAME
 
-MAX_NAME = 30
+MAX_NAME = MAX_PLAYER_NAME
 MAX_PER_SALE = 36  # cartons (or vitrine units) in one sale
 BALLS = range(1, 91)
 TOKEN_BAG = 90  # tokens numbered 1..90 in the tie-break bag
@@ -94,20 +96,6 @@ class Purchase:
     reason: str
 
 
-@dataclass(frozen=True, slots=True)
-class LotTicket:
-    """A ticket the desk checks and hands over: a lot (`kind` "lot", from an award or a
-    decision) or a "carton offert" voucher (`kind` "voucher")."""
-
-    no: int
-    game: int
-    stage: int
-    player_id: str
-    share: str  # "1" | "1/2" (a voucher: "1")
-    kind: str  # "lot" | "voucher"
-    origin: str  # "award" | "decision" | "tie"
-
-
 @dataclass(slots=True)
 class Tie:
     """The settling of an ex aequo on the stage in play."""
@@ -149,7 +137,7 @@ class Game:
     last_call: ev.LastCallOpened | None = None  # "Pas d'autre quine ?" running
     called: set[tuple[int, int]] = field(default_factory=set)  # (stage, number) given a last call
     overturned: dict[int, ev.VerdictOverturned] = field(default_factory=dict)  # claim no ->
-    # indexes kept by `Evening._apply`: judged claims by (stage, number, unit), and the players
+    # indexes kept by `Evening.apply`: judged claims by (stage, number, unit), and the players
     # with a valid claim on each stage (the entries), in claim order
     judged: set[tuple[int, int | None, tuple[int, ...]]] = field(default_factory=set)
     valid: dict[int, dict[str, None]] = field(default_factory=dict)
@@ -550,13 +538,13 @@ class Evening:
         events: list[ev.Event] = []
         if planche:
             printed = self._print(kind, rng)
-            self._apply(printed)
+            self.apply(printed)
             events.append(printed)
             units = [no for no, _, _ in printed.cartons]
         else:
             while len(self.stock[kind]) < quantity:
                 printed = self._print(kind, rng, quantity - len(self.stock[kind]))
-                self._apply(printed)
+                self.apply(printed)
                 events.append(printed)
             units = self.stock[kind][:quantity]
         nos = tuple(n for u in units for n in self.units[u])
@@ -568,7 +556,7 @@ class Evening:
             first_game=self.next_game_index(),
             reason="planche" if planche else reason,
         )
-        self._apply(sold)
+        self.apply(sold)
         events.append(sold)
         return events
 
@@ -824,11 +812,11 @@ class Evening:
             raise err.NoValidClaim(f"no valid claim on stage {g.stage} of game {g.index}")
         self._after_last_call(g)
         if len(entries) == 1:
-            tickets: tuple[tuple[int, str, str], ...] = ((self._next_ticket, entries[0], "1"),)
+            tickets: tuple[tuple[int, str, str], ...] = ((self._next_ticket, entries[0], ev.WHOLE),)
         elif g.tie.broken is None:
             raise err.TieUnresolved(f"{len(entries)} players tied: {entries}")
         else:
-            share = "1" if g.tie.broken.method == "draw" else "1/2"
+            share = ev.WHOLE if g.tie.broken.method == "draw" else ev.HALF
             tickets = tuple(
                 (self._next_ticket + i, p, share) for i, p in enumerate(g.tie.broken.winners)
             )
@@ -1045,9 +1033,10 @@ class Evening:
             raise err.NotYourCarton(f"carton {carton_no} is not {player_id}'s")
         return self._claim(c, player_id, "app")
 
-    def desk_claim(self, series: str, carton_no: int, code: str) -> list[ev.Event]:
-        """A paper carton checked at the control desk: same verdicts as in the app, plus the
-        série check (art. 10)."""
+    def paper_claim(self, series: str, carton_no: int, code: str) -> list[ev.Event]:
+        """A paper carton's claim, checked by the animateur with the carton's printed check
+        code: same verdicts as in the app, plus the série check (art. 10; docs/RULES.md,
+        "Claims")."""
         g = self._claimable()
         if not isinstance(series, str) or not isinstance(code, str):
             raise err.InvalidArgument("series and code must be strings")
@@ -1065,6 +1054,9 @@ class Evening:
                 )
             )
         return self._claim(self.cartons[carton_no], self.owner(carton_no), "desk")
+
+    #: The old name (live/animateur.py still calls it; issue 12: to switch, then this goes).
+    desk_claim = paper_claim
 
     def _claim(self, c: IssuedCarton, player_id: str | None, via: str) -> list[ev.Event]:
         g = self._claimable()
@@ -1173,21 +1165,27 @@ class Evening:
     # ------------------------------------------------------------------ applying events
 
     def _emit(self, event: ev.Event) -> list[ev.Event]:
-        self._apply(event)
+        self.apply(event)
         return [event]
-
-    def _apply_all(self, events: Iterable[ev.Event]) -> None:
-        for e in events:
-            self._apply(e)
 
     @classmethod
     def replay(cls, program: Program, events: Iterable[ev.Event], key: bytes = b"") -> Evening:
         """Rebuild an evening from its events (as returned by the moves, in order)."""
         evening = cls(program, key)
-        evening._apply_all(events)
+        for e in events:
+            evening.apply(e)
         return evening
 
-    def _apply(self, e: ev.Event) -> None:
+    def _issue(self, e: ev.Event) -> None:
+        """Keep the lot tickets an event issues; the next ticket is numbered after them."""
+        for t in ev.issued_tickets(e):
+            self.lot_tickets[t.no] = t
+            self._next_ticket = t.no + 1
+
+    def apply(self, e: ev.Event) -> None:
+        """Apply an event that a move returned (here, or in another process that committed
+        it): replay, catching up with another worker's commits, reading an evening file. No rule
+        is checked again: the move that made the event checked them."""
         self.history.append(e)
         match e:
             case ev.PlayerJoined():
@@ -1291,18 +1289,11 @@ class Evening:
                 g.stage += 1
                 g.tie = Tie()
                 g.last_call = None
-                for no, pid, share in e.tickets:
-                    self.lot_tickets[no] = LotTicket(
-                        no, e.game, e.stage, pid, share, "lot", "award"
-                    )
-                self._next_ticket = e.tickets[-1][0] + 1
+                self._issue(e)
                 if g.stage == len(g.spec.stages):
                     g.status = GameStatus.AWAITING_UNMARK
             case ev.VoucherIssued():
-                self.lot_tickets[e.ticket_no] = LotTicket(
-                    e.ticket_no, e.game, e.stage, e.player_id, "1", "voucher", e.why
-                )
-                self._next_ticket = e.ticket_no + 1
+                self._issue(e)
             case ev.CartonReinstated():
                 self.games[e.game].annulled.discard(self.cartons[e.carton_no].unit)
                 self.decisions.append(e)
@@ -1322,10 +1313,7 @@ class Evening:
                     g.last_call = None  # its only entry is gone
                 self.decisions.append(e)
             case ev.LotGiven():
-                self.lot_tickets[e.ticket_no] = LotTicket(
-                    e.ticket_no, e.game, e.stage, e.player_id, "1", "lot", "decision"
-                )
-                self._next_ticket = e.ticket_no + 1
+                self._issue(e)
                 self.decisions.append(e)
             case ev.ConsolationGiven():
                 self.decisions.append(e)

@@ -394,6 +394,38 @@ class AwardWithdrawn(Event):
 #: The decisions of the association (art. 8), for the report and the players' views.
 DISPUTE_EVENTS = (CartonReinstated, VerdictOverturned, LotGiven, ConsolationGiven, AwardWithdrawn)
 
+#: A lot ticket's share: the whole lot, or half of it (two ex aequo who agreed to share).
+WHOLE, HALF = "1", "1/2"
+
+
+@dataclass(frozen=True, slots=True)
+class LotTicket:
+    """A ticket the desk checks and hands over: a lot (`kind` "lot", from an award or a
+    decision) or a "carton offert" voucher (`kind` "voucher")."""
+
+    no: int
+    game: int
+    stage: int
+    player_id: str
+    share: str  # WHOLE | HALF (a voucher: WHOLE)
+    kind: str  # "lot" | "voucher"
+    origin: str  # "award" | "decision" | "tie" | "dispute"
+
+
+def issued_tickets(e: Event) -> tuple[LotTicket, ...]:
+    """The lot tickets an event issues (an award, a lot given by a decision, a voucher)."""
+    match e:
+        case StageAwarded():
+            return tuple(
+                LotTicket(no, e.game, e.stage, pid, share, "lot", "award")
+                for no, pid, share in e.tickets
+            )
+        case LotGiven():
+            return (LotTicket(e.ticket_no, e.game, e.stage, e.player_id, WHOLE, "lot", "decision"),)
+        case VoucherIssued():
+            return (LotTicket(e.ticket_no, e.game, e.stage, e.player_id, WHOLE, "voucher", e.why),)
+    return ()
+
 
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.type: cls

@@ -10,6 +10,7 @@ from enum import StrEnum
 from typing import Any
 
 from loto_app.domain.errors import InvalidProgram
+from loto_app.limits import MAX_SERIES
 
 
 class Kind(StrEnum):
@@ -342,10 +343,10 @@ class Program:
     offers: tuple[Offer, ...] = ()
 
     def __post_init__(self) -> None:
-        if not isinstance(self.series, str) or not (1 <= len(self.series.strip()) <= 16):
+        if not isinstance(self.series, str) or not (1 <= len(self.series.strip()) <= MAX_SERIES):
             raise InvalidProgram(
-                f"series code {self.series!r} must have 1 to 16 characters",
-                "Le code de série doit faire de 1 à 16 caractères.",
+                f"series code {self.series!r} must have 1 to {MAX_SERIES} characters",
+                f"Le code de série doit faire de 1 à {MAX_SERIES} caractères.",
             )
         if not self.games:
             raise InvalidProgram(

@@ -3,7 +3,8 @@
 Every browser of an evening joins the room `loto:<evening id>` when its page loads (and again
 after every reconnect, since membership follows the socket). A change is published as one
 `event` message `{"delta": {HallView: {...}}}`: the frontend applies it like any Reflex update.
-This is the mechanism the fan-out probe measured best (docs/DESIGN.md): one serialisation per
+This is the mechanism the fan-out probe measured best (docs/ARCHITECTURE.md, "Why one delta to a
+socket.io room"): one serialisation per
 change, whatever the number of phones. The server never reads the per-client copies of these
 vars: they are display slots; the truth is the engine.
 
@@ -21,15 +22,16 @@ import logging
 import os
 import weakref
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from reflex_base.constants.state import FIELD_MARKER
 
 from loto_app.domain import events as ev
 from loto_app.live import registry
+from loto_app.live.live_evening import LiveEvening
 from loto_app.live.snapshot import public_snapshot
 from loto_app.storage.db import database_url
-from loto_app.storage.repository import LiveEvening
 
 if TYPE_CHECKING:
     import reflex as rx
@@ -113,7 +115,7 @@ def bind(app: rx.App, hall_state: type, refresh_handler: str) -> None:
     _app = app
     _hall_state, _hall_cls = hall_state.get_full_name(), hall_state
     _refresh_event = refresh_handler
-    registry.on_change(_publish)
+    registry.on_change(publish)
     redis_url = os.environ.get("REFLEX_REDIS_URL")
     if redis_url:
         app.register_lifespan_task(_rooms_across_workers(app, redis_url))
@@ -298,7 +300,7 @@ def touched_players(events: list[ev.Event], lv: LiveEvening | None = None) -> se
             case ev.SaleCancelled() if lv is not None and x.sale_no in lv.evening.sales:
                 out.add(lv.evening.sales[x.sale_no].player_id)
             case ev.StageAwarded():
-                out.update(p for _, p, _ in x.tickets)
+                out.update(t.player_id for t in ev.issued_tickets(x))
             case ev.ShareOffered():
                 out.update(x.players)
             case ev.TieBroken():
@@ -315,25 +317,50 @@ def touched_players(events: list[ev.Event], lv: LiveEvening | None = None) -> se
     return out
 
 
-async def _publish(
+@dataclass(frozen=True, slots=True)
+class Emit:
+    """One socket.io message of a publication: to a room (or a socket), maybe not to the
+    socket that made the move."""
+
+    to: str
+    message: dict[str, Any]
+    skip_sid: str | None = None
+
+
+def routes(
     evening_id: int, lv: LiveEvening, events: list[ev.Event], actor: str | None = None
-) -> None:
-    if _app is None:
-        return
+) -> list[Emit]:
+    """What to send, and to whom, once a move's events are committed: the public picture to
+    everyone (once per committed state), the player count to the animateur's tablets, a poke
+    to the desk and to each player whose private view changed."""
+    out: list[Emit] = []
     if any(isinstance(x, PUBLIC_EVENTS) for x in events):
         # One picture per committed state: the moves of one batch (a claim storm) are published
         # after their common commit, and all would send the same picture.
         if _pictured.get(lv) != lv.seq:
             _pictured[lv] = lv.seq
-            await _emit(delta(picture(lv)), room(evening_id))
+            out.append(Emit(room(evening_id), delta(picture(lv))))
     elif any(isinstance(x, ev.PlayerJoined) for x in events):
-        await _emit(delta({"players": len(lv.evening.players)}), staff_room(evening_id))
+        out.append(Emit(staff_room(evening_id), delta({"players": len(lv.evening.players)})))
     if _desk_refresh_event and any(isinstance(x, DESK_EVENTS) for x in events):
         desk_poke = {"events": [{"name": _desk_refresh_event, "payload": {}, "router_data": {}}]}
-        await _emit(desk_poke, desk_room(evening_id), skip_sid=actor)
+        out.append(Emit(desk_room(evening_id), desk_poke, skip_sid=actor))
     poke = {"events": [{"name": _refresh_event, "payload": {}, "router_data": {}}]}
     if any(isinstance(x, (ev.GameStarted, ev.UnmarkAllowed)) for x in events):
-        await _emit(poke, room(evening_id))  # which cartons play, marks and annulments reset
+        # which cartons play, marks and annulments reset: everyone's private view
+        return [*out, Emit(room(evening_id), poke)]
+    out += [
+        Emit(player_room(evening_id, pid), poke, skip_sid=actor)
+        for pid in sorted(touched_players(events, lv))
+    ]
+    return out
+
+
+async def publish(
+    evening_id: int, lv: LiveEvening, events: list[ev.Event], actor: str | None = None
+) -> None:
+    """The registry's publisher: send a committed move's `routes`."""
+    if _app is None:
         return
-    for pid in touched_players(events, lv):
-        await _emit(poke, player_room(evening_id, pid), skip_sid=actor)
+    for r in routes(evening_id, lv, events, actor):
+        await _emit(r.message, r.to, skip_sid=r.skip_sid)

@@ -12,12 +12,11 @@ from typing import Any
 from loto_app.domain import errors as err
 from loto_app.domain import events as ev
 from loto_app.domain.engine import MAX_DECISION_REASON, Evening
+from loto_app.limits import MAX_CLAIM_NO, MAX_TICKET_NO
 from loto_app.live.guards import BadInput, as_int, as_text
 from loto_app.live.snapshot import tie_key
 
 MAX_TIED = 9  # token fields on the form (a form holds 10 fields at most)
-MAX_CLAIM_NO = 1_000_000
-MAX_TICKET_NO = 100_000
 
 #: The decisions a claim's "Réclamation / litige" form offers, with their French names.
 DECISIONS: dict[str, str] = {

@@ -15,6 +15,7 @@ from loto_app.domain.engine import MAX_NAME, Evening
 from loto_app.domain.errors import LotoError
 from loto_app.domain.till import DESK_QR_PREFIX, desk_code
 from loto_app.domain.verdicts import Verdict
+from loto_app.limits import MAX_CARTON_NO, MAX_CODE, MAX_OFFER_INDEX
 from loto_app.live import broadcast, registry
 from loto_app.live.guards import BadInput, as_bool, as_int, as_text, form, log, refuse
 from loto_app.live.screen import qr_svg_data_uri
@@ -23,16 +24,13 @@ from loto_app.live.views import (
     CartonView,
     OfferView,
     OrderView,
-    TicketView,
     offer_views,
     order_views,
     private_view,
     verdict_text,
 )
+from loto_app.present import TicketView
 from loto_app.storage.access import AccessStore
-
-MAX_CARTON_NO = 100_000
-MAX_OFFERS = 64
 
 
 class PlayerState(rx.State):
@@ -70,7 +68,7 @@ class PlayerState(rx.State):
         """The join form: evening code and pseudonym -> a new player (or mine again)."""
         try:
             data = form(form_data)
-            code = as_text(data.get("code", ""), "code", 16).upper()
+            code = as_text(data.get("code", ""), "code", MAX_CODE).upper()
             name = as_text(data.get("name", ""), "name", 80)
             invitation = as_text(data.get("invitation", ""), "invitation", 64)
         except BadInput as exc:
@@ -135,7 +133,7 @@ class PlayerState(rx.State):
         cartons and the board, from the identity this browser stores (live/rehydrate.py), so
         that the page never shows them empty; `resume` then only joins the rooms."""
         secret, code = stored.get("secret", ""), stored.get("code", "")
-        if not secret or not code or len(secret) > 64 or len(code) > 16:
+        if not secret or not code or len(secret) > 64 or len(code) > MAX_CODE:
             return
         self.secret, self.code = secret, code  # (the hydrate sets them again, to the same)
         if not await self._identify():
@@ -228,7 +226,7 @@ class PlayerState(rx.State):
         """Order a pack of the tariff from the phone: "à régler" at the desk (or handed at once
         on a free loto)."""
         try:
-            index = as_int(offer, 0, MAX_OFFERS, "offer")
+            index = as_int(offer, 0, MAX_OFFER_INDEX, "offer")
         except BadInput as exc:
             return self._refused("order", exc)
         await self._order(index)

@@ -1,4 +1,5 @@
 """The evenings this process serves: one `LiveEvening` each, moves serialised per evening.
+This is the one path by which a move is played, committed and told.
 
 Moves go through one writer task per evening (group commit): the moves queued meanwhile are run
 on the engine in order (on the event loop, where the evening is read) and committed together, in
@@ -10,34 +11,30 @@ The last call ("Pas d'autre quine ?") is closed here too: whenever an evening is
 up or committed with a last call open that this process has no timer for, a timer closes it
 after the evening's seconds (a move like any other: a second worker's timer, or one that fires
 after the last call was closed otherwise, is simply refused by the engine).
+
+`Registry` holds all this for one database; the process uses one (`default()`, on the
+configured database) through this module's functions. Tests make their own on a SQLite file,
+with a recording publisher.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import secrets
+import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
-from sqlmodel import Session
-
 from loto_app.domain import events as ev
-from loto_app.domain.engine import Evening
 from loto_app.domain.errors import LotoError
+from loto_app.live.live_evening import Extra, LiveEvening, Move
 from loto_app.storage.db import make_engine
-from loto_app.storage.repository import EveningStore, LiveEvening
+from loto_app.storage.repository import EveningStore
 
 log = logging.getLogger(__name__)
 
 Publisher = Callable[[int, LiveEvening, list[ev.Event], str | None], Awaitable[None]]
-
-_store: EveningStore | None = None
-_lives: dict[int, LiveEvening] = {}
-_queues: dict[int, list[_Move]] = {}
-_writers: dict[int, asyncio.Task] = {}
-_publishers: list[Publisher] = []
-_last_calls: dict[int, ev.LastCallOpened] = {}  # evening id -> the last call a timer closes
-_timers: set[asyncio.Task] = set()  # (a task needs a strong reference)
 
 #: At most this many moves per transaction (a batch still commits in a few milliseconds).
 MAX_BATCH = 256
@@ -45,10 +42,174 @@ MAX_BATCH = 256
 
 @dataclass(slots=True)
 class _Move:
-    move: Callable[[Evening], list[ev.Event]]
-    extra: Callable[[Session], None] | None
+    move: Move
+    extra: Extra | None
     actor: str | None
     answer: asyncio.Future
+
+
+class Registry:
+    """The live evenings of one database, their writers, publishers and last-call timers.
+
+    Args:
+        store: the database; None: the process's configured database (`store()`).
+    """
+
+    def __init__(self, store: EveningStore | None = None) -> None:
+        self._store = store
+        self._lives: dict[int, LiveEvening] = {}
+        self._queues: dict[int, list[_Move]] = {}
+        self._writers: dict[int, asyncio.Task] = {}
+        self._publishers: list[Publisher] = []
+        self._last_calls: dict[int, ev.LastCallOpened] = {}  # evening -> the one a timer closes
+        self._timers: set[asyncio.Task] = set()  # (a task needs a strong reference)
+
+    @property
+    def store(self) -> EveningStore:
+        """The database access."""
+        return self._store if self._store is not None else store()
+
+    def served(self) -> list[int]:
+        """The evenings loaded here."""
+        return list(self._lives)
+
+    def on_change(self, publisher: Publisher) -> None:
+        """Register what runs after every committed move (the broadcast)."""
+        self._publishers.append(publisher)
+
+    async def live(self, evening_id: int, *, fresh: bool = True) -> LiveEvening:
+        """The evening, loaded on first use; `fresh` catches up with other processes' commits."""
+        lv = self._lives.get(evening_id)
+        if lv is None:
+            lv = await asyncio.to_thread(LiveEvening, self.store, evening_id)
+            lv = self._lives.setdefault(evening_id, lv)
+        elif fresh:
+            await asyncio.to_thread(lv.catch_up)
+        self.watch_last_call(evening_id, lv)
+        return lv
+
+    async def play(
+        self,
+        evening_id: int,
+        move: Move,
+        extra: Extra | None = None,
+        actor: str | None = None,
+    ) -> list[ev.Event]:
+        """Run a move, commit it, then publish it (`actor`: the socket that made it, whose own
+        handler already refreshes its view; the player's other tabs are still told).
+
+        Raises:
+            LotoError: the move is illegal; nothing changed and nothing is published.
+        """
+        answer = asyncio.get_running_loop().create_future()
+        self._queues.setdefault(evening_id, []).append(_Move(move, extra, actor, answer))
+        writer = self._writers.get(evening_id)
+        if writer is None or writer.done() or writer.get_loop() is not answer.get_loop():
+            self._writers[evening_id] = asyncio.create_task(self._write(evening_id))
+        return await answer
+
+    async def join(self, evening_id: int, name: str, origin: str = "hall") -> tuple[str, str]:
+        """Register a player ("hall", "remote" or "paper"); returns (player id, secret identity
+        for the browser, whose digest is committed with the join)."""
+        player_id = uuid.uuid4().hex[:16]
+        secret = secrets.token_urlsafe(24)
+        await self.play(
+            evening_id,
+            lambda e: e.join(player_id, name, origin),
+            self.store.player_secret_writer(evening_id, player_id, secret),
+        )
+        return player_id, secret
+
+    async def _write(self, evening_id: int) -> None:
+        """The evening's writer: commit what is queued, batch after batch, until nothing is."""
+        queue = self._queues[evening_id]
+        while queue:
+            batch = queue[:MAX_BATCH]
+            del queue[:MAX_BATCH]
+            try:
+                lv = await self.live(evening_id, fresh=False)
+                release = await asyncio.to_thread(lv.lock_writers)  # other workers wait (PG)
+                try:
+                    for _attempt in range(3):
+                        await asyncio.to_thread(lv.catch_up)  # other processes' commits, if any
+                        # The engine runs here, on the loop that reads the evening (no reader
+                        # sees a half-applied move); the commit in a worker thread.
+                        results, events, extra = lv.apply_batch([(m.move, m.extra) for m in batch])
+                        if not events or await asyncio.to_thread(lv.commit_batch, events, extra):
+                            break
+                    else:
+                        raise RuntimeError(
+                            f"evening {evening_id}: could not commit after 3 attempts"
+                        )
+                finally:
+                    await asyncio.to_thread(release)
+            except Exception as exc:  # nothing of the batch took effect
+                for m in batch:
+                    if not m.answer.done():
+                        m.answer.set_exception(exc)
+                continue
+            self.watch_last_call(evening_id, lv)
+            for m, r in zip(batch, results, strict=True):  # committed: tell, in commit order
+                if isinstance(r, list) and r:
+                    await self._publish(evening_id, lv, r, m.actor)
+            for m, r in zip(batch, results, strict=True):
+                if m.answer.done():  # the caller went away
+                    continue
+                if isinstance(r, LotoError):
+                    m.answer.set_exception(r)
+                else:
+                    m.answer.set_result(r)
+
+    async def _publish(
+        self, evening_id: int, lv: LiveEvening, events: list[ev.Event], actor: str | None
+    ) -> None:
+        for publish in self._publishers:
+            try:
+                await publish(evening_id, lv, events, actor)
+            except Exception:  # a failed broadcast must not undo a committed move
+                log.exception("evening %s: publishing failed", evening_id)
+
+    def watch_last_call(self, evening_id: int, lv: LiveEvening) -> None:
+        """Schedule the close of the evening's open last call, unless a timer already waits
+        for it (the loop must be running: call it from the event loop)."""
+        g = lv.evening.game
+        opened = g.last_call if g is not None else None
+        if opened is None or self._last_calls.get(evening_id) == opened:
+            return
+        self._last_calls[evening_id] = opened
+        task = asyncio.get_running_loop().create_task(self._close_last_call(evening_id, opened))
+        self._timers.add(task)
+        task.add_done_callback(self._timers.discard)
+
+    async def _close_last_call(self, evening_id: int, opened: ev.LastCallOpened) -> None:
+        try:
+            await asyncio.sleep(opened.seconds)
+            await self.play(evening_id, lambda e: e.close_last_call(opened))
+            log.info("evening %s: last call on %s closed", evening_id, opened.number)
+        except LotoError as exc:  # closed already (another worker's timer, a decision)
+            log.info("evening %s: last call on %s: %s", evening_id, opened.number, exc)
+        except Exception:
+            log.exception(
+                "evening %s: closing the last call on %s failed", evening_id, opened.number
+            )
+        finally:
+            if self._last_calls.get(evening_id) == opened:
+                del self._last_calls[evening_id]
+
+    def forget_all(self) -> None:
+        """Drop every cached evening and pending last-call timer (tests)."""
+        self._lives.clear()
+        self._queues.clear()
+        self._writers.clear()
+        for task in list(self._timers):
+            task.cancel()
+        self._last_calls.clear()
+
+
+# ---------------------------------------------------------------------- the process's registry
+
+_store: EveningStore | None = None
+_default = Registry()
 
 
 def store() -> EveningStore:
@@ -59,137 +220,47 @@ def store() -> EveningStore:
     return _store
 
 
+def default() -> Registry:
+    """The process's registry (on `store()`)."""
+    return _default
+
+
 def served() -> list[int]:
     """The evenings this process has loaded."""
-    return list(_lives)
+    return _default.served()
 
 
 def on_change(publisher: Publisher) -> None:
     """Register what runs after every committed move (the broadcast)."""
-    _publishers.append(publisher)
+    _default.on_change(publisher)
 
 
 async def live(evening_id: int, *, fresh: bool = True) -> LiveEvening:
     """The evening, loaded on first use; `fresh` catches up with other processes' commits."""
-    lv = _lives.get(evening_id)
-    if lv is None:
-        lv = await asyncio.to_thread(LiveEvening, store(), evening_id)
-        lv = _lives.setdefault(evening_id, lv)
-    elif fresh:
-        await asyncio.to_thread(lv.catch_up)
-    watch_last_call(evening_id, lv)
-    return lv
+    return await _default.live(evening_id, fresh=fresh)
 
 
 async def play(
-    evening_id: int,
-    move: Callable[[Evening], list[ev.Event]],
-    extra: Callable[[Session], None] | None = None,
-    actor: str | None = None,
+    evening_id: int, move: Move, extra: Extra | None = None, actor: str | None = None
 ) -> list[ev.Event]:
-    """Run a move, commit it, then publish it (`actor`: the socket that made it, whose own
-    handler already refreshes its view; the player's other tabs are still told).
+    """`Registry.play` on the process's registry.
 
     Raises:
         LotoError: the move is illegal; nothing changed and nothing is published.
     """
-    answer = asyncio.get_running_loop().create_future()
-    _queues.setdefault(evening_id, []).append(_Move(move, extra, actor, answer))
-    writer = _writers.get(evening_id)
-    if writer is None or writer.done() or writer.get_loop() is not answer.get_loop():
-        _writers[evening_id] = asyncio.create_task(_write(evening_id))
-    return await answer
+    return await _default.play(evening_id, move, extra, actor)
 
 
 async def join(evening_id: int, name: str, origin: str = "hall") -> tuple[str, str]:
     """Register a player ("hall", "remote" or "paper"); returns (player id, secret identity)."""
-    lv = await live(evening_id, fresh=False)
-    move, set_secret, pid, secret = lv.join_move(name, origin)
-    await play(evening_id, move, set_secret)
-    return pid, secret
-
-
-async def _write(evening_id: int) -> None:
-    """The evening's writer: commit what is queued, batch after batch, until nothing is."""
-    queue = _queues[evening_id]
-    while queue:
-        batch = queue[:MAX_BATCH]
-        del queue[:MAX_BATCH]
-        try:
-            lv = await live(evening_id, fresh=False)
-            release = await asyncio.to_thread(lv.lock_writers)  # other workers wait (PostgreSQL)
-            try:
-                for _attempt in range(3):
-                    await asyncio.to_thread(lv.catch_up)  # other processes' commits, if any
-                    # The engine runs here, on the loop that reads the evening (no reader sees a
-                    # half-applied move); the commit in a worker thread.
-                    results, events, extra = lv.apply_batch([(m.move, m.extra) for m in batch])
-                    if not events or await asyncio.to_thread(lv.commit_batch, events, extra):
-                        break
-                else:
-                    raise RuntimeError(f"evening {evening_id}: could not commit after 3 attempts")
-            finally:
-                await asyncio.to_thread(release)
-        except Exception as exc:  # nothing of the batch took effect
-            for m in batch:
-                if not m.answer.done():
-                    m.answer.set_exception(exc)
-            continue
-        watch_last_call(evening_id, lv)
-        for m, r in zip(batch, results, strict=True):  # committed: tell, in commit order
-            if isinstance(r, list) and r:
-                await _publish(evening_id, lv, r, m.actor)
-        for m, r in zip(batch, results, strict=True):
-            if m.answer.done():  # the caller went away
-                continue
-            if isinstance(r, LotoError):
-                m.answer.set_exception(r)
-            else:
-                m.answer.set_result(r)
-
-
-async def _publish(
-    evening_id: int, lv: LiveEvening, events: list[ev.Event], actor: str | None
-) -> None:
-    for publish in _publishers:
-        try:
-            await publish(evening_id, lv, events, actor)
-        except Exception:  # a failed broadcast must not undo a committed move
-            log.exception("evening %s: publishing failed", evening_id)
+    return await _default.join(evening_id, name, origin)
 
 
 def watch_last_call(evening_id: int, lv: LiveEvening) -> None:
-    """Schedule the close of the evening's open last call, unless a timer already waits for
-    it (the loop must be running: call it from the event loop)."""
-    g = lv.evening.game
-    opened = g.last_call if g is not None else None
-    if opened is None or _last_calls.get(evening_id) == opened:
-        return
-    _last_calls[evening_id] = opened
-    task = asyncio.get_running_loop().create_task(_close_last_call(evening_id, opened))
-    _timers.add(task)
-    task.add_done_callback(_timers.discard)
-
-
-async def _close_last_call(evening_id: int, opened: ev.LastCallOpened) -> None:
-    try:
-        await asyncio.sleep(opened.seconds)
-        await play(evening_id, lambda e: e.close_last_call(opened))
-        log.info("evening %s: last call on %s closed", evening_id, opened.number)
-    except LotoError as exc:  # closed already (another worker's timer, a decision)
-        log.info("evening %s: last call on %s: %s", evening_id, opened.number, exc)
-    except Exception:
-        log.exception("evening %s: closing the last call on %s failed", evening_id, opened.number)
-    finally:
-        if _last_calls.get(evening_id) == opened:
-            del _last_calls[evening_id]
+    """`Registry.watch_last_call` on the process's registry."""
+    _default.watch_last_call(evening_id, lv)
 
 
 def forget_all() -> None:
     """Drop every cached evening and pending last-call timer (tests)."""
-    _lives.clear()
-    _queues.clear()
-    _writers.clear()
-    for task in list(_timers):
-        task.cancel()
-    _last_calls.clear()
+    _default.forget_all()

@@ -11,6 +11,7 @@ import reflex as rx
 import segno
 
 from loto_app import network
+from loto_app.limits import MAX_CODE
 from loto_app.live import broadcast, registry
 from loto_app.live.guards import BadInput, as_text, refuse
 
@@ -36,7 +37,7 @@ class ScreenState(rx.State):
         """Before Reflex's snapshot of a rebuilt state: the board as it stands (a TV whose
         server restarted never shows an empty board while it joins again)."""
         code = self.router.url.query_parameters.get("code", "")
-        if not isinstance(code, str) or not code or len(code) > 16:
+        if not isinstance(code, str) or not code or len(code) > MAX_CODE:
             return
         evening_id = await asyncio.to_thread(registry.store().evening_id_for_code, code)
         if evening_id is not None:
@@ -46,7 +47,9 @@ class ScreenState(rx.State):
     async def watch(self):
         """On load of /ecran?code=XXXX: join the evening's room."""
         try:
-            code = as_text(self.router.url.query_parameters.get("code", ""), "code", 16).upper()
+            code = as_text(
+                self.router.url.query_parameters.get("code", ""), "code", MAX_CODE
+            ).upper()
         except BadInput as exc:
             refuse("screen", "watch", exc)
             code = ""

@@ -166,7 +166,7 @@ def _announcement(e: Evening, g: Game | None) -> tuple[str, str]:
                 return f"{how} — {tokens}. {_name(e, x.winners[0])} gagne !", "tie"
             case ev.StageAwarded():
                 stage = g.spec.stages[x.stage]
-                names = " et ".join(_name(e, p) for _, p, _ in x.tickets)
+                names = " et ".join(_name(e, t.player_id) for t in ev.issued_tickets(x))
                 text = f"{stage.label} : {stage.lot.description} pour {names} !"
                 if g.status is GameStatus.AWAITING_UNMARK and x.game == g.index:
                     text += " Partie terminée."

@@ -5,11 +5,14 @@ from __future__ import annotations
 import dataclasses
 
 from loto_app.domain import events as ev
-from loto_app.domain.engine import Evening, Game, GameStatus, LotTicket
+from loto_app.domain.engine import Evening, Game, GameStatus
 from loto_app.domain.program import KIND_LABELS, Kind
-from loto_app.domain.serial import check_code, lot_ticket_code
-from loto_app.domain.till import SaleStatus, euros
+from loto_app.domain.serial import check_code
+from loto_app.domain.till import SaleStatus
 from loto_app.domain.verdicts import VERDICT_LABELS, Verdict
+from loto_app.present import HALF_LOT, TicketView, euros, share_note, ticket_view
+
+__all__ = ["ticket_view"]  # (live/caisse.py imports it from here: to switch to present)
 
 
 @dataclasses.dataclass
@@ -34,37 +37,6 @@ class CartonView:
     annulled: bool = False
     free: bool = False
     rows: list[list[CellView]] = dataclasses.field(default_factory=list)
-
-
-@dataclasses.dataclass
-class TicketView:
-    """A lot ticket (or a "carton offert" voucher) to collect at the desk."""
-
-    no: int = 0
-    stage: str = ""
-    lot: str = ""
-    share: str = "1"
-    code: str = ""
-    voucher: bool = False
-    voided: bool = False  # withdrawn by a decision of the association
-
-
-#: What a voucher gives (a consolation when no game is left for a free carton to play).
-VOUCHER_LOT = "Bon « carton offert » (pour un prochain loto)"
-
-
-def ticket_view(e: Evening, t: LotTicket) -> TicketView:
-    """A lot ticket as the winner's phone (and the desk) shows it."""
-    stage = e.program.games[t.game].stages[t.stage]
-    return TicketView(
-        no=t.no,
-        stage=f"Partie {t.game + 1} — {stage.label}",
-        lot=VOUCHER_LOT if t.kind == "voucher" else stage.lot.description,
-        share=t.share,
-        code=lot_ticket_code(e.key, e.program.series, t.no, t.player_id),
-        voucher=t.kind == "voucher",
-        voided=t.no in e.withdrawn,
-    )
 
 
 @dataclasses.dataclass
@@ -191,26 +163,28 @@ def decision_for(e: Evening, d: ev.Event, player_id: str) -> str:
     return ""
 
 
-def _outcome(e: Evening, g: Game, stage: int, player_id: str) -> str:
-    """After a valid claim: what became of it (lot won, shared, or lost at the token draw)."""
+def _outcome(e: Evening, g: Game, stage: int, player_id: str) -> tuple[str, str]:
+    """After a valid claim: what became of it (lot won, shared, or lost at the token draw),
+    and the verdict's colour ("valid": won; "late": lost the draw), or ("", "")."""
     award = next((a for a in g.awards if a.stage == stage), None)
     tie = next((t for t in g.tie_breaks if t.stage == stage), None)
     lot = g.spec.stages[stage].lot.description
     if award is not None:
-        mine = [(no, share) for no, p, share in award.tickets if p == player_id]
+        mine = [t for t in ev.issued_tickets(award) if t.player_id == player_id]
         if mine:
-            no, share = mine[0]
-            half = " (la moitié du lot)" if share == "1/2" else ""
-            return f"Gagné ! {lot}{half} : ticket n° {no}, à retirer au comptoir."
+            t = mine[0]
+            half = f" (la {HALF_LOT})" if share_note(t.share) else ""
+            return f"Gagné ! {lot}{half} : ticket n° {t.no}, à retirer au comptoir.", "valid"
     if tie is not None and tie.method == "draw" and player_id not in tie.winners:
         voucher = any(
             t.kind == "voucher" and (t.game, t.stage, t.player_id) == (g.index, stage, player_id)
             for t in e.lot_tickets.values()
         )
         if voucher:
-            return "Ex aequo perdu au tirage des jetons : un bon « carton offert » vous est remis."
-        return "Ex aequo perdu au tirage des jetons : un carton vous est offert."
-    return ""
+            lost = "Ex aequo perdu au tirage des jetons : un bon « carton offert » vous est remis."
+            return lost, "late"
+        return "Ex aequo perdu au tirage des jetons : un carton vous est offert.", "late"
+    return "", ""
 
 
 def private_view(e: Evening, player_id: str) -> PrivateView:
@@ -258,10 +232,9 @@ def private_view(e: Evening, player_id: str) -> PrivateView:
                 )
                 kind = "late"
             if now == Verdict.VALID:
-                outcome = _outcome(e, g, last.stage, player_id)
+                outcome, outcome_kind = _outcome(e, g, last.stage, player_id)
                 if outcome:
-                    verdict = outcome
-                    kind = "valid" if outcome.startswith("Gagné") else "late"
+                    verdict, kind = outcome, outcome_kind
     offer = bool(g and player_id in g.tie.share_offered_to and g.tie.broken is None)
     return PrivateView(
         name=e.players.get(player_id, ""),

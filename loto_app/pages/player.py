@@ -20,9 +20,11 @@ from loto_app.components.palette import (
     step,
 )
 from loto_app.components.ui import announcement_box, big_button, page_shell, tid
+from loto_app.domain.events import HALF
 from loto_app.live.hall import HallView
 from loto_app.live.player import PlayerState
 from loto_app.live.prefs import Prefs
+from loto_app.present import HALF_LOT
 
 TITLE = "Loto — mes cartons"
 
@@ -127,7 +129,7 @@ def _tickets() -> rx.Component:
                 PlayerState.tickets,
                 lambda t: rx.box(
                     rx.text(f"Ticket n° {t.no} — {t.stage}", font_weight="700"),
-                    rx.text(t.lot, rx.cond(t.share == "1/2", " (moitié du lot)", "")),
+                    rx.text(t.lot, rx.cond(t.share == HALF, f" ({HALF_LOT})", "")),
                     rx.cond(
                         t.voided,
                         rx.text(

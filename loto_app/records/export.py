@@ -21,7 +21,7 @@ from typing import Any
 
 from fpdf.fonts import FontFace
 
-from loto_app.domain.till import euros
+from loto_app.present import euros
 from loto_app.records._pdf import new_pdf
 from loto_app.records.report import EveningReport, GameReport, local_time
 

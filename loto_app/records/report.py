@@ -23,8 +23,9 @@ from sqlmodel import Session, select
 from loto_app.domain import events as ev
 from loto_app.domain.program import KIND_LABELS, Kind, Program
 from loto_app.domain.serial import lot_ticket_code
-from loto_app.domain.till import METHOD_LABELS, euros, totals
+from loto_app.domain.till import METHOD_LABELS, totals
 from loto_app.domain.verdicts import VERDICT_LABELS, Verdict
+from loto_app.present import SHARE_LABELS, VOUCHER, euros
 from loto_app.storage import models as m
 from loto_app.storage.repository import EveningStore
 
@@ -51,9 +52,7 @@ TICKET_ORIGIN_LABELS: dict[str, str] = {
     "tie": "Carton offert (ex aequo)",
     "dispute": "Carton offert (litige)",
 }
-VOUCHER_LOT = "Bon « carton offert »"
 DECIDER_LABELS: dict[str, str] = {"animateur": "Animateur", "organisateur": "Organisateur"}
-SHARE_LABELS: dict[str, str] = {"1": "Lot entier", "1/2": "Moitié du lot"}
 GAME_STATUS_LABELS: dict[str, str] = {
     "not_played": "Non jouée",
     "running": "En cours",
@@ -236,7 +235,7 @@ class GameReport:
 
 
 @dataclass(frozen=True, slots=True)
-class SaleLine:
+class SaleRecord:
     """A sale of a pack of cartons, as it ended up (paid, à régler, cancelled or refunded)."""
 
     no: int
@@ -325,7 +324,7 @@ class EveningReport:
     players: tuple[PlayerLine, ...]
     origins: tuple[tuple[str, str, int], ...]  # (origin, label, players)
     games: tuple[GameReport, ...]
-    sales: tuple[SaleLine, ...]
+    sales: tuple[SaleRecord, ...]
     till: TillSummary
     audit: AuditCheck
 
@@ -580,45 +579,41 @@ def award_lines(
     entries = list(entries)
     handed = {e.ticket_no: (e.by, at) for _, at, e in _of(entries, ev.LotHandedOver)}
     voided = {e.ticket_no: e.reason for _, _, e in _of(entries, ev.AwardWithdrawn)}
-    issued: list[tuple[int, int, str, str, datetime, str, str]] = []
-    for _, at, e in entries:
-        if isinstance(e, ev.StageAwarded) and e.game == game:
-            issued += [(t, e.stage, p, share, at, "lot", "award") for t, p, share in e.tickets]
-        elif isinstance(e, ev.LotGiven) and e.game == game:
-            issued.append((e.ticket_no, e.stage, e.player_id, "1", at, "lot", "decision"))
-        elif isinstance(e, ev.VoucherIssued) and e.game == game:
-            issued.append((e.ticket_no, e.stage, e.player_id, "1", at, "voucher", e.why))
+    issued = sorted(
+        ((t, at) for _, at, e in entries for t in ev.issued_tickets(e) if t.game == game),
+        key=lambda x: x[0].no,
+    )
     out = []
-    for ticket, stage, pid, share, at, kind, origin in sorted(issued):
+    for t, at in issued:
         try:
-            lot = program.games[game].stages[stage].lot
+            lot = program.games[game].stages[t.stage].lot
             description, value = lot.description, lot.value_cents
         except IndexError:
             description, value = "?", 0
-        if kind == "voucher":
-            description, value = VOUCHER_LOT, 0
-        by, when = handed.get(ticket, ("", None))
+        if t.kind == "voucher":
+            description, value = VOUCHER, 0
+        by, when = handed.get(t.no, ("", None))
         out.append(
             AwardLine(
-                ticket,
+                t.no,
                 game,
-                stage,
-                _stage_label(program, game, stage),
+                t.stage,
+                _stage_label(program, game, t.stage),
                 description,
                 value,
-                pid,
-                names.get(pid, pid),
-                share,
-                SHARE_LABELS.get(share, share),
-                lot_ticket_code(key, program.series, ticket, pid) if key else "",
+                t.player_id,
+                names.get(t.player_id, t.player_id),
+                t.share,
+                SHARE_LABELS.get(t.share, t.share),
+                lot_ticket_code(key, program.series, t.no, t.player_id) if key else "",
                 at,
-                ticket in handed,
+                t.no in handed,
                 by,
                 when,
-                kind,
-                origin,
-                ticket in voided,
-                voided.get(ticket, ""),
+                t.kind,
+                t.origin,
+                t.no in voided,
+                voided.get(t.no, ""),
             )
         )
     return tuple(out)
@@ -632,10 +627,7 @@ def decision_lines(
     claims = {e.claim_no: e for _, _, e in _of(entries, ev.ClaimMade)}
     ticket_game = {}
     for _, _, e in entries:
-        if isinstance(e, ev.StageAwarded):
-            ticket_game.update({t: e.game for t, _, _ in e.tickets})
-        elif isinstance(e, ev.LotGiven | ev.VoucherIssued):
-            ticket_game[e.ticket_no] = e.game
+        ticket_game.update({t.no: t.game for t in ev.issued_tickets(e)})
 
     def name(pid: str | None) -> str:
         return names.get(pid, pid) if pid else PAPER_NAME
@@ -748,7 +740,7 @@ def _pack_label(program: Program, offer: int, kind: str, quantity: int, planche:
 
 def sale_lines(
     entries: Iterable[Entry], program: Program, names: Mapping[str, str]
-) -> tuple[SaleLine, ...]:
+) -> tuple[SaleRecord, ...]:
     """Every sale, in sale order, as it ended up: paid (at the desk, or an order settled at the
     caisse), still "à régler", cancelled, or refunded (with who and why)."""
     entries = list(entries)
@@ -800,7 +792,7 @@ def sale_lines(
     for no in sorted(sales):
         s = sales[no]
         out.append(
-            SaleLine(
+            SaleRecord(
                 **s,
                 player_name=names.get(s["player_id"], s["player_id"]),
                 pack_label=_pack_label(program, s["offer"], s["kind"], s["quantity"], s["planche"]),
@@ -813,7 +805,7 @@ def sale_lines(
     return tuple(out)
 
 
-def till_summary(lines: Iterable[SaleLine], entries: Iterable[Entry] = ()) -> TillSummary:
+def till_summary(lines: Iterable[SaleRecord], entries: Iterable[Entry] = ()) -> TillSummary:
     """Add up the sale lines (a cancelled sale counts only by its refund; an order settled at
     the caisse counts for "Caisse (<caissier>)", as `till.totals` does), and read the till's
     closing and the free cartons from the entries."""
@@ -1038,7 +1030,7 @@ __all__ = [
     "EveningReport",
     "GameReport",
     "PlayerLine",
-    "SaleLine",
+    "SaleRecord",
     "StageLine",
     "TieLine",
     "TillSummary",

@@ -15,11 +15,11 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
+from loto_app.limits import MAX_STAFF_NAME
 from loto_app.storage import models as m
 from loto_app.storage.repository import hash_secret
 
 ROLES = {"vendeur": "Vendeur", "caissier": "Caissier"}
-MAX_STAFF_NAME = 30
 MAX_STAFF = 50
 
 

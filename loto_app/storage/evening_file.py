@@ -44,7 +44,8 @@ from loto_app.domain.engine import Evening
 from loto_app.domain.program import Program
 from loto_app.storage import models as m
 from loto_app.storage.audit import GENESIS, canonical_time, entry_hash
-from loto_app.storage.repository import EveningStore, _project
+from loto_app.storage.projections import project
+from loto_app.storage.repository import EveningStore
 
 FORMAT = "loto-evening"
 VERSION = 1
@@ -316,7 +317,7 @@ def read_evening_file(lines: Iterable[str]) -> _Parsed:
     evening = Evening(program, key)
     for e in entries:
         try:
-            evening._apply(e.event)
+            evening.apply(e.event)
         except Exception as exc:
             raise EveningFileError(e.line, f"entry {e.seq} does not replay: {exc!r:.200}") from exc
     try:
@@ -384,7 +385,7 @@ def import_evening(store: EveningStore, lines: Iterable[str]) -> Imported:
                 )
             )
             # the query tables, as the original commit wrote them (at its time)
-            _project(s, eid, parsed.program, parsed.key, e.event, e.at)
+            project(s, eid, parsed.program, parsed.key, e.event, e.at)
             if e.seq % 500 == 0:
                 s.flush()
         s.flush()

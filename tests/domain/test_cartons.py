@@ -1,4 +1,4 @@
-"""Tests of carton generation and validation (RULES.md, "Cartons").
+"""Tests of carton generation and validation (docs/RULES.md, "Cartons").
 
 Three layers:
 
@@ -79,7 +79,7 @@ def edited(rows: Sequence[Sequence[int | None]], *cells: tuple[int, int, int | N
 
 
 def assert_classic(carton: Carton) -> None:
-    """Assert the classique format of RULES.md, rule by rule."""
+    """Assert the classique format of docs/RULES.md, rule by rule."""
     g = carton.grid
     assert len(g) == 3
     assert all(len(row) == 9 for row in g)
@@ -103,7 +103,7 @@ def assert_strip(strip: Sequence[Carton]) -> None:
 
 
 def assert_maxi(carton: Carton) -> None:
-    """Assert the maxiquine format of RULES.md."""
+    """Assert the maxiquine format of docs/RULES.md."""
     g = carton.grid
     assert len(g) == 5
     assert all(len(row) == 5 for row in g)

@@ -157,7 +157,7 @@ def test_a_claim_is_judged_on_the_stage_in_play_when_the_last_number_came_out():
     """x completes a's quine and b's double quine (b's other row was out already). a wins
     the quine on x; b's claim before the next number is judged as a quine, the stage in play
     when x came out: valid after the award, not a double quine won on x. After the next
-    number, b's double quine refers to that number: tour passé (RULES.md, Claims)."""
+    number, b's double quine refers to that number: tour passé (docs/RULES.md, Claims)."""
     e = evening(CHAINED)
     mine, x = shared_row(e, ["a", "b"])
     b = e.cartons[mine["b"]].carton
@@ -209,7 +209,7 @@ def test_a_paper_claim_after_the_award_is_judged_the_same_way():
     complete_rows(e, mine, x)
     e.claim("a", mine["a"])
     e.award()
-    made = last_claim(e.desk_claim("A", mine["b"], check_code(KEY, "A", mine["b"])))
+    made = last_claim(e.paper_claim("A", mine["b"], check_code(KEY, "A", mine["b"])))
     assert made.verdict == Verdict.AFTER_AWARD and made.via == "desk"
 
 

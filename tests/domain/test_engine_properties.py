@@ -1,7 +1,7 @@
 """Property tests of the rules core: an independent claim oracle, random evenings that must never
 break an invariant, and the draw itself.
 
-The claim oracle below is written from RULES.md ("Claims") by brute force and deliberately does
+The claim oracle below is written from docs/RULES.md ("Claims") by brute force and deliberately does
 not import `loto_app.domain.verdicts`' logic: it enumerates every set of lines (rows, diagonals,
 cartons) that forms the pattern, keeps the complete ones, and decides
 
@@ -789,7 +789,7 @@ def test_engine_claim_verdicts_match_the_oracle_over_whole_evenings(
                     annulled = evening.cartons[no].unit in g.annulled
                     if rng.random() < 0.3:  # the paper carton checked at the desk
                         code = check_code(KEY, SERIES, no)
-                        move = lambda no=no, code=code: evening.desk_claim(SERIES, no, code)  # noqa: E731
+                        move = lambda no=no, code=code: evening.paper_claim(SERIES, no, code)  # noqa: E731
                     else:
                         move = lambda no=no: evening.claim(evening.owner(no), no)  # noqa: E731
                     events = attempt(evening, move)
@@ -1069,7 +1069,7 @@ class EveningMachine(RuleBasedStateMachine):
         series=st.sampled_from([SERIES, SERIES.lower(), f"  {SERIES} ", "ZZ", "", 7]),
         code_kind=st.sampled_from(["right", "right", "wrong", "other", "garbage"]),
     )
-    def desk_claim(self, data: st.DataObject, series: Any, code_kind: str) -> None:
+    def paper_claim(self, data: st.DataObject, series: Any, code_kind: str) -> None:
         no = self.any_carton(data)
         is_no = isinstance(no, int) and not isinstance(no, bool) and no >= 1
         if code_kind == "right" and is_no:
@@ -1081,7 +1081,7 @@ class EveningMachine(RuleBasedStateMachine):
             code = check_code(self.evening.key, SERIES, no + 1 if is_no else 1)
         else:
             code = data.draw(st.sampled_from(["", "XXXX", None]))
-        self.claim(lambda: self.evening.desk_claim(series, no, code))
+        self.claim(lambda: self.evening.paper_claim(series, no, code))
 
     @rule(
         data=st.data(),
@@ -1245,7 +1245,7 @@ class EveningMachine(RuleBasedStateMachine):
         owner = self.evening.owner(no)
         if desk:
             code = check_code(self.evening.key, SERIES, no)
-            self.claim(lambda: self.evening.desk_claim(SERIES, no, code))
+            self.claim(lambda: self.evening.paper_claim(SERIES, no, code))
         else:
             self.claim(lambda: self.evening.claim(owner, no))
 

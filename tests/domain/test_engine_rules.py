@@ -1,4 +1,4 @@
-"""Example tests: one or more for every rule of RULES.md, played on the engine."""
+"""Example tests: one or more for every rule of docs/RULES.md, played on the engine."""
 
 from __future__ import annotations
 
@@ -679,27 +679,27 @@ def test_evening_ends_when_every_game_is_played():
 # ---------------------------------------------------------------- the control desk
 
 
-def test_desk_claim_checks_the_serie_and_the_check_code():
+def test_paper_claim_checks_the_serie_and_the_check_code():
     e = evening()
     with_players(e, "a")
     e.start_game()
     c = carton(e, "a")
     draw_all(e, row(e, "a", 0))
     code = check_code(KEY, "A", c.no)
-    assert last_claim(e.desk_claim("B", c.no, code)).verdict == Verdict.WRONG_SERIES
-    assert last_claim(e.desk_claim("A", c.no, "XXXXXX")).verdict == Verdict.WRONG_SERIES
-    assert last_claim(e.desk_claim("A", 500, code)).verdict == Verdict.WRONG_SERIES
-    valid = last_claim(e.desk_claim("a", c.no, code.lower()))
+    assert last_claim(e.paper_claim("B", c.no, code)).verdict == Verdict.WRONG_SERIES
+    assert last_claim(e.paper_claim("A", c.no, "XXXXXX")).verdict == Verdict.WRONG_SERIES
+    assert last_claim(e.paper_claim("A", 500, code)).verdict == Verdict.WRONG_SERIES
+    valid = last_claim(e.paper_claim("a", c.no, code.lower()))
     assert valid.verdict == Verdict.VALID and valid.player_id == "a" and valid.via == "desk"
 
 
-def test_desk_claim_of_an_unsold_carton_is_not_in_game():
+def test_paper_claim_of_an_unsold_carton_is_not_in_game():
     e = evening()
     with_players(e, "a")
     e.start_game()
     e.enter_ball(1)
     unsold = e.stock[Kind.CLASSIQUE][0]
-    claim = last_claim(e.desk_claim("A", unsold, check_code(KEY, "A", unsold)))
+    claim = last_claim(e.paper_claim("A", unsold, check_code(KEY, "A", unsold)))
     assert claim.verdict == Verdict.NOT_IN_GAME
 
 

@@ -1,4 +1,4 @@
-"""Tests of the série check codes and lot ticket codes (RULES.md, "Cartons", art. 10)."""
+"""Tests of the série check codes and lot ticket codes (docs/RULES.md, "Cartons", art. 10)."""
 
 from __future__ import annotations
 

@@ -23,8 +23,9 @@ from loto_app.domain.program import (
     Stage,
     default_offers,
 )
-from loto_app.domain.till import SaleStatus, desk_code, euros, player_for_desk_code, totals
+from loto_app.domain.till import SaleStatus, desk_code, player_for_desk_code, totals
 from loto_app.domain.verdicts import Verdict
+from loto_app.present import euros
 
 KEY = b"t" * 32
 QUINE = GameSpec(Kind.CLASSIQUE, (Stage(Pattern.ONE_LINE, Lot("Jambon", 2500)),))

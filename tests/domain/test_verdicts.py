@@ -1,6 +1,6 @@
 """Example-based tests of the controller's check (`verdicts.judge`), pattern by pattern.
 
-Every carton here is built by hand from explicit rows that obey the format of RULES.md
+Every carton here is built by hand from explicit rows that obey the format of docs/RULES.md
 ("Cartons"), so each expected verdict can be read off the test itself.
 """
 
@@ -41,7 +41,7 @@ def classic_column(n: int) -> int:
 def classic(*rows: Sequence[int]) -> Carton:
     """A classique carton from 3 rows of 5 numbers, each number placed in its column.
 
-    Asserts the format of RULES.md so that a typo in a test cannot build an impossible carton.
+    Asserts the format of docs/RULES.md so that a typo in a test cannot build an impossible carton.
     """
     assert len(rows) == 3
     grid: list[list[int | None]] = []

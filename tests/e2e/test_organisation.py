@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
+from live_driver import Driver
 from playwright.sync_api import expect
 from sqlmodel import Session, select
 
@@ -37,7 +38,7 @@ from loto_app.domain.program import (
 from loto_app.storage import models as m
 from loto_app.storage.access import AccessStore
 from loto_app.storage.db import make_engine
-from loto_app.storage.repository import EveningStore, LiveEvening
+from loto_app.storage.repository import EveningStore
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
@@ -323,10 +324,11 @@ def test_sign_in_and_manage_the_desk(
         page.get_by_test_id("paper-pdf").click()
         expect(page.get_by_test_id("records-message")).to_contain_text("Aucun carton papier")
         # a paper player buys a planche at the desk: its 6 cartons print as a PDF
-        live = LiveEvening(EveningStore(make_engine(db_url)), evening_id)
-        pid, _ = live.join("Mme Papier", "paper")
-        planche = next(i for i, o in enumerate(live.evening.program.offers) if o.planche)
-        live.run(lambda e: e.desk_sale(pid, planche, "cash", "Alice"))
+        with Driver(EveningStore(make_engine(db_url))) as desk:  # another process's registry
+            live = desk.on(evening_id)
+            pid, _ = live.join("Mme Papier", "paper")
+            planche = next(i for i, o in enumerate(live.evening.program.offers) if o.planche)
+            live.run(lambda e: e.desk_sale(pid, planche, "cash", "Alice"))
         with page.expect_download() as dl:
             page.get_by_test_id("paper-pdf").click()
         assert dl.value.suggested_filename == f"cartons-papier-{code}.pdf"

@@ -26,7 +26,7 @@ from playwright.sync_api import expect
 from pypdf import PdfReader
 from sqlmodel import Session, select
 
-from loto_app.domain.till import euros
+from loto_app.present import euros
 from loto_app.storage import models as m
 from loto_app.storage.db import make_engine
 

@@ -179,7 +179,7 @@ def test_a_decision_reaches_the_player_concerned_and_the_hall():
 def test_a_paper_claim_is_read_back_from_the_serie_too():
     e, mine, x = tied(last_call=0, paper=True)
     no = mine["bob"]
-    e.desk_claim("A", no, check_code(b"k", "A", no))  # Bob's paper carton, at the desk
+    e.paper_claim("A", no, check_code(b"k", "A", no))  # Bob's paper carton, at the desk
     s = snap(e)
     assert s["readback_on"]
     assert s["readback_title"] == f"Contrôle — carton n° {no} (carton papier)"
@@ -187,5 +187,5 @@ def test_a_paper_claim_is_read_back_from_the_serie_too():
     assert {c["n"] for c in s["readback_cartons"][0] if c["win"]} == set(
         e.cartons[no].carton.rows[0]
     )
-    e.desk_claim("A", 9999, "XXXX")  # another série: not a carton to read back
+    e.paper_claim("A", 9999, "XXXX")  # another série: not a carton to read back
     assert snap(e)["readback_title"] == f"Contrôle — carton n° {no} (carton papier)"

@@ -1,4 +1,4 @@
-"""Fixtures: one evening played through the engine and committed to a SQLite file, shared by
+"""Fixtures: one evening played through the registry and committed to a SQLite file, shared by
 the records tests (they only read it), and the Hypothesis profiles of the domain tests."""
 
 from __future__ import annotations
@@ -9,11 +9,12 @@ from collections.abc import Iterator
 import pytest
 from evening_scenario import EVENING_DATE, EVENING_NAME, Played, find_seed, play_evening, program
 from hypothesis import settings
+from live_driver import Driver
 
 from loto_app.records.report import build_report
 from loto_app.storage.db import make_engine
 from loto_app.storage.migrations import upgrade
-from loto_app.storage.repository import EveningStore, LiveEvening
+from loto_app.storage.repository import EveningStore
 
 settings.register_profile("ci", derandomize=True, print_blob=True)
 settings.register_profile("dev", print_blob=True)
@@ -28,7 +29,9 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Played]:
     engine = make_engine(url)
     store = EveningStore(engine)
     creds = store.create_evening(EVENING_NAME, program(), date=EVENING_DATE)
-    live = LiveEvening(store, creds.evening_id)
-    info = play_evening(live.run, lambda: live.evening, find_seed())
+    with Driver(store) as driver:  # the production path: the registry's writer
+        bound = driver.on(creds.evening_id)
+        info = play_evening(bound.run, lambda: bound.evening, find_seed())
+        live = bound.live
     yield Played(store, creds.evening_id, live, info, build_report(store, creds.evening_id))
     engine.dispose()

@@ -1,11 +1,11 @@
 """A whole evening played through the engine, for the records tests.
 
-`play_evening(run, get)` drives one evening with a deterministic bot: `run(move)` plays a move
-(on a bare `Evening`, or through `LiveEvening.run` to commit it), `get()` returns the current
-engine state. The evening has desk sales (cash and card), an order settled at the caisse, an
-order cancelled, a sale refunded, a paper player, a false claim, a claim of another série at
-the desk, valid claims, an ex aequo settled by tokens, awards, a lot handed over and the till
-closed.
+`play_evening(run, get)` drives one evening with a deterministic bot: `run(move)` plays a
+move (on a bare `Evening`, or through the registry to commit it: `live_driver`), `get()`
+returns the current engine state. The evening has desk sales (cash and card), an order settled
+at the caisse, an order cancelled, a sale refunded, a paper player, a false claim, a claim of
+another série at the desk, valid claims, an ex aequo settled by tokens, awards, a lot handed
+over and the till closed.
 """
 
 from __future__ import annotations
@@ -18,8 +18,9 @@ from loto_app.domain.engine import Evening, GameStatus
 from loto_app.domain.program import Program, demo_program
 from loto_app.domain.serial import check_code
 from loto_app.domain.verdicts import Verdict, judge
+from loto_app.live.live_evening import LiveEvening
 from loto_app.records.report import EveningReport
-from loto_app.storage.repository import EveningStore, LiveEvening
+from loto_app.storage.repository import EveningStore
 
 Move = Callable[[Evening], list]
 Run = Callable[[Move], list]
@@ -88,7 +89,7 @@ def play_evening(run: Run, get: Callable[[], Evening], seed: int) -> dict[str, i
     run(lambda e: e.claim("ana", e.player_cartons("ana")[0].no))
     out["false_claim_carton"] = get().player_cartons("ana")[0].no
     # a claim at the desk of a carton of another série
-    run(lambda e: e.desk_claim("Z", 1, "ABCDEF"))
+    run(lambda e: e.paper_claim("Z", 1, "ABCDEF"))
     ties = 0
     while True:
         e = get()
@@ -100,7 +101,7 @@ def play_evening(run: Run, get: Callable[[], Evening], seed: int) -> dict[str, i
         for pid, no in claims:
             if e.origins[pid] == "paper":  # checked at the desk with the printed check code
                 code = check_code(e.key, e.program.series, no)
-                run(lambda e, n=no, c=code: e.desk_claim(e.program.series, n, c))
+                run(lambda e, n=no, c=code: e.paper_claim(e.program.series, n, c))
             else:
                 run(lambda e, p=pid, n=no: e.claim(p, n))
         if get().game.last_call is not None:

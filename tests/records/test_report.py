@@ -18,7 +18,7 @@ from loto_app.domain.verdicts import VERDICT_LABELS, Verdict
 from loto_app.records.export import read_report_csv, report_csv
 from loto_app.records.report import PAPER_NAME, as_utc, build_report
 from loto_app.storage import models as m
-from loto_app.storage.repository import EveningStore, LiveEvening
+from loto_app.storage.repository import EveningStore
 
 
 def rows(p: Played, model) -> list:
@@ -203,7 +203,7 @@ def test_the_audit_check_of_an_intact_log(played: Played) -> None:
     assert a.last_hash == played.live.last_hash
 
 
-def test_a_tampered_log_is_reported(tmp_path) -> None:
+def test_a_tampered_log_is_reported(tmp_path, drivers) -> None:
     from loto_app.storage.db import make_engine
     from loto_app.storage.migrations import upgrade
 
@@ -212,7 +212,7 @@ def test_a_tampered_log_is_reported(tmp_path) -> None:
     engine = make_engine(url)
     store = EveningStore(engine)
     eid = store.create_evening("Loto truqué", demo_program("T")).evening_id
-    live = LiveEvening(store, eid)
+    live = drivers(store).on(eid)
     live.run(lambda e: e.join("p1", "Paul"))
     live.run(lambda e: e.desk_sale("p1", 0, "cash", "Marie", rng=random.Random(1)))
     live.run(lambda e: e.start_game())

@@ -12,10 +12,11 @@ from sqlmodel import SQLModel
 from loto_app.storage.access import AccessStore
 from loto_app.storage.db import make_engine
 from loto_app.storage.migrations import upgrade
-from loto_app.storage.repository import EveningStore, LiveEvening
+from loto_app.storage.repository import EveningStore
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "records"))
 from evening_scenario import EVENING_DATE, EVENING_NAME, find_seed, play_evening, program
+from live_driver import Driver
 
 
 @dataclasses.dataclass
@@ -38,9 +39,10 @@ def play(url: str) -> Evening:
     store = EveningStore(make_engine(url))
     creds = store.create_evening(EVENING_NAME, program(), date=EVENING_DATE)
     cashier = AccessStore(store.engine).add_staff(creds.evening_id, "Jeanne", "caissier")
-    live = LiveEvening(store, creds.evening_id)
-    play_evening(live.run, lambda: live.evening, find_seed())
-    pid, secret = live.join("Zoé")
+    with Driver(store) as driver:  # the production path: the registry's writer
+        live = driver.on(creds.evening_id)
+        play_evening(live.run, lambda: live.evening, find_seed())
+        pid, secret = live.join("Zoé")
     return Evening(
         url,
         store,

@@ -12,6 +12,7 @@ import threading
 from pathlib import Path
 
 import pytest
+from live_driver import Driver
 from played_evening import play, same, wipe
 
 from loto_app.domain.program import demo_program
@@ -19,7 +20,7 @@ from loto_app.records.report import build_report
 from loto_app.storage import backup as backups
 from loto_app.storage.db import make_engine
 from loto_app.storage.migrations import upgrade
-from loto_app.storage.repository import EveningStore, LiveEvening
+from loto_app.storage.repository import EveningStore
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -42,7 +43,8 @@ def reports(url: str) -> dict[str, object]:
 def later_changes(url: str, code: str) -> None:
     """What happens after the backup: a new player, a new evening."""
     store = EveningStore(make_engine(url))
-    LiveEvening(store, store.evening_id_for_code(code)).join("Après la sauvegarde")
+    with Driver(store) as driver:
+        driver.join(store.evening_id_for_code(code), "Après la sauvegarde")
     store.create_evening("Soirée suivante", demo_program("B"))
     store.engine.dispose()
 
@@ -56,7 +58,8 @@ def check_restored(url: str, saved: dict[str, object]) -> None:
     # the database takes new writes: new ids do not collide with restored ones
     store = EveningStore(make_engine(url))
     creds = store.create_evening("Après restauration", demo_program("C"))
-    LiveEvening(store, creds.evening_id).join("Nouveau")
+    with Driver(store) as driver:
+        driver.join(creds.evening_id, "Nouveau")
     assert store.verify_audit(creds.evening_id) == []
     store.engine.dispose()
 
@@ -75,10 +78,10 @@ def test_sqlite_backup_and_restore(sqlite_url: str, tmp_path: Path, logical: boo
     check_restored(sqlite_url, saved)
 
 
-def test_sqlite_backup_while_the_evening_is_being_written(sqlite_url: str, tmp_path: Path):
+def test_sqlite_backup_while_the_evening_is_being_written(sqlite_url: str, tmp_path: Path, drivers):
     """The online backup is a consistent copy even while another connection commits."""
     ev = play(sqlite_url)
-    live = LiveEvening(ev.store, ev.evening_id)
+    live = drivers(ev.store).on(ev.evening_id)
     stop = threading.Event()
 
     def writer() -> None:

@@ -11,7 +11,7 @@ from sqlmodel import Session, select
 from loto_app.domain.program import demo_program
 from loto_app.storage import models as m
 from loto_app.storage.access import AccessError, AccessStore
-from loto_app.storage.repository import EveningStore, LiveEvening
+from loto_app.storage.repository import EveningStore
 
 
 def test_organiser_secret_staff_and_invitation(db_engine):
@@ -63,12 +63,12 @@ def test_organiser_secret_staff_and_invitation(db_engine):
     assert access.staff_for_secret(eid, again).active
 
 
-def test_sales_and_lots_are_projected_and_survive_a_reload(db_engine):
+def test_sales_and_lots_are_projected_and_survive_a_reload(db_engine, drivers):
     store = EveningStore(db_engine)
     eid = store.create_evening(
         "Loto", demo_program("A").with_settings(last_call_seconds=0)
     ).evening_id
-    lv = LiveEvening(store, eid)
+    lv = drivers(store).on(eid)
     ana, _ = lv.join("Ana")
     bob, _ = lv.join("Bob")
     rng = random.Random(4)

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from live_driver import Driver
 from played_evening import EVENING_NAME, play, same, wipe
 from sqlmodel import Session, SQLModel, select
 
@@ -25,7 +26,7 @@ from loto_app.storage.evening_file import (
     read_evening_file,
 )
 from loto_app.storage.migrations import upgrade
-from loto_app.storage.repository import EveningStore, LiveEvening
+from loto_app.storage.repository import EveningStore
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -74,8 +75,8 @@ def test_export_wipe_import_gives_the_same_evening(db_url: str, tmp_path: Path) 
     export_to_path(store, ev.code, again)
     assert again.read_bytes() == path.read_bytes()
     # the evening goes on after the move: a new player joins, the log stays one chain
-    live = LiveEvening(store, done.evening_id)
-    live.join("Nouvelle")
+    with Driver(store) as driver:
+        driver.join(done.evening_id, "Nouvelle")
     assert store.verify_audit(done.evening_id) == []
     store.engine.dispose()
 

@@ -1,5 +1,6 @@
 """Durable storage: every change is committed before it is returned, and an evening reloaded
-from the database is exactly the evening that was played."""
+from the database is exactly the evening that was played. Moves go through the production path
+(the registry's group-commit writer, `live_driver`)."""
 
 from __future__ import annotations
 
@@ -14,10 +15,11 @@ from loto_app.domain.engine import Evening, GameStatus
 from loto_app.domain.errors import LotoError
 from loto_app.domain.program import DrawSource, Kind, Settings, demo_program
 from loto_app.domain.verdicts import Verdict, judge
+from loto_app.live.live_evening import LiveEvening
 from loto_app.storage import models as m
 from loto_app.storage.access import AccessStore
 from loto_app.storage.db import make_engine
-from loto_app.storage.repository import EveningStore, LiveEvening
+from loto_app.storage.repository import EveningStore
 
 PLAYERS = ("ana", "bob", "chloe", "dede")
 
@@ -81,20 +83,23 @@ def reference(n: int) -> Evening:
 TOTAL = 400
 
 
-def test_half_a_game_dropped_and_reloaded_from_the_file_finishes_the_same(db_engine):
+def test_half_a_game_dropped_and_reloaded_from_the_file_finishes_the_same(db_engine, drivers):
     store = EveningStore(db_engine)
     creds = store.create_evening("Loto du foot", program())
-    live = LiveEvening(store, creds.evening_id)
+    first = drivers(store)
+    live = first.on(creds.evening_id)
     half = 120
     play(lambda: live.evening, range(half), live.run)
     assert live.evening.game is not None and live.evening.game.drawn
+    first.close()
     url = db_engine.url
     del live, store
     db_engine.dispose()
 
     engine = make_engine(url.render_as_string(hide_password=False))
     store = EveningStore(engine)
-    live = LiveEvening(store, creds.evening_id)
+    driver = drivers(store)
+    live = driver.on(creds.evening_id)
     play(lambda: live.evening, range(half, TOTAL), live.run)
     ref = reference(TOTAL)
     assert live.evening.fingerprint() == ref.fingerprint()
@@ -136,10 +141,10 @@ def check_projections(store: EveningStore, evening_id: int, e: Evening) -> None:
         assert tickets == [t for g in e.games for a in g.awards for t in a.tickets]
 
 
-def test_a_move_that_cannot_be_committed_is_undone(db_engine):
+def test_a_move_that_cannot_be_committed_is_undone(db_engine, drivers):
     store = EveningStore(db_engine)
     creds = store.create_evening("Loto", program())
-    live = LiveEvening(store, creds.evening_id)
+    live = drivers(store).on(creds.evening_id)
     live.run(lambda e: e.join("ana", "Ana"))
     before = live.evening.fingerprint()
 
@@ -152,10 +157,10 @@ def test_a_move_that_cannot_be_committed_is_undone(db_engine):
     assert LiveEvening(store, creds.evening_id).evening.fingerprint() == before
 
 
-def test_illegal_move_changes_nothing_in_the_database(db_engine):
+def test_illegal_move_changes_nothing_in_the_database(db_engine, drivers):
     store = EveningStore(db_engine)
     creds = store.create_evening("Loto", program())
-    live = LiveEvening(store, creds.evening_id)
+    live = drivers(store).on(creds.evening_id)
     live.run(lambda e: e.join("ana", "Ana"))
     seq = live.seq
     with pytest.raises(LotoError):
@@ -164,11 +169,11 @@ def test_illegal_move_changes_nothing_in_the_database(db_engine):
     assert LiveEvening(store, creds.evening_id).seq == seq
 
 
-def test_two_processes_on_one_database_stay_in_step(db_engine):
+def test_two_processes_on_one_database_stay_in_step(db_engine, drivers):
     store_a, store_b = EveningStore(db_engine), EveningStore(db_engine)
     creds = store_a.create_evening("Loto", program())
-    a = LiveEvening(store_a, creds.evening_id)
-    b = LiveEvening(store_b, creds.evening_id)
+    a = drivers(store_a).on(creds.evening_id)  # two processes: two registries
+    b = drivers(store_b).on(creds.evening_id)
     a.run(lambda e: e.join("ana", "Ana"))
     b.run(lambda e: e.join("bob", "Bob"))  # b first catches up with ana
     a.run(lambda e: e.start_game())
@@ -178,11 +183,10 @@ def test_two_processes_on_one_database_stay_in_step(db_engine):
     assert store_a.verify_audit(creds.evening_id) == []
 
 
-def test_player_identity_is_a_server_issued_secret(db_engine):
+def test_player_identity_is_a_server_issued_secret(db_engine, drivers):
     store = EveningStore(db_engine)
     creds = store.create_evening("Loto", program())
-    live = LiveEvening(store, creds.evening_id)
-    pid, secret = live.join("Mamie Jo")
+    pid, secret = drivers(store).join(creds.evening_id, "Mamie Jo")
     assert store.player_for_secret(creds.evening_id, secret) == pid
     assert store.player_for_secret(creds.evening_id, secret + "x") is None
     with Session(store.engine) as s:
@@ -197,10 +201,10 @@ def test_player_identity_is_a_server_issued_secret(db_engine):
     assert not access.check_animateur(creds.evening_id, creds.animateur_secret), "old one revoked"
 
 
-def test_tampering_with_the_audit_log_is_detected(db_engine):
+def test_tampering_with_the_audit_log_is_detected(db_engine, drivers):
     store = EveningStore(db_engine)
     creds = store.create_evening("Loto", program())
-    live = LiveEvening(store, creds.evening_id)
+    live = drivers(store).on(creds.evening_id)
     play(lambda: live.evening, range(40), live.run)
     assert store.verify_audit(creds.evening_id) == []
     with Session(store.engine) as s:

@@ -1,0 +1,22 @@
+"""The sizes the app accepts, each defined once (the engine, the handlers and the forms use
+these): a typed value longer or larger than its limit is refused before it reaches a rule.
+"""
+
+from __future__ import annotations
+
+#: A join code, a série code or a carton's check code, as typed or scanned (characters).
+MAX_CODE = 16
+#: A série code (characters): it is printed on every carton.
+MAX_SERIES = MAX_CODE
+#: A vendeur's or caissier's name (characters).
+MAX_STAFF_NAME = 30
+#: A player's name (characters).
+MAX_PLAYER_NAME = 30
+#: The highest carton number or lot-ticket number a handler accepts.
+MAX_CARTON_NO = 100_000
+MAX_TICKET_NO = 100_000
+#: The highest sale or claim number a handler accepts.
+MAX_SALE_NO = 1_000_000
+MAX_CLAIM_NO = 1_000_000
+#: The highest index of a tariff line a handler accepts (a tariff has far fewer).
+MAX_OFFER_INDEX = 63

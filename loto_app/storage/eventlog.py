@@ -1,0 +1,141 @@
+"""The event log: each evening's events, hash-chained in the audit table, read back to replay
+the evening and appended to, with the query tables (`projections`), in one transaction.
+
+An evening is restored by replaying its log; nothing is announced before it is appended.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import UTC
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Engine
+from sqlmodel import Session, select
+
+from loto_app.domain import events as ev
+from loto_app.domain.engine import Evening
+from loto_app.domain.program import Program
+from loto_app.storage import models as m
+from loto_app.storage.audit import GENESIS, entry_hash, verify_chain
+from loto_app.storage.projections import project
+
+
+class EventLog:
+    """The audit log of every evening on one SQLAlchemy engine (SQLite or PostgreSQL)."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self._meta: dict[int, tuple[Program, bytes]] = {}  # immutable once created
+
+    def _program_and_key(self, s: Session, evening_id: int) -> tuple[Program, bytes]:
+        if evening_id not in self._meta:
+            row = s.get(m.EveningRow, evening_id)
+            series = s.get(m.SeriesRow, evening_id)
+            if row is None or series is None:
+                raise KeyError(f"no evening {evening_id}")
+            self._meta[evening_id] = (Program.from_dict(row.program), bytes.fromhex(series.key_hex))
+        return self._meta[evening_id]
+
+    def load(self, evening_id: int) -> tuple[Evening, int, str]:
+        """Replay an evening from its audit log.
+
+        Returns:
+            The evening, the last sequence number and the last hash of its log.
+        """
+        with Session(self.engine) as s:
+            program, key = self._program_and_key(s, evening_id)
+            rows = s.exec(
+                select(m.AuditRow.seq, m.AuditRow.payload, m.AuditRow.hash)
+                .where(m.AuditRow.evening_id == evening_id)
+                .order_by(m.AuditRow.seq)
+            ).all()
+        evening = Evening.replay(program, (ev.event_from_dict(p) for _, p, _ in rows), key)
+        if rows:
+            return evening, rows[-1][0], rows[-1][2]
+        return evening, 0, GENESIS
+
+    def draw_times(self, evening_id: int) -> dict[int, list[float]]:
+        """When each number was drawn (POSIX seconds), per game, in draw order."""
+        with Session(self.engine) as s:
+            rows = s.exec(
+                select(m.DrawRow.game_idx, m.DrawRow.at)
+                .where(m.DrawRow.evening_id == evening_id)
+                .order_by(m.DrawRow.game_idx, m.DrawRow.seq)
+            ).all()
+        out: dict[int, list[float]] = {}
+        for game, at in rows:
+            if at.tzinfo is None:
+                at = at.replace(tzinfo=UTC)
+            out.setdefault(game, []).append(at.timestamp())
+        return out
+
+    def last_seq(self, evening_id: int) -> int:
+        """The sequence number of the evening's last committed event (0: none)."""
+        with Session(self.engine) as s:
+            last = s.exec(
+                select(sa.func.max(m.AuditRow.seq)).where(m.AuditRow.evening_id == evening_id)
+            ).one()
+        return last or 0
+
+    def events_after(self, evening_id: int, seq: int) -> list[tuple[int, ev.Event, str]]:
+        """The events committed after `seq` (by another process), in order."""
+        with Session(self.engine) as s:
+            rows = s.exec(
+                select(m.AuditRow.seq, m.AuditRow.payload, m.AuditRow.hash)
+                .where(m.AuditRow.evening_id == evening_id, m.AuditRow.seq > seq)
+                .order_by(m.AuditRow.seq)
+            ).all()
+        return [(q, ev.event_from_dict(p), h) for q, p, h in rows]
+
+    def append(
+        self,
+        evening_id: int,
+        events: list[ev.Event],
+        after_seq: int,
+        after_hash: str,
+        extra: Callable[[Session], None] | None = None,
+    ) -> tuple[int, str]:
+        """Commit events (audit log and projections) and `extra` in one transaction.
+
+        Returns:
+            The sequence number and hash of the last event appended.
+
+        Raises:
+            IntegrityError: another writer committed after `after_seq` first.
+        """
+        with Session(self.engine) as s:
+            program, key = self._program_and_key(s, evening_id)
+            seq, prev = after_seq, after_hash
+            now = m.utcnow()
+            for e in events:
+                seq += 1
+                payload = e.to_dict()
+                h = entry_hash(prev, seq, now, e.type, payload)
+                s.add(
+                    m.AuditRow(
+                        evening_id=evening_id,
+                        seq=seq,
+                        at=now,
+                        type=e.type,
+                        payload=payload,
+                        prev_hash=prev,
+                        hash=h,
+                    )
+                )
+                project(s, evening_id, program, key, e, now)
+                prev = h
+            if extra is not None:
+                extra(s)
+            s.commit()
+        return seq, prev
+
+    def verify_audit(self, evening_id: int) -> list[str]:
+        """Check the hash chain of an evening's log; returns the problems found."""
+        with Session(self.engine) as s:
+            rows = s.exec(
+                select(m.AuditRow)
+                .where(m.AuditRow.evening_id == evening_id)
+                .order_by(m.AuditRow.seq)
+            ).all()
+            return verify_chain((r.seq, r.at, r.type, r.payload, r.prev_hash, r.hash) for r in rows)

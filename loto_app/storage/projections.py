@@ -1,0 +1,347 @@
+"""The query tables (players, sales, cartons, draws, marks, claims, lot tickets...) kept from the
+events: one function per event kind, run in the transaction that writes the event to the log.
+
+The audit log is the record; these tables are what the desk, the organiser's records and
+the reports query. Events with no function here (`RECORD_ONLY`) are read from the log itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+import sqlalchemy as sa
+from sqlmodel import Session
+
+from loto_app.domain import events as ev
+from loto_app.domain.program import Program
+from loto_app.domain.serial import check_code, lot_ticket_code
+from loto_app.storage import models as m
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """Where one event is projected: the transaction, the evening, its program and série key,
+    and the commit's time."""
+
+    s: Session
+    evening_id: int
+    program: Program
+    key: bytes
+    now: datetime
+
+
+def _player_joined(t: Target, e: ev.PlayerJoined) -> None:
+    t.s.add(
+        m.PlayerRow(
+            evening_id=t.evening_id,
+            player_id=e.player_id,
+            name=e.name,
+            joined_at=t.now,
+            origin=e.origin,
+        )
+    )
+
+
+def _sale_recorded(t: Target, e: ev.SaleRecorded) -> None:
+    pending = e.method == "pending"
+    t.s.add(
+        m.SaleRow(
+            evening_id=t.evening_id,
+            no=e.sale_no,
+            player_id=e.player_id,
+            offer=e.offer,
+            kind=e.kind,
+            quantity=e.quantity,
+            planche=e.planche,
+            amount_cents=e.amount_cents,
+            method=e.method,
+            seller=e.seller,
+            status="pending" if pending else "paid",
+            purchase_no=e.purchase_no,
+            at=t.now,
+            settled_at=None if pending else t.now,
+        )
+    )
+
+
+def _update_sale(t: Target, sale_no: int, **values: Any) -> None:
+    t.s.exec(
+        sa.update(m.SaleRow)
+        .where(m.SaleRow.evening_id == t.evening_id, m.SaleRow.no == sale_no)
+        .values(**values)
+    )
+
+
+def _payment_confirmed(t: Target, e: ev.PaymentConfirmed) -> None:
+    _update_sale(
+        t,
+        e.sale_no,
+        status="paid",
+        method=e.method,
+        cashier=e.cashier,
+        purchase_no=e.purchase_no,
+        settled_at=t.now,
+    )
+
+
+def _sale_cancelled(t: Target, e: ev.SaleCancelled) -> None:
+    _update_sale(
+        t,
+        e.sale_no,
+        status="cancelled",
+        cancelled_by=e.by,
+        cancel_reason=e.reason,
+        refunded_cents=e.refunded_cents,
+        cancelled_at=t.now,
+    )
+
+
+def _lot_handed_over(t: Target, e: ev.LotHandedOver) -> None:
+    t.s.exec(
+        sa.update(m.AwardRow)
+        .where(m.AwardRow.evening_id == t.evening_id, m.AwardRow.ticket_no == e.ticket_no)
+        .values(handed_over=True, handed_by=e.by, handed_at=t.now)
+    )
+
+
+def _cartons_printed(t: Target, e: ev.CartonsPrinted) -> None:
+    for no, unit, rows in e.cartons:
+        t.s.add(
+            m.CartonRow(
+                evening_id=t.evening_id,
+                no=no,
+                kind=e.kind,
+                unit=unit,
+                grid=[list(r) for r in rows],
+                check_code=check_code(t.key, t.program.series, no),
+                printed_at=t.now,
+            )
+        )
+
+
+def _cartons_sold(t: Target, e: ev.CartonsSold) -> None:
+    t.s.add(
+        m.PurchaseRow(
+            evening_id=t.evening_id,
+            no=e.purchase_no,
+            player_id=e.player_id,
+            kind=e.kind,
+            carton_nos=list(e.carton_nos),
+            first_game=e.first_game,
+            reason=e.reason,
+            at=t.now,
+        )
+    )
+
+
+def _game_started(t: Target, e: ev.GameStarted) -> None:
+    spec = t.program.games[e.game]
+    t.s.add(
+        m.GameRow(
+            evening_id=t.evening_id,
+            idx=e.game,
+            kind=spec.kind.value,
+            status="running",
+            started_at=t.now,
+        )
+    )
+    for i, st in enumerate(spec.stages):
+        t.s.add(
+            m.StageRow(
+                evening_id=t.evening_id,
+                game_idx=e.game,
+                idx=i,
+                pattern=st.pattern.value,
+                lot_description=st.lot.description,
+                lot_value_cents=st.lot.value_cents,
+                lot_divisible=st.lot.divisible,
+            )
+        )
+
+
+def _number_drawn(t: Target, e: ev.NumberDrawn) -> None:
+    t.s.add(
+        m.DrawRow(
+            evening_id=t.evening_id,
+            game_idx=e.game,
+            seq=e.seq,
+            number=e.number,
+            source=e.source,
+            at=t.now,
+        )
+    )
+
+
+def _draw_corrected(t: Target, e: ev.DrawCorrected) -> None:
+    t.s.exec(
+        sa.update(m.DrawRow)
+        .where(
+            m.DrawRow.evening_id == t.evening_id,
+            m.DrawRow.game_idx == e.game,
+            m.DrawRow.seq == e.seq,
+        )
+        .values(number=e.new, corrected_from=e.old, at=t.now)
+    )
+    _delete_marks(t, e.game, m.MarkRow.number == e.old)
+
+
+def _delete_marks(t: Target, game: int, *where: Any) -> None:
+    t.s.exec(
+        sa.delete(m.MarkRow).where(
+            m.MarkRow.evening_id == t.evening_id, m.MarkRow.game_idx == game, *where
+        )
+    )
+
+
+def _cell_marked(t: Target, e: ev.CellMarked) -> None:
+    t.s.add(
+        m.MarkRow(
+            evening_id=t.evening_id,
+            game_idx=e.game,
+            carton_no=e.carton_no,
+            number=e.number,
+            player_id=e.player_id,
+            at=t.now,
+        )
+    )
+
+
+def _cell_unmarked(t: Target, e: ev.CellUnmarked) -> None:
+    _delete_marks(t, e.game, m.MarkRow.carton_no == e.carton_no, m.MarkRow.number == e.number)
+
+
+def _cartons_cleared(t: Target, e: ev.CartonsCleared) -> None:
+    _delete_marks(t, e.game, m.MarkRow.player_id == e.player_id)
+
+
+def _claim_made(t: Target, e: ev.ClaimMade) -> None:
+    t.s.add(
+        m.ClaimRow(
+            evening_id=t.evening_id,
+            no=e.claim_no,
+            game_idx=e.game,
+            stage_idx=e.stage,
+            player_id=e.player_id,
+            carton_no=e.carton_no,
+            unit_nos=list(e.unit_nos),
+            number=e.number,
+            verdict=e.verdict,
+            winning=list(e.winning),
+            via=e.via,
+            at=t.now,
+        )
+    )
+
+
+def _tie_broken(t: Target, e: ev.TieBroken) -> None:
+    t.s.add(
+        m.TieBreakRow(
+            evening_id=t.evening_id,
+            game_idx=e.game,
+            stage_idx=e.stage,
+            method=e.method,
+            tokens=[list(x) for x in e.tokens],
+            winners=list(e.winners),
+            at=t.now,
+        )
+    )
+
+
+def _lot_tickets(t: Target, e: ev.Event) -> None:
+    """The lot tickets an event issues (an award, a lot given, a "carton offert" voucher)."""
+    for lt in ev.issued_tickets(e):
+        t.s.add(
+            m.AwardRow(
+                evening_id=t.evening_id,
+                ticket_no=lt.no,
+                game_idx=lt.game,
+                stage_idx=lt.stage,
+                player_id=lt.player_id,
+                share=lt.share,
+                code=lot_ticket_code(t.key, t.program.series, lt.no, lt.player_id),
+                at=t.now,
+            )
+        )
+
+
+def _set_game_status(t: Target, game: int, **values: Any) -> None:
+    t.s.exec(
+        sa.update(m.GameRow)
+        .where(m.GameRow.evening_id == t.evening_id, m.GameRow.idx == game)
+        .values(**values)
+    )
+
+
+def _stage_awarded(t: Target, e: ev.StageAwarded) -> None:
+    _lot_tickets(t, e)
+    t.s.exec(
+        sa.update(m.StageRow)
+        .where(
+            m.StageRow.evening_id == t.evening_id,
+            m.StageRow.game_idx == e.game,
+            m.StageRow.idx == e.stage,
+        )
+        .values(awarded_at=t.now)
+    )
+    if e.stage == len(t.program.games[e.game].stages) - 1:
+        _set_game_status(t, e.game, status="awaiting_unmark")
+
+
+def _unmark_allowed(t: Target, e: ev.UnmarkAllowed) -> None:
+    _set_game_status(t, e.game, status="finished", ended_at=t.now)
+
+
+PROJECTIONS: dict[type[ev.Event], Callable[[Target, Any], None]] = {
+    ev.PlayerJoined: _player_joined,
+    ev.SaleRecorded: _sale_recorded,
+    ev.PaymentConfirmed: _payment_confirmed,
+    ev.SaleCancelled: _sale_cancelled,
+    ev.LotHandedOver: _lot_handed_over,
+    ev.CartonsPrinted: _cartons_printed,
+    ev.CartonsSold: _cartons_sold,
+    ev.GameStarted: _game_started,
+    ev.NumberDrawn: _number_drawn,
+    ev.DrawCorrected: _draw_corrected,
+    ev.CellMarked: _cell_marked,
+    ev.CellUnmarked: _cell_unmarked,
+    ev.CartonsCleared: _cartons_cleared,
+    ev.ClaimMade: _claim_made,
+    ev.TieBroken: _tie_broken,
+    ev.StageAwarded: _stage_awarded,
+    ev.UnmarkAllowed: _unmark_allowed,
+    ev.VoucherIssued: _lot_tickets,  # a "carton offert" voucher: a lot ticket like any
+    ev.LotGiven: _lot_tickets,  # a lot given by a decision
+}
+
+#: Events whose only record is the audit log (the report reads it there).
+RECORD_ONLY: frozenset[type[ev.Event]] = frozenset(
+    {
+        ev.TillClosed,
+        ev.ShareOffered,
+        ev.ShareAnswered,
+        ev.LastCallOpened,
+        ev.LastCallClosed,
+        ev.CartonReinstated,
+        ev.VerdictOverturned,
+        ev.ConsolationGiven,
+        ev.AwardWithdrawn,
+    }
+)
+
+
+def project(
+    s: Session, evening_id: int, program: Program, key: bytes, e: ev.Event, now: datetime
+) -> None:
+    """Write what one event changes in the query tables (in the caller's transaction).
+
+    Raises:
+        TypeError: an event kind with no projection (a new event must be added here).
+    """
+    fn = PROJECTIONS.get(type(e))
+    if fn is not None:
+        fn(Target(s, evening_id, program, key, now), e)
+    elif type(e) not in RECORD_ONLY:
+        raise TypeError(f"no projection for {e!r}")

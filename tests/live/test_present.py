@@ -1,0 +1,22 @@
+"""The wording of money and shares (loto_app/present.py), one format everywhere."""
+
+from __future__ import annotations
+
+from loto_app.domain import events as ev
+from loto_app.present import SHARE_LABELS, amount_text, euros, share_note
+
+
+def test_money_reads_the_french_way_and_a_form_value_types_back() -> None:
+    assert [euros(c) for c in (300, 850, 123450, -50)] == [
+        "3 €",
+        "8,50 €",
+        "1\u202f234,50 €",
+        "-0,50 €",
+    ]
+    assert [amount_text(c) for c in (300, 350, 5)] == ["3", "3,50", "0,05"]
+
+
+def test_a_half_share_is_named_once() -> None:
+    assert share_note(ev.HALF) == "moitié du lot"
+    assert share_note(ev.WHOLE) == ""
+    assert SHARE_LABELS == {ev.WHOLE: "Lot entier", ev.HALF: "Moitié du lot"}
