@@ -162,12 +162,22 @@ class AppServer:
     """The app served from this tree as in production, in a temp dir; killed and restarted
     on the same port with the same database, states dir and frontend dir."""
 
-    def __init__(self, *, scale_out: bool = False, workers: int = 2, keep: bool = False) -> None:
+    def __init__(
+        self,
+        *,
+        scale_out: bool = False,
+        workers: int = 2,
+        keep: bool = False,
+        built: serving.Build | None = None,
+    ) -> None:
         self.tmp = Path(tempfile.mkdtemp(prefix="loto-crash-"))
         self.keep = keep
-        self.port = free_port()
+        # `built`: a frontend already built for its port (tests/conftest.py `prod_build`),
+        # served as it is from the first start; otherwise the first start builds one here
+        self.built = built
+        self.port = built.port if built is not None else free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        self.web = self.tmp / "web"
+        self.web = built.web if built is not None else self.tmp / "web"
         self.log = self.tmp / "server.log"
         self.proc: subprocess.Popen | None = None
         self.redis: PrivateRedis | None = None
@@ -258,7 +268,11 @@ class AppServer:
         # (a restart serves the build of the first start again, as a restarted hall server
         # would: rebuilding the same frontend tests nothing about the crash)
         self.proc = serving.spawn(
-            self.port, self.env, self.log, f"start {self.starts + 1}", rebuild=self.starts == 0
+            self.port,
+            self.env,
+            self.log,
+            f"start {self.starts + 1}",
+            rebuild=self.starts == 0 and self.built is None,
         )
         took = serving.wait_up(self.proc, self.url, timeout, self.log)
         self.starts += 1
@@ -769,10 +783,18 @@ class Loop:
 class Crash:
     """A server, an evening, the hall, and the kill/restart cycles (usable from a test)."""
 
-    def __init__(self, *, seed: int, players: int = 4, scale_out: bool = False, keep=False):
+    def __init__(
+        self,
+        *,
+        seed: int,
+        players: int = 4,
+        scale_out: bool = False,
+        keep: bool = False,
+        built: serving.Build | None = None,
+    ):
         self.seed = seed
         self.rng = random.Random(seed)
-        self.srv = AppServer(scale_out=scale_out, keep=keep)
+        self.srv = AppServer(scale_out=scale_out, keep=keep, built=built)
         self.loop = Loop()
         self.hall: Hall | None = None
         self.players = players

@@ -16,6 +16,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -128,3 +129,25 @@ def stop(proc: subprocess.Popen | None) -> None:
             killpg(proc)
             proc.wait(timeout=10)
     killpg(proc)
+
+
+@dataclass(frozen=True)
+class Build:
+    """A production frontend built in `web` (REFLEX_WEB_WORKDIR) for `port`: the port is baked
+    into the bundle (the socket's address), so a server serving it as it is (`spawn(...,
+    rebuild=False)`) listens on that port."""
+
+    web: Path
+    port: int
+
+
+def build(web: Path, port: int, env: dict[str, str], log: Path, timeout: float = 900) -> Build:
+    """Build the frontend once the way `reflex run --env prod` does (npm install, compile,
+    bundle): the server is started on `port` with `web` as its frontend directory, and stopped
+    once it answers."""
+    proc = spawn(port, {**env, "REFLEX_WEB_WORKDIR": str(web)}, log, "build")
+    try:
+        wait_up(proc, f"http://127.0.0.1:{port}", timeout, log)
+    finally:
+        stop(proc)
+    return Build(web, port)

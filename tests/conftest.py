@@ -8,6 +8,8 @@ its own SQLite file; `browser` is Debian's Chromium driven by Playwright's sync 
 from __future__ import annotations
 
 import os
+import shutil
+import socket
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
@@ -96,32 +98,41 @@ def app_url(app_harness: AppHarnessProd) -> str:
 
 
 @pytest.fixture(scope="session")
-def prod_web(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A frontend directory of its own (REFLEX_WEB_WORKDIR) for the tests that serve the app
-    as a separate `reflex run --env prod` process (test_lan.py, test_https.py), installed and
-    built once with `reflex export`: a server in a network namespace with no way out then finds
-    its npm packages there, and the checkout's .web/ is left to the in-process app."""
+def prod_build(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """The production frontend built once, as `reflex run --env prod` builds it, for one free
+    port (`bench/serving.py` Build): the crash tests serve it as it is on that port, restart
+    after restart (bench/serve_built.py), instead of building it again for each server."""
     _reflex_environment()
+    sys.path.insert(0, str(REPO_ROOT / "bench"))
+    import serving
+
+    tmp = tmp_path_factory.mktemp("prod-build")
+    db = f"sqlite:///{tmp / 'loto.db'}"
+    _migrate(db)
+    env = {**os.environ, "VENV": str(Path(sys.executable).parent.parent), "LOTO_DB_URL": db}
+    env.pop("REFLEX_REDIS_URL", None)
+    try:
+        return serving.build(tmp / "web", _free_port(), env, tmp / "server.log")
+    except RuntimeError as exc:
+        pytest.fail(f"the production build failed: {exc}")
+
+
+@pytest.fixture(scope="session")
+def prod_web(prod_build: Any, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A frontend directory of its own (REFLEX_WEB_WORKDIR) for the tests that serve the app
+    with `reflex run --env prod` on a port of their own (test_lan.py, test_https.py): a copy of
+    the built one, npm packages included (a server in a network namespace with no way out finds
+    them there); their `reflex run` builds it again for their port, and the checkout's .web/
+    is left to the in-process app."""
     web = tmp_path_factory.mktemp("prod-web") / "web"
-    out = subprocess.run(
-        [
-            str(REPO_ROOT / "scripts" / "with-env.sh"),
-            str(Path(sys.executable).parent / "reflex"),
-            "export",
-            "--frontend-only",
-            "--no-zip",
-            "--env",
-            "prod",
-        ],
-        cwd=REPO_ROOT,
-        env={**os.environ, "REFLEX_WEB_WORKDIR": str(web)},
-        capture_output=True,
-        text=True,
-        timeout=900,
-    )
-    if out.returncode != 0:
-        pytest.fail(f"reflex export failed:\n{out.stdout[-2000:]}\n{out.stderr[-2000:]}")
+    shutil.copytree(prod_build.web, web, symlinks=True)
     return web
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
 
 
 @pytest.fixture(scope="session")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib.util
 import io
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,7 @@ def _load_serving() -> Any:
     spec = importlib.util.spec_from_file_location("loto_bench_serving", path)
     assert spec is not None and spec.loader is not None
     mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod  # (its dataclasses look their module up while built)
     spec.loader.exec_module(mod)
     return mod
 

@@ -65,11 +65,11 @@ WATCH = """() => {
 
 
 def test_server_killed_three_times_with_a_real_phone(
-    browser: Browser, phone: dict, results_dir: Path
+    browser: Browser, phone: dict, results_dir: Path, prod_build: Any
 ) -> None:
     crash = _crash_module()
     seed = _seed()
-    c = crash.Crash(seed=seed, players=3)
+    c = crash.Crash(seed=seed, players=3, built=prod_build)
     try:
         c.start()
         # a real phone joins before the first game and takes 3 cartons
@@ -132,7 +132,7 @@ def _pg_up() -> bool:
         return False
 
 
-def test_scale_out_server_and_redis_killed() -> None:
+def test_scale_out_server_and_redis_killed(prod_build: Any) -> None:
     """PostgreSQL, Redis and 2 workers: the app is SIGKILLed once, then Redis (a private
     instance: SIGKILLed and started again, every key gone) while the app keeps running."""
     if not _pg_up():
