@@ -8,6 +8,7 @@ from loto_app.live import broadcast, frame_guard, reaper
 from loto_app.live.animateur import AnimateurState
 from loto_app.live.caisse import CaisseState
 from loto_app.live.hall import HallView
+from loto_app.live.organisation import OrganisationState
 from loto_app.live.player import PlayerState
 from loto_app.live.ratelimit import EventGate
 from loto_app.live.rehydrate import WarmHydrate
@@ -58,9 +59,9 @@ app.add_page(screen.index, route=ScreenState.ROUTE, title=screen.TITLE, on_load=
 app.add_page(caisse.index, route=CaisseState.ROUTE, title=caisse.TITLE, on_load=CaisseState.resume)
 app.add_page(
     organisation.index,
-    route="/organisation",
+    route=OrganisationState.ROUTE,
     title=organisation.TITLE,
-    on_load=organisation.OrganisationState.resume,
+    on_load=OrganisationState.resume,
 )
 
 broadcast.bind(app, HallView, f"{PlayerState.get_full_name()}.refresh")
