@@ -18,7 +18,7 @@ from loto_app.domain.verdicts import Verdict
 from loto_app.live import broadcast, registry
 from loto_app.live.guards import BadInput, as_bool, as_int, as_text, form, log, refuse
 from loto_app.live.screen import qr_svg_data_uri
-from loto_app.live.session import BrowserSession, access
+from loto_app.live.session import RECONNECTING, BrowserSession, access
 from loto_app.live.views import (
     VERDICT_KIND,
     CartonView,
@@ -40,6 +40,7 @@ class PlayerState(BrowserSession, rx.State):
 
     ROUTE: ClassVar[str] = "/jouer"
     OPEN: ClassVar[frozenset[str]] = frozenset({"resume", "join_evening", "forget_me"})
+    RELOAD_MESSAGE: ClassVar[str] = RECONNECTING
 
     secret: str = rx.LocalStorage("", name="loto_player_secret")
     code: str = rx.LocalStorage("", name="loto_player_code")

@@ -55,6 +55,8 @@ class BrowserSession(rx.State, mixin=True):
     OPEN: ClassVar[frozenset[str]] = frozenset({"resume"})
     #: False on a substate whose handlers all work without a session (a form filled in first).
     NEEDS_SESSION: ClassVar[bool] = True
+    #: Shown (in `message`) while the page loads again after a lost state ("": nothing).
+    RELOAD_MESSAGE: ClassVar[str] = ""
 
     _evening_id: int = 0
 
@@ -273,7 +275,7 @@ async def reload_if_lost(state: BaseState, target: type, handler: str) -> bool:
     if not sub._lost():
         return False
     log.warning("%s: %s after a lost state: reloading", sub._who(), handler)
-    if "message" in target.vars:  # (a substate shows its parent's)
-        sub.message = RECONNECTING
+    if target.RELOAD_MESSAGE and "message" in target.vars:  # (a substate shows its parent's)
+        sub.message = target.RELOAD_MESSAGE
     await broadcast.reload_page(root.router.session.session_id)
     return True
