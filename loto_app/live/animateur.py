@@ -45,7 +45,8 @@ class AnimateurState(StaffSession, rx.State):
 
     ROUTE: ClassVar[str] = "/animateur"
     KIND: ClassVar[str] = "animateur"
-    OPEN: ClassVar[frozenset[str]] = frozenset({"resume", "login", "logout"})
+    # (`recheck` is a poke of the server's: a lost state waits for its next tap to reload)
+    OPEN: ClassVar[frozenset[str]] = frozenset({"resume", "login", "logout", "recheck"})
     WRONG: ClassVar[str] = "Code de soirée ou secret de l'animateur incorrect."
 
     code: str = rx.LocalStorage("", name="loto_animateur_code")
