@@ -47,14 +47,12 @@ from loto_app.live.program_form import (
     OfferDraft,
     build_program,
     choice,
-    default_games,
+    default_game_drafts,
+    default_offer_drafts,
     offer_draft,
     offer_problem,
     stage_problem,
     stage_rows,
-)
-from loto_app.live.program_form import (
-    default_offers as default_offer_rows,
 )
 from loto_app.storage.access import StaffMember
 
@@ -84,8 +82,8 @@ class EveningSetup(OrganisationState):
     stream_url: str = ""
     remote_play: bool = False
     remote_ack: bool = False
-    games: list[GameDraft] = default_games()
-    offers: list[OfferDraft] = default_offer_rows()
+    games: list[GameDraft] = default_game_drafts()
+    offers: list[OfferDraft] = default_offer_drafts()
     form_error: str = ""
     creating: bool = False
 
@@ -244,7 +242,7 @@ class EveningSetup(OrganisationState):
     @rx.event
     def reset_form(self):
         """Back to the typical program."""
-        self.games, self.offers = default_games(), default_offers()
+        self.games, self.offers = default_game_drafts(), default_offer_drafts()
         self.form_error = ""
 
     @rx.event

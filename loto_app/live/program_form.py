@@ -249,11 +249,11 @@ def offer_problem(row: OfferDraft) -> str:
     return ""
 
 
-def default_games() -> list[GameDraft]:
+def default_game_drafts() -> list[GameDraft]:
     return [game_draft(g) for g in demo_program().games]
 
 
-def default_offers() -> list[OfferDraft]:
+def default_offer_drafts() -> list[OfferDraft]:
     return [offer_draft(o) for o in demo_program().offers]
 
 

@@ -26,8 +26,8 @@ from loto_app.live.program_form import (
     build_program,
     parse_cents,
 )
-from loto_app.live.program_form import default_games as _default_games
-from loto_app.live.program_form import default_offers as _default_offers
+from loto_app.live.program_form import default_game_drafts as _default_games
+from loto_app.live.program_form import default_offer_drafts as _default_offers
 
 
 def test_the_prefilled_form_is_the_typical_program() -> None:
@@ -141,3 +141,18 @@ def test_form_handlers_edit_the_program(state: EveningSetup) -> None:
         "maxiquine",
     ]
     assert state.games[0].stages[0].problem == LEGAL_CASH_MESSAGE
+
+
+def test_the_form_buttons_without_arguments(state: EveningSetup) -> None:
+    """ "+ Ajouter un tarif", "Tarif habituel" and "Revenir au programme type"."""
+    h = handlers()
+    h["remove_game"].fn(state, 0)
+    h["add_offer"].fn(state)
+    assert len(state.games) == len(_default_games()) - 1
+    assert len(state.offers) == len(_default_offers()) + 1
+    h["usual_offers"].fn(state)
+    kinds = {Kind(g.kind) for g in state.games}
+    assert {Kind(o.kind) for o in state.offers} <= kinds
+    h["reset_form"].fn(state)
+    assert state.games == _default_games() and state.offers == _default_offers()
+    assert state.form_error == ""
