@@ -34,7 +34,7 @@ from loto_app.storage.access import AccessStore, StaffMember
 if TYPE_CHECKING:
     from reflex.state import BaseState
 
-#: Shown while a page whose state was lost loads again.
+#: Shown on a phone while its page, whose state was lost, loads again (`RELOAD_MESSAGE`).
 RECONNECTING = "Reconnexion en cours…"
 MAX_CODE = 16
 MAX_SECRET = 64
@@ -252,9 +252,9 @@ class StaffSession(BrowserSession, mixin=True):
 # ---------------------------------------------------------------------------- the event gate
 
 
-def session_class(cls: type) -> type[BrowserSession] | None:
-    """The session an event's state class belongs to (itself, or a substate of one)."""
-    return cls if isinstance(cls, type) and issubclass(cls, BrowserSession) else None
+def is_session(cls: Any) -> bool:
+    """Is this state class a session, or a substate of one (a substate inherits its class)?"""
+    return isinstance(cls, type) and issubclass(cls, BrowserSession)
 
 
 async def reload_if_lost(state: BaseState, target: type, handler: str) -> bool:
@@ -264,9 +264,9 @@ async def reload_if_lost(state: BaseState, target: type, handler: str) -> bool:
     a state without one was lost; the page load sends the stored identity again, and `resume`
     signs in. On another page (an attacker calling staff handlers from `/jouer`), or for an
     open handler, the handler runs and refuses as usual."""
-    if session_class(target) is None or not target.NEEDS_SESSION or handler in target.OPEN:
+    if not is_session(target) or not target.ROUTE or not target.NEEDS_SESSION:
         return False
-    if not target.ROUTE:
+    if handler in target.OPEN:
         return False
     root = state._get_root_state()
     if root.router.url.path.rstrip("/") != target.ROUTE:
