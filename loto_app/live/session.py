@@ -88,7 +88,7 @@ class StaffSession(BrowserSession, mixin=True):
     A state class sets `KIND` (the credential: "animateur", "desk" or "organiser", see
     `AccessStore.signs_in`), `ROUTE`, its `code` and `secret` local storage and a `signed_in`
     var, and may override the hooks `_entered`, `_left`, `_revoked`, `_not_signed_in`,
-    `_login_said` and `_still_the_same`.
+    `_login_said`, `_still_the_same`, `_locked_out` and `_resume_failed`.
     """
 
     KIND: ClassVar[str] = ""
