@@ -8,6 +8,7 @@ from loto_app.live import broadcast, frame_guard, reaper
 from loto_app.live.animateur import AnimateurState
 from loto_app.live.caisse import CaisseState
 from loto_app.live.hall import HallView
+from loto_app.live.organisation import OrganisationState
 from loto_app.live.player import PlayerState
 from loto_app.live.ratelimit import EventGate
 from loto_app.live.rehydrate import WarmHydrate
@@ -47,17 +48,20 @@ app = rx.App(
 # Routes are added here rather than with @rx.page: Reflex 0.10 re-applies decorated pages on
 # each compile and warns "Page ... is being redefined" in `reflex run --env prod`.
 app.add_page(join.index, route="/", title=join.TITLE, on_load=join.JoinPrefill.read_link)
-app.add_page(player.index, route="/jouer", title=player.TITLE, on_load=PlayerState.resume)
+app.add_page(player.index, route=PlayerState.ROUTE, title=player.TITLE, on_load=PlayerState.resume)
 app.add_page(
-    animateur.index, route="/animateur", title=animateur.TITLE, on_load=AnimateurState.resume
+    animateur.index,
+    route=AnimateurState.ROUTE,
+    title=animateur.TITLE,
+    on_load=AnimateurState.resume,
 )
-app.add_page(screen.index, route="/ecran", title=screen.TITLE, on_load=ScreenState.watch)
-app.add_page(caisse.index, route="/caisse", title=caisse.TITLE, on_load=CaisseState.resume)
+app.add_page(screen.index, route=ScreenState.ROUTE, title=screen.TITLE, on_load=ScreenState.watch)
+app.add_page(caisse.index, route=CaisseState.ROUTE, title=caisse.TITLE, on_load=CaisseState.resume)
 app.add_page(
     organisation.index,
-    route="/organisation",
+    route=OrganisationState.ROUTE,
     title=organisation.TITLE,
-    on_load=organisation.OrganisationState.resume,
+    on_load=OrganisationState.resume,
 )
 
 broadcast.bind(app, HallView, f"{PlayerState.get_full_name()}.refresh")

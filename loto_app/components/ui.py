@@ -99,33 +99,3 @@ def page_shell(*children: rx.Component, max_width: str = "40rem", **props: Any) 
         custom_attrs={"role": "main"},
         **{**style, **props},
     )
-
-
-def sign_in_form(
-    title: str, prefix: str, secret_label: str, on_submit: Any, intro: str = ""
-) -> rx.Component:
-    """A staff sign-in: the evening's code and a secret (test ids `<prefix>-code`,
-    `<prefix>-secret`, `<prefix>-login`)."""
-    field = {"size": "3", "font_size": "1.3rem"}
-    return rx.form(
-        rx.vstack(
-            rx.heading(title, size="6"),
-            *([rx.text(intro)] if intro else []),
-            rx.el.label("Code de la soirée", html_for=f"{prefix}-code", font_weight="700"),
-            rx.input(id=f"{prefix}-code", name="code", custom_attrs=tid(f"{prefix}-code"), **field),
-            rx.el.label(secret_label, html_for=f"{prefix}-secret", font_weight="700"),
-            rx.input(
-                id=f"{prefix}-secret",
-                name="secret",
-                type="password",
-                custom_attrs=tid(f"{prefix}-secret"),
-                **field,
-            ),
-            big_button("Se connecter", f"{prefix}-login", type="submit", width="100%"),
-            spacing="3",
-            width="100%",
-        ),
-        on_submit=on_submit,
-        reset_on_submit=False,
-        width="100%",
-    )

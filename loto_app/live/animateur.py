@@ -1,7 +1,8 @@
 """AnimateurState: the tablet that drives the evening, signed in with the evening's secret.
 
 Every action checks the sign-in (a backend var the client cannot set) and the secret itself
-against the database as it stands now before it reaches the engine: a player's phone calling
+against the database as it stands now before it reaches the engine (`StaffSession`,
+live/session.py): a player's phone calling
 these handlers gets a refusal and nothing changes, and so does a tablet whose secret was renewed
 (a lost tablet: the organiser issues a new secret, every tablet that used the old one is signed
 out).
@@ -27,9 +28,10 @@ from loto_app.live.disputes import (
     read_withdrawal,
     tokens_for,
 )
-from loto_app.live.guards import BadInput, as_bool, as_int, as_text, form, log, refuse
+from loto_app.live.guards import BadInput, as_bool, as_int, as_text, form, refuse
+from loto_app.live.session import StaffSession, access
 from loto_app.live.views import VERDICT_KIND, verdict_text
-from loto_app.storage.access import AccessStore
+from loto_app.storage.access import StaffMember
 
 #: Shown to a tablet whose secret no longer signs in (renewed by the organiser or the CLI).
 REVOKED = (
@@ -38,8 +40,14 @@ REVOKED = (
 )
 
 
-class AnimateurState(rx.State):
-    """Sign-in and the animateur's moves."""
+class AnimateurState(StaffSession, rx.State):
+    """Sign-in (live/session.py) and the animateur's moves."""
+
+    ROUTE: ClassVar[str] = "/animateur"
+    KIND: ClassVar[str] = "animateur"
+    # (`recheck` is a poke of the server's: a lost state waits for its next tap to reload)
+    OPEN: ClassVar[frozenset[str]] = frozenset({"resume", "login", "logout", "recheck"})
+    WRONG: ClassVar[str] = "Code de soirée ou secret de l'animateur incorrect."
 
     code: str = rx.LocalStorage("", name="loto_animateur_code")
     secret: str = rx.LocalStorage("", name="loto_animateur_secret")
@@ -49,10 +57,6 @@ class AnimateurState(rx.State):
     paper_verdict_kind: str = ""
     dispute_claim: int = 0  # the claim whose "Réclamation / litige" form is open (0: none)
     dispute_message: str = ""
-    _evening_id: int = 0
-    _authorized: bool = False
-
-    WARM_ROUTE: ClassVar[str] = "/animateur"  # live/rehydrate.py
 
     async def _warm(self, stored: dict[str, Any]) -> None:
         """Before Reflex's snapshot of a rebuilt state: signed in again from what this tablet
@@ -65,47 +69,14 @@ class AnimateurState(rx.State):
             await signin_limit.check(self.router)  # is counted once, by `resume` right after
         except signin_limit.TooManyAttempts:
             return
-        store = registry.store()
-        evening_id = await asyncio.to_thread(store.evening_id_for_code, code)
+        evening_id = await asyncio.to_thread(registry.store().evening_id_for_code, code)
         if evening_id is None or not await asyncio.to_thread(
-            AccessStore(store.engine).check_animateur, evening_id, secret
+            access().signs_in, self.KIND, evening_id, secret
         ):
             return
-        self._evening_id, self._authorized, self.signed_in = evening_id, True, True
+        self._evening_id, self._secret, self._authorized = evening_id, secret, True
+        self.signed_in = True
         await broadcast.fill_hall(self, await registry.live(evening_id))
-
-    @rx.event
-    async def login(self, form_data: dict):
-        """The sign-in form: evening code and the animateur's secret."""
-        try:
-            data = form(form_data)
-            code = as_text(data.get("code", ""), "code", 16).upper()
-            secret = as_text(data.get("secret", ""), "secret", 64)
-        except BadInput as exc:
-            return self._refused("login", exc)
-        try:
-            ok = await self._sign_in(code, secret)
-        except signin_limit.TooManyAttempts as exc:
-            return self._refused("login", exc)
-        if not ok:
-            self.message = "Code de soirée ou secret de l'animateur incorrect."
-            return
-        self.code, self.secret, self.message = code, secret, ""
-
-    @rx.event
-    async def resume(self):
-        """On load: sign in again with what this tablet remembers."""
-        self.signed_in = False
-        if isinstance(self.code, str) and isinstance(self.secret, str) and self.secret:
-            try:
-                await self._sign_in(self.code, self.secret)
-            except signin_limit.TooManyAttempts as exc:
-                self._refused("resume", exc)
-
-    @rx.event
-    def logout(self):
-        """Forget the sign-in on this tablet."""
-        self.code, self.secret, self.signed_in, self._authorized = "", "", False, False
 
     @rx.event
     async def recheck(self):
@@ -114,24 +85,17 @@ class AnimateurState(rx.State):
         if self._authorized:
             await self._still_signed_in()
 
-    async def _sign_in(self, code: str, secret: str) -> bool:
-        """Raises signin_limit.TooManyAttempts when this address failed too often."""
-        await signin_limit.check(self.router)
-        store = registry.store()
-        evening_id = await asyncio.to_thread(store.evening_id_for_code, code)
-        ok = evening_id is not None and await asyncio.to_thread(
-            AccessStore(store.engine).check_animateur, evening_id, secret
-        )
-        if not ok:
-            refuse(self._who(), "login", "wrong code or secret")
-            await signin_limit.failed(self.router, "animateur")
-            return False
-        self._evening_id, self._authorized, self.signed_in = evening_id, True, True
-        lv = await registry.live(evening_id)
+    async def _entered(self, member: StaffMember) -> None:
+        lv = await registry.live(self._evening_id)
         sid = self.router.session.session_id
-        await broadcast.enter(sid, evening_id, staff=True)
+        await broadcast.enter(sid, self._evening_id, staff=True)
         await broadcast.send_snapshot(sid, lv)
-        return True
+
+    def _revoked(self) -> None:
+        self.secret, self.message = "", REVOKED
+
+    def _not_signed_in(self) -> None:
+        self.message = "Réservé à l'animateur : connectez-vous avec le secret de la soirée."
 
     # ------------------------------------------------------------------ moves
 
@@ -266,8 +230,7 @@ class AnimateurState(rx.State):
             self._refused("paper_claim", exc)
             self.message = "Tapez le numéro du carton et son code de contrôle."
             return
-        if not self._authorized or not await self._still_signed_in():
-            await self._play("paper_claim", lambda e: [])
+        if not await self._signed_in_now("paper_claim"):
             return
         lv = await registry.live(self._evening_id, fresh=False)
         series = lv.evening.program.series
@@ -281,41 +244,13 @@ class AnimateurState(rx.State):
 
     # ------------------------------------------------------------------ helpers
 
-    async def _still_signed_in(self) -> bool:
-        """Does the secret this tablet signed in with still sign in, now? (Renewed: the tablet
-        is signed out, the secret it remembers forgotten, and it is told why.)"""
-        secret = self.secret if isinstance(self.secret, str) else ""
-        access = AccessStore(registry.store().engine)
-        if await asyncio.to_thread(access.check_animateur, self._evening_id, secret):
-            return True
-        log.warning("%s: the animateur's secret was renewed: signed out", self._who())
-        self.secret, self.signed_in, self._authorized = "", False, False
-        self.message = REVOKED
-        return False
-
     def _who(self) -> str:
         return f"animateur? evening {self._evening_id} (sid {self.router.session.session_id})"
-
-    def _refused(self, handler: str, exc: Exception) -> None:
-        refuse(self._who(), handler, exc)
-        self.message = getattr(exc, "user_message", "Action impossible.")
 
     async def _play(
         self, handler: str, move: Callable[[Evening], list[ev.Event]]
     ) -> list[ev.Event] | None:
-        if not self._authorized:
-            lost = not self.secret and not self.code
-            if lost and self.router.url.path.rstrip("/") == "/animateur":
-                # only a signed-in tablet shows these buttons: this socket's state was lost
-                # (Redis restarted or expired it); a page load sends the stored sign-in again
-                log.warning("%s: %s after a lost state: reloading", self._who(), handler)
-                await broadcast.reload_page(self.router.session.session_id)
-                return None
-            self._refused(handler, BadInput("not signed in as animateur"))
-            self.message = "Réservé à l'animateur : connectez-vous avec le secret de la soirée."
-            return None
-        if not await self._still_signed_in():
-            refuse(self._who(), handler, "the animateur's secret was renewed: signed out")
+        if not await self._signed_in_now(handler):
             return None
         try:
             events = await registry.play(self._evening_id, move)

@@ -5,7 +5,8 @@ or to a paper player (registered on the spot; their cartons are printed as a PDF
 or card. A caissier does the same, and also confirms the orders phones left "à régler", cancels
 or refunds a sale (logged, never deleted), watches the totals and closes the till. Both hand
 lots over against lot tickets. Every handler re-checks the sign-in (a backend var the client
-cannot set) and the role before anything reaches the engine.
+cannot set, and the secret in the database: `StaffSession`, live/session.py) and the role
+before anything reaches the engine.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import asyncio
 import dataclasses
 import logging
 from collections.abc import Callable
+from typing import ClassVar
 
 import reflex as rx
 
@@ -30,11 +32,12 @@ from loto_app.domain.till import (
     player_for_desk_code,
     totals,
 )
-from loto_app.live import broadcast, registry, signin_limit
+from loto_app.live import broadcast, registry
 from loto_app.live.guards import BadInput, as_int, as_text, form, refuse
+from loto_app.live.session import StaffSession
 from loto_app.live.views import ticket_view
 from loto_app.payments import provider
-from loto_app.storage.access import AccessStore
+from loto_app.storage.access import StaffMember
 
 log = logging.getLogger(__name__)
 
@@ -88,8 +91,13 @@ class TotalLine:
     amount: str = ""
 
 
-class CaisseState(rx.State):
-    """Sign-in, the desk's lists and its moves."""
+class CaisseState(StaffSession, rx.State):
+    """Sign-in (live/session.py), the desk's lists and its moves."""
+
+    ROUTE: ClassVar[str] = "/caisse"
+    KIND: ClassVar[str] = "desk"
+    OPEN: ClassVar[frozenset[str]] = frozenset({"resume", "login", "logout"})
+    WRONG: ClassVar[str] = "Code de soirée ou secret incorrect (ou accès retiré)."
 
     code: str = rx.LocalStorage("", name="loto_caisse_code")
     secret: str = rx.LocalStorage("", name="loto_caisse_secret")
@@ -114,92 +122,40 @@ class CaisseState(rx.State):
     till_closed: bool = False
     till_closed_by: str = ""
     payment_note: str = ""
-    _evening_id: int = 0
-    _authorized: bool = False
 
     # ------------------------------------------------------------------ sign-in
 
-    @rx.event
-    async def login(self, form_data: dict):
-        """The sign-in form: evening code and the member's secret."""
-        try:
-            data = form(form_data)
-            code = as_text(data.get("code", ""), "code", 16).upper()
-            secret = as_text(data.get("secret", ""), "secret", 64)
-        except BadInput as exc:
-            return self._refused("login", exc)
-        try:
-            ok = await self._sign_in(code, secret)
-        except signin_limit.TooManyAttempts as exc:
-            return self._refused("login", exc)
-        if not ok:
-            self._say("Code de soirée ou secret incorrect (ou accès retiré).", ok=False)
-            return
-        self.code, self.secret = code, secret
-        self._say("", ok=True)
-
-    @rx.event
-    async def resume(self):
-        """On load: sign in again with what this device remembers."""
-        self.signed_in = False
-        if isinstance(self.code, str) and isinstance(self.secret, str) and self.secret:
-            try:
-                await self._sign_in(self.code, self.secret)
-            except signin_limit.TooManyAttempts as exc:
-                self._refused("resume", exc)
-
-    @rx.event
-    def logout(self):
-        """Forget the sign-in on this device."""
-        self.code, self.secret, self.signed_in, self._authorized = "", "", False, False
-        self.role = self.staff_name = ""
-
-    async def _sign_in(self, code: str, secret: str) -> bool:
-        """Raises signin_limit.TooManyAttempts when this address failed too often."""
-        await signin_limit.check(self.router)
-        store = registry.store()
-        evening_id = await asyncio.to_thread(store.evening_id_for_code, code)
-        member = None
-        if evening_id is not None:
-            access = AccessStore(store.engine)
-            member = await asyncio.to_thread(access.staff_for_secret, evening_id, secret)
-        if member is None:
-            refuse(self._who(), "login", f"wrong code {code!r} or staff secret")
-            await signin_limit.failed(self.router, "desk")
-            return False
-        self._evening_id, self._authorized = evening_id, True
-        self.signed_in, self.staff_name, self.role = True, member.name, member.role
-        lv = await registry.live(evening_id)
+    async def _entered(self, member: StaffMember) -> None:
+        self.staff_name, self.role = member.name, member.role
+        lv = await registry.live(self._evening_id)
         self.evening_name = lv.name
         self.payment_note = provider().instructions
-        await broadcast.enter(self.router.session.session_id, evening_id, desk=True)
+        await broadcast.enter(self.router.session.session_id, self._evening_id, desk=True)
         self._show(lv.evening)
-        return True
 
-    async def _still_member(self) -> bool:
-        """The organiser may withdraw a member's access during the evening."""
-        if not self._authorized or not isinstance(self.secret, str):
-            return False
-        access = AccessStore(registry.store().engine)
-        member = await asyncio.to_thread(access.staff_for_secret, self._evening_id, self.secret)
-        if member is None or member.name != self.staff_name:
-            self._authorized = self.signed_in = False
-            return False
-        return True
+    async def _left(self) -> None:
+        self.role = self.staff_name = ""
+
+    def _still_the_same(self, member: StaffMember) -> bool:
+        return member.name == self.staff_name
+
+    def _not_signed_in(self) -> None:
+        self._say("Réservé à la caisse : connectez-vous avec votre secret.", ok=False)
+
+    def _login_said(self, text: str) -> None:
+        self._say(text, ok=not text)
+
+    def _tell(self, text: str) -> None:
+        self._say(text, ok=False)
 
     # ------------------------------------------------------------------ the lists
 
     @rx.event
     async def refresh(self):
         """Reload the lists (poked by the server after every change of the till)."""
-        if self._authorized:
+        if self._authorized:  # (a lost state: the event gate reloads the page, session.py)
             lv = await registry.live(self._evening_id)
             self._show(lv.evening)
-        elif not self.secret and not self.code and self.router.url.path.rstrip("/") == "/caisse":
-            # only a signed-in desk is poked: this socket's state was lost (Redis restarted or
-            # expired it); a page load sends the stored sign-in again
-            log.warning("%s: refresh after a lost state: reloading", self._who())
-            await broadcast.reload_page(self.router.session.session_id)
 
     def _show(self, e: Evening) -> None:
         names = e.players
@@ -393,14 +349,8 @@ class CaisseState(rx.State):
     def _say(self, text: str, *, ok: bool) -> None:
         self.message, self.message_kind = text, ("ok" if ok else "error")
 
-    def _refused(self, handler: str, exc: Exception) -> None:
-        refuse(self._who(), handler, exc)
-        self._say(getattr(exc, "user_message", "Action impossible."), ok=False)
-
     async def _allowed(self, handler: str, roles: tuple[str, ...]) -> bool:
-        if not await self._still_member():
-            self._refused(handler, BadInput("not signed in at the desk"))
-            self._say("Réservé à la caisse : connectez-vous avec votre secret.", ok=False)
+        if not await self._signed_in_now(handler):
             return False
         if self.role not in roles:
             self._refused(handler, BadInput(f"role {self.role} may not {handler}"))

@@ -19,6 +19,7 @@ from loto_app.limits import MAX_CARTON_NO, MAX_CODE, MAX_OFFER_INDEX
 from loto_app.live import broadcast, registry
 from loto_app.live.guards import BadInput, as_bool, as_int, as_text, form, log, refuse
 from loto_app.live.screen import qr_svg_data_uri
+from loto_app.live.session import RECONNECTING, BrowserSession, access
 from loto_app.live.views import (
     VERDICT_KIND,
     CartonView,
@@ -30,13 +31,14 @@ from loto_app.live.views import (
     verdict_text,
 )
 from loto_app.present import TicketView
-from loto_app.storage.access import AccessStore
 
 
-class PlayerState(rx.State):
+class PlayerState(BrowserSession, rx.State):
     """My cartons, my marks, my verdicts, my lot tickets."""
 
-    WARM_ROUTE: ClassVar[str] = "/jouer"  # live/rehydrate.py
+    ROUTE: ClassVar[str] = "/jouer"
+    OPEN: ClassVar[frozenset[str]] = frozenset({"resume", "join_evening", "forget_me"})
+    RELOAD_MESSAGE: ClassVar[str] = RECONNECTING
 
     secret: str = rx.LocalStorage("", name="loto_player_secret")
     code: str = rx.LocalStorage("", name="loto_player_code")
@@ -57,7 +59,6 @@ class PlayerState(rx.State):
     desk_code: str = ""
     desk_qr: str = ""
     remote: bool = False
-    _evening_id: int = 0
     _player_id: str = ""
     _warmed: tuple[int, int] = (0, -1)  # (evening, seq) shown by `_warm` before the hydrate
 
@@ -87,13 +88,12 @@ class PlayerState(rx.State):
             self.message = f"Aucune soirée avec le code « {code} ». Vérifiez le code annoncé."
             return
         if self.secret and self.code == code:
-            pid = await asyncio.to_thread(store.player_for_secret, evening_id, self.secret)
+            pid = await asyncio.to_thread(access().player_for_secret, evening_id, self.secret)
             if pid is not None:
-                return rx.redirect("/jouer")
+                return rx.redirect(self.ROUTE)
         origin = "hall"
         if invitation:
-            access = AccessStore(store.engine)
-            if not await asyncio.to_thread(access.check_invitation, evening_id, invitation):
+            if not await asyncio.to_thread(access().check_invitation, evening_id, invitation):
                 refuse(self._who(), "join_evening", f"bad invitation for evening {evening_id}")
                 self.message = (
                     "Ce lien d'invitation n'est plus valable : demandez-en un nouveau "
@@ -108,7 +108,7 @@ class PlayerState(rx.State):
             self.message = exc.user_message
             return
         self.secret, self.code, self.message = secret, code, ""
-        return rx.redirect("/jouer")
+        return rx.redirect(self.ROUTE)
 
     @rx.event
     async def resume(self):
@@ -154,7 +154,7 @@ class PlayerState(rx.State):
         evening_id = await asyncio.to_thread(store.evening_id_for_code, self.code)
         pid = None
         if evening_id is not None:
-            pid = await asyncio.to_thread(store.player_for_secret, evening_id, self.secret)
+            pid = await asyncio.to_thread(access().player_for_secret, evening_id, self.secret)
         if evening_id is None or pid is None:
             self._player_id = ""
             return False
@@ -165,8 +165,7 @@ class PlayerState(rx.State):
     async def refresh(self):
         """Reload my private view (asked by the server after someone else's move)."""
         if not self._player_id and not await self._identify():
-            await self._reload_if_lost("refresh")
-            return
+            return  # (a lost state: the event gate reloads the page, live/session.py)
         lv = await registry.live(self._evening_id)
         self._show(lv.evening)
 
@@ -275,31 +274,18 @@ class PlayerState(rx.State):
 
     # ------------------------------------------------------------------ helpers
 
-    async def _reload_if_lost(self, handler: str) -> bool:
-        """On /jouer with no identity at all, this socket's Reflex state was lost (Redis
-        restarted, or expired an idle state) while the browser kept its identity in local
-        storage: make the page load again, which sends it (True when asked)."""
-        if self.secret or self.code or self.router.url.path.rstrip("/") != "/jouer":
-            return False
-        log.warning("%s: %s with no identity on /jouer: reloading", self._who(), handler)
-        self.message = "Reconnexion en cours…"
-        await broadcast.reload_page(self.router.session.session_id)
-        return True
+    def _identified(self) -> bool:
+        return bool(self._player_id)
 
     def _who(self) -> str:
         return f"player {self._player_id or '?'} (sid {self.router.session.session_id})"
-
-    def _refused(self, handler: str, exc: Exception) -> None:
-        refuse(self._who(), handler, exc)
-        self.message = getattr(exc, "user_message", "Action impossible.")
 
     async def _play(
         self, handler: str, move: Callable[[Evening], list[ev.Event]]
     ) -> list[ev.Event] | None:
         """Run my move through the engine; None (with a message) when refused."""
         if not self._player_id and not await self._identify():
-            if not await self._reload_if_lost(handler):
-                self._refused(handler, BadInput("not identified"))
+            self._refused(handler, BadInput("not identified"))
             return None
         try:
             events = await registry.play(

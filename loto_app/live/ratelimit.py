@@ -15,12 +15,17 @@ registered there (`app.add_middleware(EventGate())` in `loto_app.py`) and:
   short keys): without this, Reflex raises a TypeError in the handler, logs a traceback and
   shows an English error toast. The handler's own guards (`guards.py`) still check the values.
 
-A client signed in as staff on the state it calls (a backend `_authorized` var that is True:
-AnimateurState, CaisseState) is not limited: the animateur may draw, the desk sell, as fast as
-they like. A real phone never comes near the limit: marking as fast as a thumb can tap is
-3-5 events/s, a page load or reconnect is 3-4 events, a purchase 1 plus the server's `refresh`
-poke (measured in tests/e2e/test_fuzz.py). Several workers each keep their own buckets: a
-client's socket, hence its events, stays on one worker.
+A client signed in as staff on the state it calls (a `StaffSession`, live/session.py, or one of
+its substates, whose `_authorized` is True: the animateur, the desk, the organiser) is not
+limited: the animateur may draw, the desk sell, as fast as they like. A real phone never comes
+near the limit: marking as fast as a thumb can tap is 3-5 events/s, a page load or reconnect is
+3-4 events, a purchase 1 plus the server's `refresh` poke (measured in tests/e2e/test_fuzz.py).
+Several workers each keep their own buckets: a client's socket, hence its events, stays on
+one worker.
+
+Last, an event that needs a session but reaches a page state whose Reflex state was lost (Redis
+restarted or expired it) makes the page load again instead of running (`session.reload_if_lost`):
+the rule for every page that signs someone in, in one place.
 """
 
 from __future__ import annotations
@@ -36,6 +41,7 @@ from reflex.middleware import Middleware
 from reflex.state import StateUpdate
 
 from loto_app.live.frame_guard import RefusalLog
+from loto_app.live.session import StaffSession, reload_if_lost
 
 if TYPE_CHECKING:
     from reflex.app import App
@@ -202,6 +208,8 @@ class EventGate(Middleware):
                 f"{event.name[-80:]}: {problem}",
             )
             return await _tell(state, event, MALFORMED)
+        if handler is not None and await _reloaded(state, event):
+            return await _delta(state)
         return None
 
 
@@ -219,30 +227,46 @@ def _handler(state: BaseState, event: Event) -> Any:
 
 
 async def _signed_in_staff(state: BaseState, event: Event) -> bool:
-    """Is the client signed in (with the evening's secret) on the staff state it calls? The
-    animateur drawing fast or the desk selling fast is trusted; only checked over the limit."""
+    """Is the client signed in (with the evening's secret) on the staff state it calls (or the
+    staff state a substate belongs to)? The animateur drawing fast or the desk selling fast is
+    trusted; only checked over the limit."""
     try:
         target = type(state).get_class_substate(event.name.rpartition(".")[0])
-        if "_authorized" not in getattr(target, "__annotations__", {}):  # not a staff state
+        if not issubclass(target, StaffSession):  # not a staff state
             return False
-        return getattr(await state.get_state(target), "_authorized", False) is True
+        return (await state.get_state(target))._authorized is True
     except Exception:  # an unknown state: not staff
         return False
+
+
+async def _reloaded(state: BaseState, event: Event) -> bool:
+    """The lost-state rule (live/session.py): True when the page was asked to load again."""
+    path, _, name = event.name.rpartition(".")
+    try:
+        target = type(state).get_class_substate(path)
+        return await reload_if_lost(state, target, name)
+    except Exception:  # the handler runs and refuses as usual
+        log.exception("could not check %s for a lost state", event.name[-80:])
+        return False
+
+
+async def _delta(state: BaseState) -> StateUpdate:
+    root = state._get_root_state()
+    try:
+        return StateUpdate(delta=await root._get_resolved_delta())
+    finally:
+        root._clean()
 
 
 async def _tell(state: BaseState, event: Event, text: str) -> StateUpdate:
     """Put `text` in the `message` var of the state the event called (when it has one)."""
     try:
         target = type(state).get_class_substate(event.name.rpartition(".")[0])
-        if "message" not in target.base_vars:
+        if "message" not in target.vars:  # (a substate's are its own and its parent's)
             return StateUpdate()
         sub = await state.get_state(target)
         sub.message = text
-        root = state._get_root_state()
-        try:
-            return StateUpdate(delta=await root._get_resolved_delta())
-        finally:
-            root._clean()
+        return await _delta(state)
     except Exception:  # telling is best effort; the event is dropped anyway
         log.exception("could not tell client about %s", event.name[-80:])
         return StateUpdate()

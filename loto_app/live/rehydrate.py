@@ -9,8 +9,8 @@ one (measured with the crash test: 0 cartons and "–" for 100-200 ms after ever
 
 `WarmHydrate` is a Reflex middleware that runs, with the client's state locked, just before
 `hydrate_and_load` takes that snapshot: from the identity the browser sends with it (its local
-storage), the page's states fill themselves in first (`_warm` on a state class names the route it
-serves and loads what its page shows), and the public picture of the evening is put in the
+storage), the page's states fill themselves in first (`_warm` on a state class whose `ROUTE` is
+the page loads what its page shows), and the public picture of the evening is put in the
 client's `HallView`. The snapshot then carries the real cartons and board, and the on_load
 handler only joins the broadcast rooms. Nothing here decides who anyone is: `_warm` uses the same
 identification as every handler, against the database.
@@ -37,7 +37,7 @@ HYDRATE = "hydrate_and_load"
 class Warmable(Protocol):
     """A page state that can fill itself in from the browser's stored identity."""
 
-    WARM_ROUTE: str
+    ROUTE: str
 
     async def _warm(self, stored: dict[str, Any]) -> None: ...
 
@@ -59,15 +59,15 @@ class WarmHydrate(Middleware):
     """The middleware (registered after the event gate, so a refused event never gets here).
 
     Args:
-        states: the page states with a `_warm` hook and their `WARM_ROUTE`.
+        states: the page states with a `_warm` hook and their `ROUTE`.
     """
 
     def __init__(self, *states: type) -> None:
         self.by_route: dict[str, type] = {}
         for s in states:
-            route = s.__dict__.get("WARM_ROUTE")  # (a plain str: not a Reflex var)
-            if not isinstance(route, str):
-                raise TypeError(f"{s.__name__}.WARM_ROUTE must be a ClassVar[str], not {route!r}")
+            route = s.__dict__.get("ROUTE")  # (a plain str: not a Reflex var)
+            if not isinstance(route, str) or not route:
+                raise TypeError(f"{s.__name__}.ROUTE must be a ClassVar[str], not {route!r}")
             self.by_route[route] = s
 
     async def preprocess(self, app: App, state: BaseState, event: Event) -> StateUpdate | None:

@@ -26,7 +26,7 @@ def qr_svg_data_uri(text: str) -> str:
 class ScreenState(rx.State):
     """The hall screen's join link and QR code."""
 
-    WARM_ROUTE: ClassVar[str] = "/ecran"  # live/rehydrate.py
+    ROUTE: ClassVar[str] = "/ecran"
 
     join_url: str = ""
     join_address: str = ""  # what to type without the QR code: host[:port] (http:// implied)

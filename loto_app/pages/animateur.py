@@ -18,7 +18,8 @@ from loto_app.components.palette import (
     TIE_LINE,
     step,
 )
-from loto_app.components.ui import announcement_box, big_button, page_shell, sign_in_form, tid
+from loto_app.components.signin import sign_in_form
+from loto_app.components.ui import announcement_box, big_button, page_shell, tid
 from loto_app.live.animateur import AnimateurState
 from loto_app.live.disputes import DECISIONS
 from loto_app.live.hall import HallView

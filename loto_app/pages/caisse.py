@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import reflex as rx
 
+from loto_app.components.form import section
 from loto_app.components.palette import ACCENT, LINE, MUTED, SUCCESS, step
-from loto_app.components.ui import big_button, page_shell, sign_in_form, tid
+from loto_app.components.signin import sign_in_form
+from loto_app.components.ui import big_button, page_shell, tid
 from loto_app.live.caisse import CaisseState, SaleLine, TicketLine, TotalLine
 
 TITLE = "Loto — caisse"
@@ -51,21 +53,9 @@ def _method_choice(prefix: str) -> rx.Component:
     )
 
 
-def _section(title: str, *children: rx.Component, testid: str) -> rx.Component:
-    return rx.box(
-        rx.heading(title, size="5", margin_bottom="0.4rem"),
-        *children,
-        padding="0.8rem",
-        border=f"2px solid {LINE}",
-        border_radius="0.6rem",
-        background="white",
-        custom_attrs=tid(testid),
-    )
-
-
 def _sell_forms() -> rx.Component:
     return rx.fragment(
-        _section(
+        section(
             "Vendre à un joueur (téléphone)",
             rx.form(
                 rx.vstack(
@@ -100,7 +90,7 @@ def _sell_forms() -> rx.Component:
             ),
             testid="sell-phone",
         ),
-        _section(
+        section(
             "Joueur sans téléphone (cartons papier)",
             rx.form(
                 rx.vstack(
@@ -171,7 +161,7 @@ def _order_row(o: SaleLine) -> rx.Component:
 
 
 def _orders() -> rx.Component:
-    return _section(
+    return section(
         "Commandes à régler",
         rx.text(CaisseState.payment_note, color=MUTED, font_size="0.95rem"),
         rx.cond(CaisseState.orders_count == 0, rx.text("Aucune commande en attente.")),
@@ -248,7 +238,7 @@ def _totals() -> rx.Component:
             min_width="12rem",
         )
 
-    return _section(
+    return section(
         "Totaux",
         rx.flex(
             rx.box(
@@ -362,7 +352,7 @@ def _ticket_row(t: TicketLine) -> rx.Component:
 
 
 def _lots() -> rx.Component:
-    return _section(
+    return section(
         "Lots à remettre",
         rx.text(
             "Comparez le code du ticket (téléphone du gagnant) avant de remettre le lot.",
@@ -409,7 +399,7 @@ def _desk() -> rx.Component:
             _sell_forms(),
         ),
         _totals(),
-        _section(
+        section(
             rx.cond(CaisseState.role == "caissier", "Ventes (les dernières)", "Mes ventes"),
             rx.cond(CaisseState.role == "caissier", _cancel_form()),
             rx.foreach(CaisseState.sales, _sale_row),

@@ -1,5 +1,7 @@
-"""Who may do what on an evening besides the players: the animateur, the organiser, the desk's
-vendeurs and caissiers, and the remote players' invitation link. Secrets are stored hashed.
+"""Who may do what on an evening: the players' identities, the animateur, the organiser, the
+desk's vendeurs and caissiers, and the remote players' invitation link. Secrets are stored
+hashed. Every sign-in of the app is checked here (`signs_in` for the staff, `player_for_secret`
+for a phone).
 
 Every check reads the database as it stands now: a secret that was renewed, or a member whose
 access was withdrawn, is refused from the next action on, in every process (a primary-key read,
@@ -20,6 +22,8 @@ from loto_app.storage import models as m
 from loto_app.storage.repository import hash_secret
 
 ROLES = {"vendeur": "Vendeur", "caissier": "Caissier"}
+#: The kinds of staff sign-in (`AccessStore.signs_in`): the desk is a vendeur or a caissier.
+KINDS = ("animateur", "organiser", "desk")
 MAX_STAFF = 50
 
 
@@ -46,6 +50,30 @@ class AccessStore:
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
+
+    # ------------------------------------------------------------------ any sign-in
+
+    def signs_in(self, kind: str, evening_id: int, secret: str) -> StaffMember | None:
+        """Who this secret signs in as on the evening, now, for a kind of staff page ("animateur",
+        "organiser", "desk"); None when it does not (a wrong, renewed or withdrawn secret)."""
+        if kind == "desk":
+            return self.staff_for_secret(evening_id, secret)
+        check = {"animateur": self.check_animateur, "organiser": self.check_organiser}.get(kind)
+        if check is None:
+            raise ValueError(f"unknown kind of sign-in {kind!r}")
+        return StaffMember(0, kind, kind, True) if check(evening_id, secret) else None
+
+    def player_for_secret(self, evening_id: int, secret: str) -> str | None:
+        """The player a phone's secret identity resolves to."""
+        if not isinstance(secret, str) or not secret or len(secret) > 64:
+            return None
+        with Session(self.engine) as s:
+            return s.exec(
+                select(m.PlayerRow.player_id).where(
+                    m.PlayerRow.evening_id == evening_id,
+                    m.PlayerRow.secret_hash == hash_secret(secret),
+                )
+            ).first()
 
     # ------------------------------------------------------------------ animateur
 

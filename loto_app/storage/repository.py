@@ -119,14 +119,11 @@ class EveningStore(EventLog):
         return row.name, row.join_code
 
     def player_for_secret(self, evening_id: int, secret: str) -> str | None:
-        """The player id a browser's secret identity resolves to."""
-        with Session(self.engine) as s:
-            return s.exec(
-                select(m.PlayerRow.player_id).where(
-                    m.PlayerRow.evening_id == evening_id,
-                    m.PlayerRow.secret_hash == hash_secret(secret),
-                )
-            ).first()
+        """The player id a browser's secret identity resolves to (checked by the one store of
+        credential checks, `storage/access.py`)."""
+        from loto_app.storage.access import AccessStore  # (access.py imports this module)
+
+        return AccessStore(self.engine).player_for_secret(evening_id, secret)
 
     def player_secret_writer(
         self, evening_id: int, player_id: str, secret: str

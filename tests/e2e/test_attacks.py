@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
 
 ORGANISER = f"{ROOT}.loto_app___live___organisation____organisation_state"
+ORGANISER_RECORDS = f"{ORGANISER}.loto_app___live___organisation_records____evening_records"
 SECRET = "attack-test-secret"
 
 
@@ -131,8 +132,11 @@ def test_a_player_phone_cannot_act_for_the_animateur_or_another_player(
         (f"{ANIMATEUR}.paper_answer", {"index": 0, "accept": True}),
         (f"{ANIMATEUR}.decide", {"form_data": {"claim": "1", "decision": "lot", "reason": "x"}}),
         (f"{ANIMATEUR}.withdraw_award", {"form_data": {"ticket": "1", "reason": "x"}}),
-        (f"{ORGANISER}.decide", {"form_data": {"claim": "1", "decision": "valid", "reason": "x"}}),
-        (f"{ORGANISER}.withdraw_award", {"form_data": {"ticket": "1", "reason": "x"}}),
+        (
+            f"{ORGANISER_RECORDS}.decide",
+            {"form_data": {"claim": "1", "decision": "valid", "reason": "x"}},
+        ),
+        (f"{ORGANISER_RECORDS}.withdraw_award", {"form_data": {"ticket": "1", "reason": "x"}}),
         # another player's carton
         (f"{PLAYER}.toggle", {"carton_no": victim_carton, "number": target}),
         (f"{PLAYER}.claim", {"carton_no": victim_carton}),

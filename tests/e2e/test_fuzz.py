@@ -345,7 +345,7 @@ async def scenario(s: Scenario, caplog: pytest.LogCaptureFixture) -> dict[str, A
         victim_drawn[0],
         s.code,
         "wrong-" + SECRET,
-        victim_no + 1,
+        max(victim_no, mine) + 1,  # an unsold carton (victim_no + 1 was mine: 1 and 2)
         attacker_pid,
     ]  # (not my own carton: a false claim on it would annul it, and the marks below need it)
 

@@ -1,5 +1,6 @@
-"""The organiser's program form (`loto_app.live.organisation`): form rows -> `Program`, amounts
-typed in euros, and the form handlers' argument checks (no server, no database). The page
+"""The organiser's program form (`loto_app.live.program_form`, edited by
+`loto_app.live.organisation_setup`): form rows -> `Program`, amounts typed in euros, and the form
+handlers' argument checks (no server, no database). The page
 itself is exercised in a real browser in tests/e2e/test_organisation.py."""
 
 from __future__ import annotations
@@ -17,15 +18,16 @@ from loto_app.domain.program import (
     Settings,
     demo_program,
 )
-from loto_app.live.organisation import (
+from loto_app.live.organisation import OrganisationState
+from loto_app.live.organisation_setup import EveningSetup
+from loto_app.live.program_form import (
     MAX_GAMES,
     FormProblem,
-    OrganisationState,
-    _default_games,
-    _default_offers,
     build_program,
     parse_cents,
 )
+from loto_app.live.program_form import default_game_drafts as _default_games
+from loto_app.live.program_form import default_offer_drafts as _default_offers
 
 
 def test_the_prefilled_form_is_the_typical_program() -> None:
@@ -86,9 +88,14 @@ def test_a_tariff_for_a_kind_not_played_is_refused() -> None:
 
 
 @pytest.fixture
-def state() -> OrganisationState:
+def state() -> EveningSetup:
     root = rx.State(_reflex_internal_init=True)
-    return root.get_substate(OrganisationState.get_full_name().split(".")[1:])
+    return root.get_substate(EveningSetup.get_full_name().split(".")[1:])
+
+
+def handlers() -> dict:
+    """The form's handlers (the setup task's, and the page's tab switch)."""
+    return {**OrganisationState.event_handlers, **EveningSetup.event_handlers}
 
 
 JUNK = [None, 1, True, -1, 99, 1.5, "x" * 10_000, "name", [1], {"a": 1}]
@@ -109,10 +116,8 @@ JUNK = [None, 1, True, -1, 99, 1.5, "x" * 10_000, "name", [1], {"a": 1}]
         "show_tab",
     ],
 )
-def test_form_handlers_take_any_junk_without_failing(
-    state: OrganisationState, handler: str
-) -> None:
-    fn = OrganisationState.event_handlers[handler].fn
+def test_form_handlers_take_any_junk_without_failing(state: EveningSetup, handler: str) -> None:
+    fn = handlers()[handler].fn
     arity = fn.__code__.co_argcount - 1
     for args in itertools.islice(itertools.product(JUNK, repeat=arity), 3000):
         fn(state, *args)
@@ -122,8 +127,8 @@ def test_form_handlers_take_any_junk_without_failing(
         assert all(len(s.description) <= 120 for s in g.stages)
 
 
-def test_form_handlers_edit_the_program(state: OrganisationState) -> None:
-    h = OrganisationState.event_handlers
+def test_form_handlers_edit_the_program(state: EveningSetup) -> None:
+    h = handlers()
     h["set_field"].fn(state, "series", "b7")
     h["add_game"].fn(state, "special")
     h["move_game"].fn(state, 6, -1)
@@ -136,3 +141,18 @@ def test_form_handlers_edit_the_program(state: OrganisationState) -> None:
         "maxiquine",
     ]
     assert state.games[0].stages[0].problem == LEGAL_CASH_MESSAGE
+
+
+def test_the_form_buttons_without_arguments(state: EveningSetup) -> None:
+    """ "+ Ajouter un tarif", "Tarif habituel" and "Revenir au programme type"."""
+    h = handlers()
+    h["remove_game"].fn(state, 0)
+    h["add_offer"].fn(state)
+    assert len(state.games) == len(_default_games()) - 1
+    assert len(state.offers) == len(_default_offers()) + 1
+    h["usual_offers"].fn(state)
+    kinds = {Kind(g.kind) for g in state.games}
+    assert {Kind(o.kind) for o in state.offers} <= kinds
+    h["reset_form"].fn(state)
+    assert state.games == _default_games() and state.offers == _default_offers()
+    assert state.form_error == ""

@@ -1,0 +1,143 @@
+"""Form widgets of the staff pages (the organiser's forms, the desk's panels): a titled section,
+a labelled field, a large checkbox, a radio choice of cards, an error callout. Large text, one
+label for every control, test ids on each."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import reflex as rx
+
+from loto_app.components.palette import FIELD_LINE, INK, MUTED, SECTION_LINE
+from loto_app.components.ui import tid
+
+LABEL = {"font_weight": "700", "font_size": "1.1rem"}
+FIELD = {"size": "3", "font_size": "1.15rem"}
+NATIVE_SELECT = {
+    "font_size": "1.1rem",
+    "padding": "0.45rem 0.6rem",
+    "min_height": "2.75rem",
+    "min_width": "9rem",
+    "border": f"1px solid {FIELD_LINE}",
+    "border_radius": "0.4rem",
+    "background": "white",
+    "color": INK,
+}
+
+
+def section(title: str, *children: rx.Component, testid: str, **props: Any) -> rx.Component:
+    """A titled part of a page (an `h2` heading), on a white card."""
+    return rx.el.section(
+        rx.vstack(
+            rx.heading(title, as_="h2", size="6"),
+            *children,
+            spacing="3",
+            width="100%",
+            align="stretch",
+        ),
+        padding=["0.9rem", "1.25rem"],
+        border=f"1px solid {SECTION_LINE}",
+        border_radius="0.75rem",
+        background="white",
+        width="100%",
+        custom_attrs=tid(testid),
+        **props,
+    )
+
+
+def field(label: str, control: rx.Component, html_for: str, hint: str = "") -> rx.Component:
+    """A control with its label above (and a hint below)."""
+    return rx.vstack(
+        rx.el.label(label, html_for=html_for, **LABEL),
+        control,
+        rx.cond(hint != "", rx.text(hint, color=MUTED, font_size="0.95rem")),
+        spacing="1",
+        width="100%",
+        align="stretch",
+    )
+
+
+def check(label: str, checked: Any, on_change: Any, testid: str) -> rx.Component:
+    """A large checkbox with its label (the whole line is clickable)."""
+    return rx.el.label(
+        rx.checkbox(
+            checked=checked,
+            on_change=on_change,
+            size="3",
+            # a Radix checkbox is a <button>: the wrapping <label> does not name it
+            custom_attrs=tid(testid, **{"aria-label": label}),
+        ),
+        rx.text(label, as_="span", font_size="1.1rem"),
+        display="flex",
+        gap="0.6rem",
+        align_items="center",
+        cursor="pointer",
+        min_height="2.5rem",
+    )
+
+
+def radio_cards(
+    name: str, value: Any, options: list[tuple[str, str, str]], on_change: Any
+) -> rx.Component:
+    """One of a few choices, each a card with a title and a line of detail (test ids
+    `<name>-<value>`)."""
+    return rx.radio_group.root(
+        rx.flex(
+            *[
+                rx.el.label(
+                    rx.radio_group.item(value=v, custom_attrs=tid(f"{name}-{v}")),
+                    rx.vstack(
+                        rx.text(title, font_weight="700", font_size="1.1rem"),
+                        rx.text(detail, color=MUTED, font_size="0.95rem"),
+                        spacing="0",
+                    ),
+                    display="flex",
+                    gap="0.6rem",
+                    align_items="start",
+                    padding="0.6rem 0.8rem",
+                    border=f"1px solid {SECTION_LINE}",
+                    border_radius="0.5rem",
+                    cursor="pointer",
+                    flex="1 1 14rem",
+                )
+                for v, title, detail in options
+            ],
+            gap="0.6rem",
+            wrap="wrap",
+            width="100%",
+        ),
+        value=value,
+        on_change=on_change,
+        size="3",
+    )
+
+
+def error(text: Any, testid: str) -> rx.Component:
+    """A red callout, announced (`role=alert`), shown when `text` is not empty."""
+    return rx.cond(
+        text != "",
+        rx.callout(
+            text,
+            icon="triangle_alert",
+            color_scheme="red",
+            size="3",
+            custom_attrs=tid(testid, role="alert"),
+        ),
+    )
+
+
+def secret_line(label: str, value: Any, testid: str, size: str = "7") -> rx.Component:
+    """A secret (or a code) to write down, large, beside its label."""
+    return rx.flex(
+        rx.text(label, font_weight="700", font_size="1.15rem", min_width="16rem"),
+        rx.code(
+            value,
+            size=size,
+            variant="outline",
+            word_break="break-all",
+            custom_attrs=tid(testid),
+        ),
+        gap="0.3rem 1rem",
+        wrap="wrap",
+        align="center",
+    )

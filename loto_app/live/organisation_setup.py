@@ -1,0 +1,344 @@
+"""The organiser's first task: the new evening's form (program, tariff, settings), kept in this
+per-client substate of `OrganisationState` as plain rows (`live/program_form.py`); creating the
+evening shows its secrets once and signs its creator in.
+
+Open to anyone (creating an evening only hands out new secrets), unless `LOTO_CREATE_KEY` is
+set: then the association's key is asked for.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import logging
+import os
+import secrets
+from typing import Any, ClassVar
+
+import reflex as rx
+
+from loto_app.domain.errors import InvalidProgram
+from loto_app.domain.program import (
+    DrawSource,
+    Kind,
+    Settings,
+    TieMethod,
+    TokenSource,
+    default_offers,
+)
+from loto_app.live import registry
+from loto_app.live.guards import BadInput, as_bool, as_int, as_text, refuse
+from loto_app.live.organisation import OrganisationState
+from loto_app.live.program_form import (
+    BOOL_FIELDS,
+    CHOICE_FIELDS,
+    DEFAULT_NAME,
+    KINDS,
+    MAX_AMOUNT,
+    MAX_GAMES,
+    MAX_NAME,
+    MAX_OFFERS,
+    MAX_TITLE,
+    STAGE_BOOL_FIELDS,
+    STAGE_TEXT_FIELDS,
+    TEXT_FIELDS,
+    FormProblem,
+    GameDraft,
+    OfferDraft,
+    build_program,
+    choice,
+    default_game_drafts,
+    default_offer_drafts,
+    offer_draft,
+    offer_problem,
+    stage_problem,
+    stage_rows,
+)
+from loto_app.storage.access import StaffMember
+
+log = logging.getLogger("loto_app.live")
+
+#: When set, creating an evening asks for this key (a server open to the internet should set it).
+CREATE_KEY_ENV = "LOTO_CREATE_KEY"
+
+
+class EveningSetup(OrganisationState):
+    """The new evening's form and the secrets shown once after creating it."""
+
+    NEEDS_SESSION: ClassVar[bool] = False  # (the form is filled in before any sign-in)
+
+    name: str = DEFAULT_NAME
+    date: str = ""
+    series: str = "A"
+    draw_source: str = DrawSource.ELECTRONIC.value
+    tie_method: str = TieMethod.SHARE_OR_DRAW.value
+    token_source: str = "auto"
+    last_call: str = "5"
+    auto_marking: bool = False
+    claim_hint: bool = False
+    free_cartons: bool = False
+    create_key: str = ""
+    key_required: bool = False
+    stream_url: str = ""
+    remote_play: bool = False
+    remote_ack: bool = False
+    games: list[GameDraft] = default_game_drafts()
+    offers: list[OfferDraft] = default_offer_drafts()
+    form_error: str = ""
+    creating: bool = False
+
+    # --- shown once after creation
+    created: bool = False
+    new_code: str = ""
+    new_animateur_secret: str = ""
+    new_organiser_secret: str = ""
+    new_invitation: str = ""
+
+    @rx.var
+    def kind_names(self) -> list[str]:
+        """The kinds of the games in the form, for the tariff's kind menus."""
+        seen = [g.kind for g in self.games]
+        return [k.value for k in Kind if k.value in seen]
+
+    @rx.event
+    def set_field(self, field: Any, value: Any):
+        """A setting of the new evening (text, choice or checkbox)."""
+        try:
+            name = choice(field, [*TEXT_FIELDS, *CHOICE_FIELDS, *BOOL_FIELDS], "field")
+            if name in TEXT_FIELDS:
+                text = as_text(value, name, TEXT_FIELDS[name])
+                setattr(self, name, text.upper() if name == "series" else text)
+            elif name in CHOICE_FIELDS:
+                setattr(self, name, choice(value, CHOICE_FIELDS[name], name))
+            else:
+                setattr(self, name, as_bool(value, name))
+                if name == "remote_play" and not value:
+                    self.remote_ack = False
+        except BadInput as exc:
+            return self._form_refused("set_field", exc)
+        self.form_error = ""
+
+    @rx.event
+    def add_game(self, kind: Any):
+        """Add a game of this kind at the end of the program."""
+        try:
+            kind = choice(kind, KINDS, "kind")
+        except BadInput as exc:
+            return self._form_refused("add_game", exc)
+        if len(self.games) >= MAX_GAMES:
+            self.form_error = f"Le programme compte déjà {MAX_GAMES} parties."
+            return
+        self.games.append(GameDraft(kind=kind, stages=stage_rows(Kind(kind))))
+
+    @rx.event
+    def remove_game(self, index: Any):
+        """Remove a game from the program."""
+        try:
+            i = as_int(index, 0, len(self.games) - 1, "game")
+        except BadInput as exc:
+            return self._form_refused("remove_game", exc)
+        del self.games[i]
+        self.form_error = ""
+
+    @rx.event
+    def move_game(self, index: Any, step: Any):
+        """Move a game one place up (-1) or down (+1)."""
+        try:
+            i = as_int(index, 0, len(self.games) - 1, "game")
+            j = as_int(i + as_int(step, -1, 1, "step"), 0, len(self.games) - 1, "target")
+            if j == i:
+                raise BadInput("step 0")
+        except BadInput as exc:
+            return self._form_refused("move_game", exc)
+        self.games.insert(j, self.games.pop(i))  # pop/insert move the raw value, not a proxy
+
+    @rx.event
+    def set_game_kind(self, index: Any, kind: Any):
+        """Change a game's kind (its possible stages change with it)."""
+        try:
+            i = as_int(index, 0, len(self.games) - 1, "game")
+            kind = choice(kind, KINDS, "kind")
+        except BadInput as exc:
+            return self._form_refused("set_game_kind", exc)
+        self.form_error = ""
+        if self.games[i].kind != kind:
+            self.games[i] = GameDraft(
+                kind=kind, title=self.games[i].title, stages=stage_rows(Kind(kind))
+            )
+
+    @rx.event
+    def set_game_title(self, index: Any, value: Any):
+        """A game's own title (optional)."""
+        try:
+            i = as_int(index, 0, len(self.games) - 1, "game")
+            self.games[i].title = as_text(value, "title", MAX_TITLE)
+        except BadInput as exc:
+            self._form_refused("set_game_title", exc)
+
+    @rx.event
+    def set_stage_field(self, index: Any, stage: Any, field: Any, value: Any):
+        """A stage of a game: played or not, its lot's description, value, divisible, cash."""
+        try:
+            i = as_int(index, 0, len(self.games) - 1, "game")
+            j = as_int(stage, 0, len(self.games[i].stages) - 1, "stage")
+            row = self.games[i].stages[j]
+            name = choice(field, [*STAGE_TEXT_FIELDS, *STAGE_BOOL_FIELDS], "stage field")
+            if name in STAGE_TEXT_FIELDS:
+                setattr(row, name, as_text(value, name, STAGE_TEXT_FIELDS[name]))
+            else:
+                setattr(row, name, as_bool(value, name))
+        except BadInput as exc:
+            return self._form_refused("set_stage_field", exc)
+        row.problem = stage_problem(row)
+        self.form_error = ""
+
+    @rx.event
+    def add_offer(self):
+        """A new tariff line."""
+        if len(self.offers) >= MAX_OFFERS:
+            self.form_error = f"Le tarif compte déjà {MAX_OFFERS} lignes."
+            return
+        kinds = self.kind_names or [Kind.CLASSIQUE.value]
+        self.offers.append(OfferDraft(kind=kinds[0], quantity="1", price=""))
+
+    @rx.event
+    def remove_offer(self, index: Any):
+        """Remove a tariff line."""
+        try:
+            i = as_int(index, 0, len(self.offers) - 1, "offer")
+        except BadInput as exc:
+            return self._form_refused("remove_offer", exc)
+        del self.offers[i]
+        self.form_error = ""
+
+    @rx.event
+    def set_offer_field(self, index: Any, field: Any, value: Any):
+        """A tariff line: kind, quantity, price (euros), planche."""
+        try:
+            i = as_int(index, 0, len(self.offers) - 1, "offer")
+            row = self.offers[i]
+            name = choice(field, ("kind", "quantity", "price", "planche"), "offer field")
+            if name == "kind":
+                row.kind = choice(value, KINDS, "kind")
+                if row.kind not in (Kind.CLASSIQUE.value, Kind.SPECIAL.value):
+                    row.planche = False
+            elif name == "planche":
+                row.planche = as_bool(value, name)
+                if row.planche:
+                    row.quantity = "6"
+            else:
+                setattr(row, name, as_text(value, name, MAX_AMOUNT))
+        except BadInput as exc:
+            return self._form_refused("set_offer_field", exc)
+        row.problem = offer_problem(row)
+        self.form_error = ""
+
+    @rx.event
+    def usual_offers(self):
+        """The usual tariff for the kinds of games in the form."""
+        kinds = {Kind(k) for k in self.kind_names}
+        self.offers = [offer_draft(o) for o in default_offers(kinds)]
+
+    @rx.event
+    def reset_form(self):
+        """Back to the typical program."""
+        self.games, self.offers = default_game_drafts(), default_offer_drafts()
+        self.form_error = ""
+
+    @rx.event
+    async def create_evening(self):
+        """Create the evening the form describes; show its secrets once."""
+        if self.creating:
+            return
+        name = self.name.strip()
+        problem = ""
+        if not 1 <= len(name) <= MAX_NAME:
+            problem = f"Donnez un nom à la soirée ({MAX_NAME} caractères au plus)."
+        else:
+            try:
+                date = dt.date.fromisoformat(self.date).isoformat()
+            except ValueError:
+                problem = "Indiquez la date de la soirée."
+        wanted = os.environ.get(CREATE_KEY_ENV, "")
+        if (
+            not problem
+            and wanted
+            and not secrets.compare_digest(self.create_key.strip().encode(), wanted.encode())
+        ):
+            problem = "Clé de l'association incorrecte : demandez-la à l'hébergeur du loto."
+        if not problem and self.remote_play and not self.remote_ack:
+            problem = (
+                "Jeu à distance : cochez la case qui confirme que le lien d'invitation sera "
+                "réservé à un cercle restreint, ou désactivez le jeu à distance."
+            )
+        if problem:
+            refuse(self._who(), "create_evening", f"form: {problem}")
+            self.form_error = problem
+            return
+        try:
+            settings = Settings(
+                draw_source=DrawSource(self.draw_source),
+                auto_marking=self.auto_marking,
+                tie_method=TieMethod(self.tie_method),
+                claim_hint=self.claim_hint,
+                stream_url=self.stream_url.strip(),
+                remote_play=self.remote_play,
+                free_cartons=self.free_cartons,
+                last_call_seconds=int(self.last_call),
+                token_source=None
+                if self.token_source == "auto"
+                else TokenSource(self.token_source),
+            )
+            program = build_program(self.series.strip(), settings, self.games, self.offers)
+        except (InvalidProgram, FormProblem) as exc:
+            refuse(self._who(), "create_evening", f"invalid program: {exc}")
+            self.form_error = exc.user_message
+            return
+        self.creating, self.form_error = True, ""
+        yield
+        try:
+            store = registry.store()
+            creds = await asyncio.to_thread(store.create_evening, name, program, date=date)
+        except Exception:
+            log.exception("create_evening: could not store the evening %r", name)
+            self.form_error = "La soirée n'a pas pu être enregistrée. Réessayez."
+            return
+        finally:
+            self.creating = False
+        log.info("organiser created evening %s (%s)", creds.evening_id, creds.join_code)
+        self.created = True
+        self.new_code = creds.join_code
+        self.new_animateur_secret = creds.animateur_secret
+        self.new_organiser_secret = creds.organiser_secret
+        self.new_invitation = creds.invitation if program.settings.remote_play else ""
+        self.code, self.secret = creds.join_code, creds.organiser_secret
+        organiser = StaffMember(0, self.KIND, self.KIND, True)
+        await self._enter(creds.evening_id, creds.organiser_secret, organiser)
+
+    @rx.event
+    def dismiss_credentials(self):
+        """The organiser wrote the secrets down: stop showing them."""
+        self._forget_created()
+
+    def _forget_created(self) -> None:
+        self.created = False
+        self.new_code = self.new_animateur_secret = ""
+        self.new_organiser_secret = self.new_invitation = ""
+
+    # ------------------------------------------------------------------ hooks
+
+    def _page_loaded(self) -> None:
+        """Today's date in an untouched form; whether creating asks for the key."""
+        self.key_required = bool(os.environ.get(CREATE_KEY_ENV))
+        if not self.date:
+            self.date = dt.date.today().isoformat()
+
+    def _signed_out(self) -> None:
+        self._forget_created()
+
+    def _tell(self, text: str) -> None:
+        self.form_error = text
+
+    def _form_refused(self, handler: str, exc: Exception) -> None:
+        refuse(self._who(), handler, exc)
+        self.form_error = "Valeur refusée : rechargez la page si le formulaire semble bloqué."

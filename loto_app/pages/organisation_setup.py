@@ -1,0 +1,600 @@
+"""`/organisation`, the set-up task: the new evening's form (settings, program, lots, tariff) and
+the secrets shown once after creating it (`EveningSetup`, live/organisation_setup.py)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import reflex as rx
+
+from loto_app.components.form import (
+    FIELD,
+    LABEL,
+    NATIVE_SELECT,
+    check,
+    error,
+    field,
+    radio_cards,
+    secret_line,
+    section,
+)
+from loto_app.components.palette import (
+    ACCENT,
+    CHECK_LINE,
+    LINE,
+    MUTED,
+    NOTICE_BG,
+    PAPER,
+    SECTION_LINE,
+)
+from loto_app.components.ui import big_button, tid
+from loto_app.domain.program import (
+    KIND_LABELS,
+    LEGAL_PRICE_MESSAGE,
+    DrawSource,
+    Kind,
+    TieMethod,
+)
+from loto_app.live.organisation import OrganisationState
+from loto_app.live.organisation_setup import EveningSetup
+from loto_app.live.program_form import REMOTE_WARNING, GameDraft, OfferDraft, StageDraft
+
+P = OrganisationState  # the sign-in and the evening
+F = EveningSetup  # the new evening's form
+
+KIND_OPTIONS = [(k.value, KIND_LABELS[k]) for k in Kind]
+
+
+def _text_input(name: str, value: Any, testid: str, **props: Any) -> rx.Component:
+    return rx.input(
+        id=testid,
+        value=value,
+        on_change=lambda v: F.set_field(name, v),
+        custom_attrs=tid(testid),
+        width="100%",
+        **{**FIELD, **props},
+    )
+
+
+def _radio(name: str, value: Any, options: list[tuple[str, str, str]]) -> rx.Component:
+    return radio_cards(name, value, options, lambda v: F.set_field(name, v))
+
+
+# ---------------------------------------------------------------------------- the new evening
+
+
+def _evening_fields() -> rx.Component:
+    return section(
+        "La soirée",
+        rx.grid(
+            field("Nom de la soirée", _text_input("name", F.name, "org-name"), "org-name"),
+            field(
+                "Date",
+                _text_input("date", F.date, "org-date", type="date"),
+                "org-date",
+            ),
+            field(
+                "Code de série",
+                _text_input("series", F.series, "org-series", max_length=16),
+                "org-series",
+                "Annoncé au début : il figure sur chaque carton.",
+            ),
+            columns=rx.breakpoints(initial="1", md="3"),
+            spacing="4",
+            width="100%",
+        ),
+        testid="org-evening",
+    )
+
+
+def _how_fields() -> rx.Component:
+    return section(
+        "Déroulement",
+        rx.text("Tirage des numéros", **LABEL),
+        _radio(
+            "draw_source",
+            F.draw_source,
+            [
+                (
+                    DrawSource.ELECTRONIC.value,
+                    "Boulier électronique",
+                    "L'application tire les numéros.",
+                ),
+                (
+                    DrawSource.PHYSICAL.value,
+                    "Boules physiques",
+                    "L'animateur tape le numéro lu sur la boule.",
+                ),
+            ],
+        ),
+        rx.text("Ex aequo", **LABEL),
+        _radio(
+            "tie_method",
+            F.tie_method,
+            [
+                (
+                    TieMethod.DRAW.value,
+                    "Tirage au sort",
+                    "Chaque gagnant tire un jeton ; le plus fort l'emporte.",
+                ),
+                (
+                    TieMethod.SHARE_OR_DRAW.value,
+                    "Partage possible",
+                    "Deux gagnants peuvent partager un lot divisible, sinon tirage au sort.",
+                ),
+            ],
+        ),
+        rx.text("Jetons des ex aequo", **LABEL),
+        _radio(
+            "token_source",
+            F.token_source,
+            [
+                ("auto", "Selon le boulier", "Le sac avec des boules physiques, sinon l'appli."),
+                ("bag", "Sac de jetons", "L'animateur tape le jeton tiré par chaque joueur."),
+                ("app", "Tirés par l'appli", "L'application tire des jetons différents."),
+            ],
+        ),
+        rx.text("Dernier appel « Pas d'autre quine ? »", **LABEL),
+        _radio(
+            "last_call",
+            F.last_call,
+            [
+                ("5", "5 secondes (conseillé)", "Après la première annonce valide."),
+                ("10", "10 secondes", "Une grande salle."),
+                ("15", "15 secondes", "Des joueurs à distance."),
+                ("0", "Pas de dernier appel", "Le lot peut être attribué tout de suite."),
+            ],
+        ),
+        check(
+            "Marquage automatique des numéros tirés",
+            F.auto_marking,
+            lambda v: F.set_field("auto_marking", v),
+            "org-auto-marking",
+        ),
+        check(
+            "Prévenir le joueur quand une quine est possible",
+            F.claim_hint,
+            lambda v: F.set_field("claim_hint", v),
+            "org-claim-hint",
+        ),
+        check(
+            "Loto gratuit : les cartons demandés sur les téléphones sont offerts "
+            "(maison de retraite, fête d'école)",
+            F.free_cartons,
+            lambda v: F.set_field("free_cartons", v),
+            "org-free-cartons",
+        ),
+        field(
+            "Lien de la diffusion en direct (facultatif)",
+            _text_input("stream_url", F.stream_url, "org-stream", placeholder="https://…"),
+            "org-stream",
+        ),
+        testid="org-how",
+    )
+
+
+def _remote_fields() -> rx.Component:
+    return section(
+        "Jeu à distance",
+        rx.el.label(
+            rx.switch(
+                checked=F.remote_play,
+                on_change=lambda v: F.set_field("remote_play", v),
+                size="3",
+                custom_attrs=tid("org-remote"),
+            ),
+            rx.text(
+                rx.cond(F.remote_play, "Activé", "Désactivé (conseillé)"),
+                as_="span",
+                font_size="1.1rem",
+                font_weight="700",
+            ),
+            display="flex",
+            gap="0.75rem",
+            align_items="center",
+            cursor="pointer",
+        ),
+        rx.cond(
+            F.remote_play,
+            rx.vstack(
+                rx.callout(
+                    REMOTE_WARNING,
+                    icon="triangle_alert",
+                    color_scheme="orange",
+                    size="3",
+                    custom_attrs=tid("org-remote-warning", role="note"),
+                ),
+                check(
+                    "Je réserve le lien d'invitation à un cercle restreint de personnes connues.",
+                    F.remote_ack,
+                    lambda v: F.set_field("remote_ack", v),
+                    "org-remote-ack",
+                ),
+                width="100%",
+                align="stretch",
+            ),
+            rx.text(
+                "Les joueurs rejoignent la soirée depuis la salle, avec son code.",
+                color=MUTED,
+            ),
+        ),
+        testid="org-remote-section",
+    )
+
+
+def _stage_row(st: StageDraft, i: Any, j: Any) -> rx.Component:
+    pre = f"stage-{i}-{j}"
+    return rx.box(
+        rx.flex(
+            rx.box(
+                check(
+                    st.label,
+                    st.on,
+                    lambda v: F.set_stage_field(i, j, "on", v),
+                    f"{pre}-on",
+                ),
+                min_width=["auto", "10.5rem"],
+            ),
+            rx.cond(
+                st.on,
+                rx.flex(
+                    rx.input(
+                        value=st.description,
+                        on_change=lambda v: F.set_stage_field(i, j, "description", v),
+                        placeholder="Lot (ex. Panier garni)",
+                        custom_attrs=tid(f"{pre}-desc", **{"aria-label": f"Lot : {st.label}"}),
+                        flex="3 1 14rem",
+                        **FIELD,
+                    ),
+                    rx.hstack(
+                        rx.input(
+                            value=st.value,
+                            on_change=lambda v: F.set_stage_field(i, j, "value", v),
+                            placeholder="Valeur",
+                            custom_attrs=tid(
+                                f"{pre}-value",
+                                inputmode="decimal",
+                                **{"aria-label": f"Valeur en euros : {st.label}"},
+                            ),
+                            width="7rem",
+                            **FIELD,
+                        ),
+                        rx.text("€", font_size="1.15rem"),
+                        align="center",
+                        spacing="1",
+                    ),
+                    gap="0.6rem",
+                    wrap="wrap",
+                    flex="1 1 20rem",
+                    align="center",
+                ),
+            ),
+            gap="0.75rem",
+            wrap="wrap",
+            align="center",
+            width="100%",
+        ),
+        rx.cond(
+            st.on,
+            rx.flex(
+                check(
+                    "Divisible (bons d'achat…)",
+                    st.divisible,
+                    lambda v: F.set_stage_field(i, j, "divisible", v),
+                    f"{pre}-divisible",
+                ),
+                check(
+                    "Lot en argent",
+                    st.cash,
+                    lambda v: F.set_stage_field(i, j, "cash", v),
+                    f"{pre}-cash",
+                ),
+                gap="1.25rem",
+                wrap="wrap",
+                padding_left=["0", "2rem"],
+            ),
+        ),
+        rx.cond(
+            st.on & (st.problem != ""),
+            rx.text(
+                st.problem,
+                color=ACCENT,
+                font_weight="700",
+                custom_attrs=tid(f"{pre}-problem", role="alert"),
+            ),
+        ),
+        padding_y="0.5rem",
+        border_top=f"1px solid {LINE}",
+        width="100%",
+    )
+
+
+def _game_card(g: GameDraft, i: Any) -> rx.Component:
+    last = F.games.length() - 1
+    return rx.box(
+        rx.flex(
+            rx.heading(f"Partie {i + 1}", as_="h3", size="5", min_width="6.5rem"),
+            rx.el.select(
+                *[rx.el.option(label, value=v) for v, label in KIND_OPTIONS],
+                value=g.kind,
+                on_change=lambda v: F.set_game_kind(i, v),
+                custom_attrs=tid(f"game-{i}-kind", **{"aria-label": f"Type de la partie {i + 1}"}),
+                **NATIVE_SELECT,
+            ),
+            rx.input(
+                value=g.title,
+                on_change=lambda v: F.set_game_title(i, v),
+                placeholder="Titre (facultatif)",
+                custom_attrs=tid(
+                    f"game-{i}-title", **{"aria-label": f"Titre de la partie {i + 1}"}
+                ),
+                flex="1 1 12rem",
+                **FIELD,
+            ),
+            rx.hstack(
+                rx.icon_button(
+                    rx.icon("arrow-up"),
+                    on_click=F.move_game(i, -1),
+                    disabled=i == 0,
+                    variant="soft",
+                    size="3",
+                    custom_attrs=tid(f"game-{i}-up", **{"aria-label": "Monter la partie"}),
+                ),
+                rx.icon_button(
+                    rx.icon("arrow-down"),
+                    on_click=F.move_game(i, 1),
+                    disabled=i == last,
+                    variant="soft",
+                    size="3",
+                    custom_attrs=tid(f"game-{i}-down", **{"aria-label": "Descendre la partie"}),
+                ),
+                rx.icon_button(
+                    rx.icon("trash-2"),
+                    on_click=F.remove_game(i),
+                    color_scheme="red",
+                    variant="soft",
+                    size="3",
+                    custom_attrs=tid(f"game-{i}-remove", **{"aria-label": "Retirer la partie"}),
+                ),
+                spacing="2",
+            ),
+            gap="0.75rem",
+            wrap="wrap",
+            align="center",
+            width="100%",
+        ),
+        rx.foreach(g.stages, lambda st, j: _stage_row(st, i, j)),
+        padding="0.75rem 1rem",
+        border=f"2px solid {SECTION_LINE}",
+        border_left=f"0.4rem solid {ACCENT}",
+        border_radius="0.6rem",
+        background=PAPER,
+        width="100%",
+        custom_attrs=tid(f"game-{i}"),
+    )
+
+
+def _program_fields() -> rx.Component:
+    return section(
+        "Programme des parties",
+        rx.text(
+            "Chaque partie s'enchaîne sur un même tirage : cochez les lots joués, dans l'ordre. "
+            "Les lots en argent sont interdits.",
+            color=MUTED,
+        ),
+        rx.foreach(F.games, _game_card),
+        rx.flex(
+            rx.text("Ajouter une partie :", **LABEL),
+            *[
+                rx.button(
+                    f"+ {label}",
+                    on_click=F.add_game(v),
+                    variant="outline",
+                    size="3",
+                    custom_attrs=tid(f"add-game-{v}"),
+                )
+                for v, label in KIND_OPTIONS
+            ],
+            gap="0.6rem",
+            wrap="wrap",
+            align="center",
+        ),
+        testid="org-program",
+    )
+
+
+def _offer_row(o: OfferDraft, k: Any) -> rx.Component:
+    pre = f"offer-{k}"
+    return rx.box(
+        rx.flex(
+            rx.el.select(
+                *[rx.el.option(label, value=v) for v, label in KIND_OPTIONS],
+                value=o.kind,
+                on_change=lambda v: F.set_offer_field(k, "kind", v),
+                custom_attrs=tid(f"{pre}-kind", **{"aria-label": "Type de carton"}),
+                **NATIVE_SELECT,
+            ),
+            rx.hstack(
+                rx.input(
+                    value=o.quantity,
+                    on_change=lambda v: F.set_offer_field(k, "quantity", v),
+                    custom_attrs=tid(
+                        f"{pre}-quantity", inputmode="numeric", **{"aria-label": "Quantité"}
+                    ),
+                    width="4.5rem",
+                    **FIELD,
+                ),
+                rx.text(
+                    rx.match(
+                        o.kind,
+                        ("vitrine", "vitrines pour"),
+                        ("maxiquine", "grilles pour"),
+                        "cartons pour",
+                    ),
+                    font_size="1.1rem",
+                ),
+                rx.input(
+                    value=o.price,
+                    on_change=lambda v: F.set_offer_field(k, "price", v),
+                    custom_attrs=tid(
+                        f"{pre}-price", inputmode="decimal", **{"aria-label": "Prix en euros"}
+                    ),
+                    width="6rem",
+                    **FIELD,
+                ),
+                rx.text("€", font_size="1.15rem"),
+                align="center",
+                spacing="2",
+            ),
+            rx.cond(
+                (o.kind == "classique") | (o.kind == "special"),
+                check(
+                    "Planche de 6",
+                    o.planche,
+                    lambda v: F.set_offer_field(k, "planche", v),
+                    f"{pre}-planche",
+                ),
+            ),
+            rx.icon_button(
+                rx.icon("trash-2"),
+                on_click=F.remove_offer(k),
+                color_scheme="red",
+                variant="soft",
+                size="3",
+                custom_attrs=tid(f"{pre}-remove", **{"aria-label": "Retirer ce tarif"}),
+            ),
+            gap="0.75rem",
+            wrap="wrap",
+            align="center",
+        ),
+        rx.cond(
+            o.problem != "",
+            rx.text(
+                o.problem,
+                color=ACCENT,
+                font_weight="700",
+                custom_attrs=tid(f"{pre}-problem", role="alert"),
+            ),
+        ),
+        padding_y="0.5rem",
+        border_top=f"1px solid {LINE}",
+        width="100%",
+    )
+
+
+def _offer_fields() -> rx.Component:
+    return section(
+        "Prix des cartons",
+        rx.text(LEGAL_PRICE_MESSAGE, color=MUTED),
+        rx.foreach(F.offers, _offer_row),
+        rx.flex(
+            rx.button(
+                "+ Ajouter un tarif",
+                on_click=F.add_offer,
+                variant="outline",
+                size="3",
+                custom_attrs=tid("add-offer"),
+            ),
+            rx.button(
+                "Tarif habituel",
+                on_click=F.usual_offers,
+                variant="soft",
+                size="3",
+                custom_attrs=tid("usual-offers"),
+            ),
+            gap="0.6rem",
+            wrap="wrap",
+        ),
+        testid="org-offers",
+    )
+
+
+def create_form() -> rx.Component:
+    """The new evening's form: settings, program, tariff, and the button that creates it."""
+    return rx.vstack(
+        _evening_fields(),
+        _how_fields(),
+        _remote_fields(),
+        _program_fields(),
+        _offer_fields(),
+        rx.cond(
+            F.key_required,
+            field(
+                "Clé de l'association (donnée par l'hébergeur du loto)",
+                _text_input("create_key", F.create_key, "org-create-key", type="password"),
+                "org-create-key",
+            ),
+        ),
+        rx.box(
+            error(F.form_error, "org-form-error"),
+            big_button(
+                rx.cond(F.creating, "Création…", "Créer la soirée"),
+                "org-create",
+                on_click=F.create_evening,
+                loading=F.creating,
+                width="100%",
+                margin_top="0.75rem",
+            ),
+            rx.button(
+                "Revenir au programme type",
+                on_click=F.reset_form,
+                variant="ghost",
+                size="3",
+                margin_top="0.5rem",
+                custom_attrs=tid("org-reset"),
+            ),
+            width="100%",
+        ),
+        spacing="4",
+        width="100%",
+        align="stretch",
+    )
+
+
+def credentials() -> rx.Component:
+    """The new evening's code and secrets, shown once after creating it."""
+    return rx.cond(
+        F.created,
+        rx.box(
+            rx.heading("Soirée créée : notez ces informations", as_="h2", size="6"),
+            rx.callout(
+                "Elles ne seront plus affichées. Écrivez-les sur papier ou enregistrez-les en "
+                "lieu sûr : sans le secret de l'organisateur, personne ne peut gérer la soirée.",
+                icon="triangle_alert",
+                color_scheme="orange",
+                size="3",
+                margin_y="0.75rem",
+            ),
+            rx.vstack(
+                secret_line("Code de la soirée", F.new_code, "new-code"),
+                secret_line("Secret de l'animateur", F.new_animateur_secret, "new-animateur"),
+                secret_line("Secret de l'organisateur", F.new_organiser_secret, "new-organiser"),
+                rx.cond(
+                    F.new_invitation != "",
+                    secret_line(
+                        "Lien d'invitation",
+                        f"{P.origin}/?code={F.new_code}&invitation={F.new_invitation}",
+                        "new-invitation",
+                        size="4",
+                    ),
+                ),
+                spacing="3",
+                align="stretch",
+            ),
+            big_button(
+                "C'est noté",
+                "credentials-done",
+                on_click=F.dismiss_credentials,
+                color_scheme="green",
+                margin_top="1rem",
+            ),
+            padding="1.25rem",
+            border=f"3px solid {CHECK_LINE}",
+            border_radius="0.75rem",
+            background=NOTICE_BG,
+            width="100%",
+            custom_attrs=tid(
+                "credentials", role="region", **{"aria-label": "Secrets de la soirée"}
+            ),
+        ),
+    )

@@ -1,0 +1,322 @@
+"""The staff session (`loto_app.live.session`): one mixin for every staff state, the credential
+checks in `AccessStore.signs_in`, the rate limit's staff exemption by class, and the lost-state
+rule in the event gate. Real state classes of the app, a real SQLite file, no server."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+import reflex as rx
+from reflex.event import Event
+
+from loto_app.domain.program import demo_program
+from loto_app.storage.access import AccessStore
+from loto_app.storage.db import make_engine
+from loto_app.storage.migrations import upgrade
+from loto_app.storage.repository import EveningStore
+
+
+@pytest.fixture
+def live_app(tmp_path, monkeypatch):
+    """The app's states and registry on a fresh SQLite file; the page reloads the gate asks
+    for, recorded (there is no browser to reload)."""
+    import loto_app.loto_app  # noqa: F401  (builds the state tree, binds the broadcast)
+    from loto_app.live import broadcast, registry
+
+    url = f"sqlite:///{tmp_path / 'loto.db'}"
+    upgrade(url)
+    store = EveningStore(make_engine(url))
+    monkeypatch.setattr(registry, "_store", store)
+    registry.forget_all()
+    reloads: list[str] = []
+
+    async def reload_page(sid: str) -> None:
+        reloads.append(sid)
+
+    monkeypatch.setattr(broadcast, "reload_page", reload_page)
+    store.reloads = reloads  # type: ignore[attr-defined]
+    yield store
+    registry.forget_all()
+    store.engine.dispose()
+
+
+def root_on(path: str) -> Any:
+    root = rx.State(_reflex_internal_init=True)
+    root.router_data = root._update_router_vars({"pathname": path, "asPath": path}, {})
+    return root
+
+
+def sub(root: Any, cls: type) -> Any:
+    return root.get_substate(cls.get_full_name().split(".")[1:])
+
+
+def staff_classes() -> list[type]:
+    from loto_app.live.animateur import AnimateurState
+    from loto_app.live.caisse import CaisseState
+    from loto_app.live.organisation import OrganisationState
+
+    return [AnimateurState, CaisseState, OrganisationState]
+
+
+# ---------------------------------------------------------------------------- one mixin
+
+
+def test_every_staff_state_is_one_staff_session() -> None:
+    import loto_app.loto_app  # noqa: F401
+    from loto_app.live.player import PlayerState
+    from loto_app.live.session import BrowserSession, StaffSession
+
+    for cls in staff_classes():
+        assert issubclass(cls, StaffSession)
+        for name in ("login", "resume", "logout"):  # the mixin's handlers, bound to the class
+            assert cls.event_handlers[name].fn.__qualname__ == f"{cls.__name__}.{name}"
+        backend = {n for n, f in cls.__fields__.items() if f._backend and f._owner is cls}
+        assert {"_authorized", "_secret", "_evening_id"} <= backend  # the client cannot set them
+        assert cls.ROUTE and cls.KIND in ("animateur", "desk", "organiser")
+    assert issubclass(PlayerState, BrowserSession) and not issubclass(PlayerState, StaffSession)
+
+
+def test_the_browser_storage_names_are_kept() -> None:
+    """Signed-in devices stay signed in: the local storage keys are the ones they have."""
+    import loto_app.loto_app  # noqa: F401
+    from loto_app.live.animateur import AnimateurState
+    from loto_app.live.caisse import CaisseState
+    from loto_app.live.organisation import OrganisationState
+    from loto_app.live.player import PlayerState
+
+    expected = {
+        PlayerState: ("loto_player_code", "loto_player_secret"),
+        AnimateurState: ("loto_animateur_code", "loto_animateur_secret"),
+        CaisseState: ("loto_caisse_code", "loto_caisse_secret"),
+        OrganisationState: ("loto_organiser_code", "loto_organiser_secret"),
+    }
+    for cls, names in expected.items():
+        got = tuple(cls.__fields__[v].default.name for v in ("code", "secret"))
+        assert got == names, cls.__name__
+
+
+def test_the_organisers_tasks_are_substates_of_the_signed_in_parent() -> None:
+    import loto_app.loto_app  # noqa: F401
+    from loto_app.live.organisation import OrganisationState
+    from loto_app.live.organisation_records import EveningRecords
+    from loto_app.live.organisation_setup import EveningSetup
+    from loto_app.live.organisation_staff import EveningStaff
+
+    assert set(OrganisationState.get_substates()) == {EveningSetup, EveningStaff, EveningRecords}
+    for task in (EveningSetup, EveningStaff, EveningRecords):
+        assert task.get_parent_state() is OrganisationState
+        assert "login" not in task.event_handlers  # one sign-in, the parent's
+
+
+# ---------------------------------------------------------------------------- one store
+
+
+def test_signs_in_checks_every_kind_against_the_database_now(live_app: EveningStore) -> None:
+    creds = live_app.create_evening("Clés", demo_program("KEY"))
+    eid = creds.evening_id
+    access = AccessStore(live_app.engine)
+    desk = access.add_staff(eid, "Marie", "caissier")
+    assert access.signs_in("animateur", eid, creds.animateur_secret).role == "animateur"
+    assert access.signs_in("organiser", eid, creds.organiser_secret).role == "organiser"
+    member = access.signs_in("desk", eid, desk)
+    assert (member.name, member.role) == ("Marie", "caissier")
+    assert access.signs_in("animateur", eid, creds.organiser_secret) is None  # not theirs
+    assert access.signs_in("desk", eid, creds.animateur_secret) is None
+    assert access.signs_in("organiser", eid, "") is None
+    assert access.signs_in("organiser", eid, "x" * 65) is None
+    access.reset_animateur_secret(eid)
+    assert access.signs_in("animateur", eid, creds.animateur_secret) is None, "renewed"
+    access.set_active(eid, access.staff(eid)[0].id, False)
+    assert access.signs_in("desk", eid, desk) is None, "withdrawn"
+    with pytest.raises(ValueError, match="unknown kind"):
+        access.signs_in("player", eid, creds.animateur_secret)
+
+
+def test_a_phone_identity_resolves_in_the_same_store(live_app: EveningStore) -> None:
+    from loto_app.live import registry
+
+    creds = live_app.create_evening("Joueurs", demo_program("PHN"))
+    pid, secret = asyncio.run(registry.join(creds.evening_id, "Pépé"))
+    access = AccessStore(live_app.engine)
+    assert access.player_for_secret(creds.evening_id, secret) == pid
+    assert access.player_for_secret(creds.evening_id, secret + "x") is None
+    assert access.player_for_secret(creds.evening_id, "") is None
+
+
+# ---------------------------------------------------------------------------- the staff session
+
+
+def test_the_organiser_signs_in_once_and_is_checked_before_every_task(
+    live_app: EveningStore,
+) -> None:
+    """Sign in through the mixin's `login`; a task (a substate) acts on the parent's sign-in; a
+    secret reset in the database refuses the next action and signs the page out."""
+    from loto_app.live.organisation import OrganisationState
+    from loto_app.live.organisation_records import EveningRecords
+    from loto_app.live.organisation_staff import EveningStaff
+
+    creds = live_app.create_evening("Orga", demo_program("ORG"))
+    AccessStore(live_app.engine).add_staff(creds.evening_id, "Paul", "vendeur")
+
+    async def scenario() -> tuple[Any, Any, Any]:
+        root = root_on("/organisation")
+        org, staff, records = (
+            sub(root, c) for c in (OrganisationState, EveningStaff, EveningRecords)
+        )
+        login = OrganisationState.event_handlers["login"].fn
+        await login(org, {"code": creds.join_code.lower(), "secret": "guess"})
+        assert not org.signed_in and org.login_message == OrganisationState.WRONG
+        await login(org, {"code": creds.join_code, "secret": creds.organiser_secret})
+        assert org.signed_in and org.login_message == ""
+        assert org.evening_code == creds.join_code
+        assert [m.name for m in staff.staff] == ["Paul"]  # the task loaded with the evening
+        assert await records._signed_in_now("show_report")
+        AccessStore(live_app.engine).reset_organiser_secret(creds.evening_id)
+        assert not await records._signed_in_now("show_report")
+        return org, staff, records
+
+    org, _staff, _records = asyncio.run(scenario())
+    assert not org.signed_in and org.code == "" and org.secret == ""
+    assert "n'est plus valable" in org.login_message and org.tab == "signin"
+
+
+def test_a_desk_member_withdrawn_is_refused_at_the_next_sale(live_app: EveningStore) -> None:
+    from loto_app.live import broadcast
+    from loto_app.live.caisse import CaisseState
+
+    creds = live_app.create_evening("Caisse", demo_program("DSK"))
+    access = AccessStore(live_app.engine)
+    secret = access.add_staff(creds.evening_id, "Marie", "vendeur")
+
+    async def scenario() -> Any:
+        entered: list[Any] = []
+
+        async def enter(sid: str, evening_id: int, **rooms: Any) -> None:
+            entered.append((evening_id, rooms))
+
+        broadcast_enter, broadcast.enter = broadcast.enter, enter
+        try:
+            desk = sub(root_on("/caisse"), CaisseState)
+            await CaisseState.event_handlers["login"].fn(
+                desk, {"code": creds.join_code, "secret": secret}
+            )
+        finally:
+            broadcast.enter = broadcast_enter
+        assert entered == [(creds.evening_id, {"desk": True})]
+        assert desk.signed_in and (desk.staff_name, desk.role) == ("Marie", "vendeur")
+        assert await desk._allowed("sell", ("vendeur", "caissier"))
+        assert not await desk._allowed("close_till", ("caissier",))
+        assert desk.message == "Réservé au caissier."
+        access.set_active(creds.evening_id, access.staff(creds.evening_id)[0].id, False)
+        assert not await desk._allowed("sell", ("vendeur", "caissier"))
+        return desk
+
+    desk = asyncio.run(scenario())
+    assert not desk.signed_in and desk.message_kind == "error"
+    assert desk.message == "Réservé à la caisse : connectez-vous avec votre secret."
+
+
+# ---------------------------------------------------------------------------- the event gate
+
+
+def test_staff_is_exempt_from_the_rate_limit_by_class_substates_too(live_app) -> None:
+    from loto_app.live.organisation import OrganisationState
+    from loto_app.live.organisation_records import EveningRecords
+    from loto_app.live.player import PlayerState
+    from loto_app.live.ratelimit import _signed_in_staff
+
+    root = rx.State(_reflex_internal_init=True)
+    event = Event(name=f"{EveningRecords.get_full_name()}.show_report")
+    assert asyncio.run(_signed_in_staff(root, event)) is False
+    sub(root, OrganisationState)._authorized = True  # signed in on the parent
+    assert asyncio.run(_signed_in_staff(root, event)) is True
+    player = Event(name=f"{PlayerState.get_full_name()}.refresh")
+    assert asyncio.run(_signed_in_staff(root, player)) is False  # a phone: never
+
+
+def gate_says(root: Any, cls: type, handler: str, payload: dict | None = None) -> Any:
+    from loto_app import loto_app as entry
+    from loto_app.live.ratelimit import EventGate
+
+    event = Event(name=f"{cls.get_full_name()}.{handler}", payload=payload or {})
+    return asyncio.run(EventGate().preprocess(entry.app, root, event))
+
+
+def lost_cases() -> list[tuple[str, str, str, dict]]:
+    return [
+        ("loto_app.live.player.PlayerState", "/jouer", "toggle", {"carton_no": 1, "number": 5}),
+        ("loto_app.live.player.PlayerState", "/jouer", "refresh", {}),
+        ("loto_app.live.animateur.AnimateurState", "/animateur", "draw", {}),
+        ("loto_app.live.caisse.CaisseState", "/caisse", "refresh", {}),
+        ("loto_app.live.organisation_records.EveningRecords", "/organisation", "show_report", {}),
+        ("loto_app.live.organisation_staff.EveningStaff", "/organisation", "renew_invitation", {}),
+    ]
+
+
+def state_class(path: str) -> type:
+    import importlib
+
+    module, _, name = path.rpartition(".")
+    return getattr(importlib.import_module(module), name)
+
+
+@pytest.mark.parametrize(("state_path", "route", "handler", "payload"), lost_cases())
+def test_a_lost_state_on_its_own_page_is_reloaded(
+    live_app: EveningStore, state_path: str, route: str, handler: str, payload: dict
+) -> None:
+    """No identity on the server nor in the state, on the session's page: the event is dropped
+    and the page told to load again (which sends its stored identity)."""
+    from loto_app.live.session import RECONNECTING
+
+    cls = state_class(state_path)
+    root = root_on(route)
+    update = gate_says(root, cls, handler, payload)
+    assert update is not None, "the event is dropped"
+    assert live_app.reloads == [root.router.session.session_id]
+    # the phone says so; a staff page reloads without a word (its message would outlive the load)
+    assert sub(root, cls).message == (RECONNECTING if cls.__name__ == "PlayerState" else "")
+
+
+@pytest.mark.parametrize(("state_path", "route", "handler", "payload"), lost_cases())
+def test_a_state_with_an_identity_or_on_another_page_is_not_reloaded(
+    live_app: EveningStore, state_path: str, route: str, handler: str, payload: dict
+) -> None:
+    cls = state_class(state_path)
+    elsewhere = "/" if route != "/" else "/jouer"
+    assert gate_says(root_on(elsewhere), cls, handler, payload) is None  # refused by the handler
+    with_code = root_on(route)
+    sub(with_code, cls).code = "ABC123"  # a signed-out device that stores a code: not lost
+    assert gate_says(with_code, cls, handler, payload) is None
+    signed_in = root_on(route)
+    target = sub(signed_in, cls)
+    if hasattr(target, "_authorized"):
+        target._authorized = True
+    else:
+        target._player_id = "p1"
+    assert gate_says(signed_in, cls, handler, payload) is None
+    assert live_app.reloads == []
+
+
+def test_open_handlers_and_the_new_evening_form_never_reload(live_app: EveningStore) -> None:
+    """A page with no identity is a new visitor too: its sign-in form, its on-load handler and
+    the organiser's new-evening form must work (a reload there would loop)."""
+    from loto_app.live.animateur import AnimateurState
+    from loto_app.live.organisation import OrganisationState
+    from loto_app.live.organisation_setup import EveningSetup
+    from loto_app.live.player import PlayerState
+
+    form = {"form_data": {"code": "X", "secret": "y"}}
+    assert gate_says(root_on("/animateur"), AnimateurState, "login", form) is None
+    assert gate_says(root_on("/animateur"), AnimateurState, "resume") is None
+    assert gate_says(root_on("/jouer"), PlayerState, "resume") is None
+    assert gate_says(root_on("/jouer"), PlayerState, "forget_me") is None
+    assert gate_says(root_on("/organisation"), OrganisationState, "show_tab", {"tab": "x"}) is None
+    for handler, payload in [
+        ("set_field", {"field": "name", "value": "Soirée"}),
+        ("add_offer", {}),
+        ("create_evening", {}),
+    ]:
+        assert gate_says(root_on("/organisation"), EveningSetup, handler, payload) is None
+    assert live_app.reloads == []
