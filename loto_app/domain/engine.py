@@ -1056,7 +1056,6 @@ class Evening:
         return self._claim(self.cartons[carton_no], self.owner(carton_no), "desk")
 
     #: The old name (live/animateur.py still calls it; issue 12: to switch, then this goes).
-    desk_claim = paper_claim
 
     def _claim(self, c: IssuedCarton, player_id: str | None, via: str) -> list[ev.Event]:
         g = self._claimable()

@@ -20,6 +20,7 @@ from loto_app.domain import events as ev
 from loto_app.domain.engine import Evening
 from loto_app.domain.errors import LotoError, NotInTie
 from loto_app.domain.verdicts import Verdict
+from loto_app.limits import MAX_CARTON_NO, MAX_CODE
 from loto_app.live import broadcast, registry, signin_limit
 from loto_app.live.disputes import (
     decision_move,
@@ -63,7 +64,7 @@ class AnimateurState(StaffSession, rx.State):
         stores (checked in the database) and the board, so that a restart does not flash the
         sign-in form; `resume` then signs in fully (rooms, snapshot)."""
         code, secret = stored.get("code", ""), stored.get("secret", "")
-        if not code or not secret or len(code) > 16 or len(secret) > 64:
+        if not code or not secret or len(code) > MAX_CODE or len(secret) > 64:
             return
         try:  # an address locked out of sign-ins is not let in this way either; a wrong secret
             await signin_limit.check(self.router)  # is counted once, by `resume` right after
@@ -224,8 +225,8 @@ class AnimateurState(StaffSession, rx.State):
         with the same verdicts as in the app."""
         try:
             data = form(form_data)
-            no = as_int(data.get("carton"), 1, 100_000, "carton")
-            check = as_text(data.get("check", ""), "check", 16)
+            no = as_int(data.get("carton"), 1, MAX_CARTON_NO, "carton")
+            check = as_text(data.get("check", ""), "check", MAX_CODE)
         except BadInput as exc:
             self._refused("paper_claim", exc)
             self.message = "Tapez le numéro du carton et son code de contrôle."
@@ -234,7 +235,7 @@ class AnimateurState(StaffSession, rx.State):
             return
         lv = await registry.live(self._evening_id, fresh=False)
         series = lv.evening.program.series
-        events = await self._play("paper_claim", lambda e: e.desk_claim(series, no, check))
+        events = await self._play("paper_claim", lambda e: e.paper_claim(series, no, check))
         claims = [x for x in events or () if isinstance(x, ev.ClaimMade)]
         if claims:
             c = claims[-1]

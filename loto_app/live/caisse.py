@@ -28,21 +28,19 @@ from loto_app.domain.till import (
     METHOD_LABELS,
     SETTLE_METHODS,
     SaleStatus,
-    euros,
     player_for_desk_code,
     totals,
 )
+from loto_app.limits import MAX_OFFER_INDEX, MAX_SALE_NO, MAX_TICKET_NO
 from loto_app.live import broadcast, registry
 from loto_app.live.guards import BadInput, as_int, as_text, form, refuse
 from loto_app.live.session import StaffSession
-from loto_app.live.views import ticket_view
 from loto_app.payments import provider
+from loto_app.present import euros, share_note, ticket_view
 from loto_app.storage.access import StaffMember
 
 log = logging.getLogger(__name__)
 
-MAX_SALE_NO = 1_000_000
-MAX_TICKET_NO = 100_000
 SHOWN_SALES = 60  # the latest sales listed (the report has them all)
 SHOWN_ORDERS = 100
 STATUS_LABELS = {
@@ -196,7 +194,7 @@ class CaisseState(StaffSession, rx.State):
                     player=names.get(t.player_id, "?"),
                     lot=view.lot,
                     stage=view.stage,
-                    share="moitié du lot" if t.share == "1/2" else "",
+                    share=share_note(t.share),
                     code=view.code,
                     handed=no in e.handed_over,
                     handed_by=e.handed_over.get(no, ""),
@@ -213,7 +211,7 @@ class CaisseState(StaffSession, rx.State):
         try:
             data = form(form_data)
             player_code = as_text(data.get("player", ""), "player code", 20)
-            offer = as_int(data.get("offer"), 0, 63, "offer")
+            offer = as_int(data.get("offer"), 0, MAX_OFFER_INDEX, "offer")
             method = as_text(data.get("method", ""), "method", 10)
             if method not in DESK_METHODS:
                 raise BadInput(f"desk method {method!r}")
@@ -243,7 +241,7 @@ class CaisseState(StaffSession, rx.State):
         try:
             data = form(form_data)
             name = as_text(data.get("name", ""), "name", 60)
-            offer = as_int(data.get("offer"), 0, 63, "offer")
+            offer = as_int(data.get("offer"), 0, MAX_OFFER_INDEX, "offer")
             method = as_text(data.get("method", ""), "method", 10)
             if method not in DESK_METHODS:
                 raise BadInput(f"desk method {method!r}")

@@ -28,12 +28,13 @@ from loto_app.domain.program import (
     TokenSource,
     demo_program,
 )
+from loto_app.limits import MAX_SERIES
 from loto_app.live.guards import BadInput
+from loto_app.present import amount_text
 
 MAX_GAMES = 30
 MAX_OFFERS = 20
 MAX_NAME = 120
-MAX_SERIES = 16
 MAX_STREAM = 300
 MAX_DESCRIPTION = 120
 MAX_AMOUNT = 12  # characters of a typed amount ("1 234,50 €")
@@ -110,11 +111,6 @@ class OfferDraft:
     problem: str = ""
 
 
-def euros(cents: int) -> str:
-    """Cents as the form shows them: "3", "3,50"."""
-    return f"{cents // 100}" if cents % 100 == 0 else f"{cents // 100},{cents % 100:02d}"
-
-
 def parse_cents(text: str, what: str, *, allow_empty: bool = False) -> int:
     """An amount typed in euros ("3", "3,50", "3.5 €") as cents.
 
@@ -152,7 +148,7 @@ def game_draft(spec: GameSpec) -> GameDraft:
         r.on = s is not None
         if s is not None:
             r.description = s.lot.description
-            r.value = euros(s.lot.value_cents) if s.lot.value_cents else ""
+            r.value = amount_text(s.lot.value_cents) if s.lot.value_cents else ""
             r.divisible = s.lot.divisible
     return GameDraft(kind=spec.kind.value, title=spec.title, stages=rows)
 
@@ -160,7 +156,10 @@ def game_draft(spec: GameSpec) -> GameDraft:
 def offer_draft(o: Offer) -> OfferDraft:
     """A tariff line, as the form shows it."""
     return OfferDraft(
-        kind=o.kind.value, quantity=str(o.quantity), price=euros(o.price_cents), planche=o.planche
+        kind=o.kind.value,
+        quantity=str(o.quantity),
+        price=amount_text(o.price_cents),
+        planche=o.planche,
     )
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from loto_app.live.program_form import euros
+from loto_app.present import euros
 from loto_app.records.report import local_time
 
 
@@ -33,8 +33,8 @@ def summarize(report: Any) -> tuple[list[ReportLine], list[str]]:
             "Joueurs", ", ".join(f"{label} : {n}" for _, label, n in report.origins if n) or "0"
         ),
         ReportLine("Ventes réglées", f"{till.sales} ({till.cartons} cartons)"),
-        ReportLine("En caisse", f"{euros(till.received_cents)} €"),
-        ReportLine("À régler", f"{euros(till.pending_cents)} €"),
+        ReportLine("En caisse", euros(till.received_cents)),
+        ReportLine("À régler", euros(till.pending_cents)),
         ReportLine("Cartons offerts", str(till.free_cartons)),
         ReportLine("Lots remis", f"{sum(a.handed_over for a in awards)} sur {len(awards)}"),
         ReportLine(

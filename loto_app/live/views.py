@@ -12,8 +12,6 @@ from loto_app.domain.till import SaleStatus
 from loto_app.domain.verdicts import VERDICT_LABELS, Verdict
 from loto_app.present import HALF_LOT, TicketView, euros, share_note, ticket_view
 
-__all__ = ["ticket_view"]  # (live/caisse.py imports it from here: to switch to present)
-
 
 @dataclasses.dataclass
 class CellView:
