@@ -10,9 +10,10 @@ from loto_app.live.caisse import CaisseState
 from loto_app.live.hall import HallView
 from loto_app.live.player import PlayerState
 from loto_app.live.ratelimit import EventGate
+from loto_app.live.reglement import ReglementState
 from loto_app.live.rehydrate import WarmHydrate
 from loto_app.live.screen import ScreenState
-from loto_app.pages import animateur, caisse, join, organisation, player, screen
+from loto_app.pages import animateur, caisse, join, organisation, player, reglement, screen
 
 app = rx.App(
     # Installable PWA: assets/manifest.webmanifest, assets/icons/, assets/sw.js (served from /).
@@ -52,6 +53,9 @@ app.add_page(
     animateur.index, route="/animateur", title=animateur.TITLE, on_load=AnimateurState.resume
 )
 app.add_page(screen.index, route="/ecran", title=screen.TITLE, on_load=ScreenState.watch)
+app.add_page(
+    reglement.index, route="/reglement", title=reglement.TITLE, on_load=ReglementState.load
+)
 app.add_page(caisse.index, route="/caisse", title=caisse.TITLE, on_load=CaisseState.resume)
 app.add_page(
     organisation.index,
