@@ -28,6 +28,14 @@ def qr_svg_data_uri(text: str) -> str:
     return "data:image/svg+xml;base64," + base64.b64encode(buf.getvalue()).decode()
 
 
+#: While a pairing code shows, ask every 2 s whether the tablet attached it (the hidden
+#: "pair-poll" button of pages/screen.py runs `ScreenState.poll_pairing`); once per page.
+POLL_JS = (
+    "window.__lotoPairPoll = window.__lotoPairPoll || setInterval(function () {"
+    " var b = document.getElementById('pair-poll'); if (b) b.click(); }, 2000)"
+)
+
+
 class ScreenState(rx.State):
     """The hall screen's join link and QR code."""
 
@@ -65,7 +73,7 @@ class ScreenState(rx.State):
             if code:
                 self.message = "Aucune soirée ne porte ce code : reliez l'écran par la tablette."
             await self._new_pair_code()
-            return
+            return rx.call_script(POLL_JS)
         self.pair_code = ""
         # the address phones can reach (never this TV's `localhost`; https behind the proxy)
         origin = network.public_origin_of(self.router)
