@@ -287,6 +287,27 @@ def _evening() -> rx.Component:
                     ["2rem", "2.4rem", "3rem", "min(5.4vh, 3.2vw)"],
                     ["1rem", "1.1rem", "1.4rem", "min(2.4vh, 1.4vw)"],
                 ),
+                # a token draw between ex aequo: each player's token, the hall sees who won
+                rx.cond(
+                    HallView.tie_tokens.length() > 0,
+                    rx.flex(
+                        rx.foreach(
+                            HallView.tie_tokens,
+                            lambda t: rx.text(
+                                f"{t['name']} : {t['token']}",
+                                font_size=BIG,
+                                font_weight="800",
+                                color=TV_LAST_TEXT,
+                                background=TV_HIGHLIGHT,
+                                padding="0.2rem 0.8rem",
+                                border_radius="0.4rem",
+                            ),
+                        ),
+                        wrap="wrap",
+                        gap="0.6rem",
+                        custom_attrs=tid("tie-tokens"),
+                    ),
+                ),
                 # while a claim is checked, its carton replaces the board: the animateur reads
                 # it back to the hall (the last number and the numbers before stay on the left)
                 rx.cond(
