@@ -11,9 +11,10 @@ from loto_app.live.hall import HallView
 from loto_app.live.organisation import OrganisationState
 from loto_app.live.player import PlayerState
 from loto_app.live.ratelimit import EventGate
+from loto_app.live.reglement import ReglementState
 from loto_app.live.rehydrate import WarmHydrate
 from loto_app.live.screen import ScreenState
-from loto_app.pages import animateur, caisse, join, organisation, player, screen
+from loto_app.pages import animateur, caisse, join, organisation, player, reglement, screen
 
 app = rx.App(
     # Installable PWA: assets/manifest.webmanifest, assets/icons/, assets/sw.js (served from /).
@@ -56,6 +57,9 @@ app.add_page(
     on_load=AnimateurState.resume,
 )
 app.add_page(screen.index, route=ScreenState.ROUTE, title=screen.TITLE, on_load=ScreenState.watch)
+app.add_page(
+    reglement.index, route="/reglement", title=reglement.TITLE, on_load=ReglementState.load
+)
 app.add_page(caisse.index, route=CaisseState.ROUTE, title=caisse.TITLE, on_load=CaisseState.resume)
 app.add_page(
     organisation.index,

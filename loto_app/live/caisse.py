@@ -418,9 +418,11 @@ def _sold_text(e: Evening, events: list[ev.Event]) -> str:
 def _paper_pdf(evening_id: int, lv, carton_nos: list[int]) -> bytes | None:
     """The PDF of a paper player's cartons (None, logged, if printing is unavailable)."""
     try:
+        from loto_app.domain.reglement import reglement
         from loto_app.records.paper import cartons_for, paper_pdf
     except ImportError:
         log.exception("paper cartons: the PDF module is missing")
         return None
     cartons = cartons_for(registry.store(), evening_id, carton_nos)
-    return paper_pdf(lv.name, lv.evening.program.series, cartons)
+    rules = reglement(lv.evening.program, lv.name)  # its last page (issue 13)
+    return paper_pdf(lv.name, lv.evening.program.series, cartons, rules=rules)

@@ -1,4 +1,9 @@
-"""ScreenState: the hall's TV follows an evening by its code (public data only)."""
+"""ScreenState: the hall's TV follows an evening by its code (public data only).
+
+Without a code (a TV has a remote, not a keyboard), the TV shows a pairing code
+(`live/pairing.py`) and polls it every 2 s; once a signed-in animateur has typed it on the
+tablet, the TV opens `/ecran?code=<join code>`, which reloads and reconnects keep.
+"""
 
 from __future__ import annotations
 
@@ -12,7 +17,7 @@ import segno
 
 from loto_app import network
 from loto_app.limits import MAX_CODE
-from loto_app.live import broadcast, registry
+from loto_app.live import broadcast, pairing, registry, signin_limit
 from loto_app.live.guards import BadInput, as_text, refuse
 
 
@@ -21,6 +26,14 @@ def qr_svg_data_uri(text: str) -> str:
     buf = io.BytesIO()
     segno.make(text, error="m").save(buf, kind="svg", scale=10, border=2, xmldecl=False, svgns=True)
     return "data:image/svg+xml;base64," + base64.b64encode(buf.getvalue()).decode()
+
+
+#: While a pairing code shows, ask every 2 s whether the tablet attached it (the hidden
+#: "pair-poll" button of pages/screen.py runs `ScreenState.poll_pairing`); once per page.
+POLL_JS = (
+    "window.__lotoPairPoll = window.__lotoPairPoll || setInterval(function () {"
+    " var b = document.getElementById('pair-poll'); if (b) b.click(); }, 2000)"
+)
 
 
 class ScreenState(rx.State):
@@ -32,6 +45,7 @@ class ScreenState(rx.State):
     join_address: str = ""  # what to type without the QR code: host[:port] (http:// implied)
     qr: str = ""
     message: str = ""
+    pair_code: str = ""  # shown while this TV waits for the tablet to attach it
 
     async def _warm(self, stored: dict[str, Any]) -> None:
         """Before Reflex's snapshot of a rebuilt state: the board as it stands (a TV whose
@@ -56,8 +70,11 @@ class ScreenState(rx.State):
         store = registry.store()
         evening_id = await asyncio.to_thread(store.evening_id_for_code, code) if code else None
         if evening_id is None:
-            self.message = "Ajoutez le code de la soirée à l'adresse : /ecran?code=XXXXXX"
-            return
+            if code:
+                self.message = "Aucune soirée ne porte ce code : reliez l'écran par la tablette."
+            await self._new_pair_code()
+            return rx.call_script(POLL_JS)
+        self.pair_code = ""
         # the address phones can reach (never this TV's `localhost`; https behind the proxy)
         origin = network.public_origin_of(self.router)
         self.join_url = f"{origin}/?code={code}"
@@ -68,3 +85,28 @@ class ScreenState(rx.State):
         sid = self.router.session.session_id
         await broadcast.enter(sid, evening_id)
         await broadcast.send_snapshot(sid, lv)
+
+    async def _new_pair_code(self) -> None:
+        try:
+            address = signin_limit.counted_address(self.router)
+            self.pair_code = await pairing.store().issue(address)
+        except pairing.Refused as exc:
+            refuse("screen", "pairing", exc)
+            self.pair_code = ""
+            self.message = exc.user_message
+
+    @rx.event
+    async def poll_pairing(self):
+        """Every 2 s while a pairing code shows: attached by the tablet? Then open the
+        evening's screen; expired? A new code."""
+        if not self.pair_code:
+            return None
+        alive, evening_id = await pairing.store().status(self.pair_code)
+        if not alive:
+            await self._new_pair_code()
+            return None
+        if evening_id is None:
+            return None
+        _, join_code = await asyncio.to_thread(registry.store().describe, evening_id)
+        self.pair_code = ""
+        return rx.redirect(f"/ecran?code={join_code}")

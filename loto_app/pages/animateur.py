@@ -496,6 +496,49 @@ def _paper_claim() -> rx.Component:
     )
 
 
+def _pair_screen() -> rx.Component:
+    """Attach the hall TV: type the code it shows (live/pairing.py)."""
+    return rx.box(
+        rx.heading("Relier l'écran de la salle", size="5"),
+        rx.text("Ouvrez /ecran sur la télévision et tapez le code qu'elle affiche."),
+        rx.form(
+            rx.flex(
+                rx.input(
+                    name="pair",
+                    placeholder="Code de l'écran",
+                    size="3",
+                    width="11rem",
+                    max_length=20,
+                    auto_complete="off",
+                    custom_attrs=tid(
+                        "pair-code",
+                        autocapitalize="characters",
+                        **{"aria-label": "Code de l'écran"},
+                    ),
+                ),
+                rx.button(
+                    "Relier l'écran", type="submit", size="3", custom_attrs=tid("pair-submit")
+                ),
+                wrap="wrap",
+                gap="0.5rem",
+            ),
+            on_submit=AnimateurState.pair_screen,
+            reset_on_submit=True,
+        ),
+        rx.cond(
+            AnimateurState.pair_message != "",
+            rx.text(
+                AnimateurState.pair_message,
+                font_weight="700",
+                color=rx.cond(AnimateurState.pair_ok, step("green", 11), step("red", 11)),
+                custom_attrs=tid("pair-message", role="status"),
+            ),
+        ),
+        padding_top="0.5rem",
+        custom_attrs=tid("pair-screen"),
+    )
+
+
 def _dashboard() -> rx.Component:
     return rx.fragment(
         rx.hstack(
@@ -556,6 +599,7 @@ def _dashboard() -> rx.Component:
         _decisions(),
         rx.cond(HallView.status == "running", _paper_claim()),
         board("1rem"),
+        _pair_screen(),
         rx.button(
             "Se déconnecter",
             on_click=AnimateurState.logout,

@@ -376,6 +376,13 @@ def _desk() -> rx.Component:
                     ")",
                     custom_attrs=tid("caisse-who"),
                 ),
+                rx.link(
+                    "Règlement de la soirée (à montrer aux joueurs)",
+                    href=f"/reglement?code={CaisseState.code}",
+                    target="_blank",
+                    size="3",
+                    custom_attrs=tid("reglement-link"),
+                ),
             ),
             rx.button("Se déconnecter", on_click=CaisseState.logout, variant="outline", size="3"),
             justify="between",

@@ -93,6 +93,16 @@ def index() -> rx.Component:
             reset_on_submit=False,
             width="100%",
         ),
+        rx.cond(
+            JoinPrefill.code != "",
+            rx.link(
+                "Règlement de la soirée",
+                href=f"/reglement?code={JoinPrefill.code}",
+                size="4",
+                text_align="center",
+                custom_attrs=tid("reglement-link"),
+            ),
+        ),
         rx.hstack(
             rx.link("Animateur", href="/animateur", size="3"),
             rx.link("Écran de la salle", href="/ecran", size="3"),

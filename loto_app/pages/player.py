@@ -194,6 +194,21 @@ def _buy() -> rx.Component:
             color=MUTED,
             font_size="0.95rem",
         ),
+        # the first purchase: say what buying accepts (the règlement, art. 10)
+        rx.cond(
+            (PlayerState.cartons.length() == 0) & (PlayerState.orders.length() == 0),
+            rx.text(
+                "En commandant, vous acceptez le règlement de la soirée.",
+                font_size="1rem",
+                custom_attrs=tid("reglement-accept"),
+            ),
+        ),
+        rx.link(
+            "Lire le règlement de la soirée",
+            href=f"/reglement?code={HallView.join_code}",
+            size="3",
+            custom_attrs=tid("reglement-link"),
+        ),
         rx.flex(
             rx.foreach(PlayerState.offers, offer),
             wrap="wrap",

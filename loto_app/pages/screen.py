@@ -1,4 +1,14 @@
-"""`/ecran`: the hall screen (TV), readable from the back of the hall."""
+"""`/ecran`: the hall screen (TV), readable from the back of the hall.
+
+One screen, four states, each filling the TV (1920 × 1080 and 1280 × 720; no scroll):
+- pairing: no evening yet, the code the animateur types on the tablet (`live/pairing.py`);
+- before a game (and between games): the way in for phones (a large QR code and the evening's
+  code) where the last number will be, the board of the game as it stands on the right;
+- in game: the last number as a large ball, the five before it, the board;
+- a claim: the last call banner, then the claimed carton read back in place of the board.
+A header names the evening, the game and the stage in play; a footer keeps the way in
+(small QR code, code, address) and the voice toggles.
+"""
 
 from __future__ import annotations
 
@@ -20,6 +30,356 @@ from loto_app.live.screen import ScreenState
 
 TITLE = "Loto — écran de la salle"
 
+#: Sizes follow the TV's height as well as its width (a 16:9 screen of any resolution); the
+#: lists are phone first (360, 480, 768, 992, 1280, 1536 px) for a screen opened on a phone.
+BALL = ["11rem", "13rem", "16rem", "min(46vh, 30vw)"]
+BOARD = ["1rem", "1.4rem", "1.8rem", "min(3.8vh, 2.2vw)"]
+BIG = ["1.6rem", "1.8rem", "2.2rem", "min(4.4vh, 2.6vw)"]
+MEDIUM = ["1.2rem", "1.4rem", "1.6rem", "min(3.2vh, 1.9vw)"]
+SMALL = ["1rem", "1.1rem", "1.2rem", "min(2.4vh, 1.4vw)"]
+#: Only a TV-sized screen is locked to its height; a phone scrolls.
+TV = {
+    "height": ["auto", "auto", "auto", "100vh"],
+    "overflow": ["visible", "visible", "visible", "hidden"],
+}
+
+
+def _toggles() -> rx.Component:
+    style = {
+        "size": "3",
+        "background": TV_PANEL,
+        "color": "white",
+        "border": f"1px solid {INFO_LINE}",
+    }
+    return rx.hstack(
+        rx.button(
+            "Voix : coupée", custom_attrs=tid("voice-toggle", **{"aria-pressed": "false"}), **style
+        ),
+        rx.button(
+            "Expressions : activées",
+            custom_attrs=tid("phrases-toggle", **{"aria-pressed": "true"}),
+            **style,
+        ),
+        wrap="wrap",
+        justify="end",
+    )
+
+
+def _join_lines(large: bool) -> list[rx.Component]:
+    return [
+        rx.text(
+            "Code ",
+            rx.el.span(
+                HallView.join_code, font_weight="900", color=TV_HIGHLIGHT, letter_spacing="0.08em"
+            ),
+            font_size=["2rem", "2.4rem", "3rem", "min(7vh, 4.2vw)"] if large else MEDIUM,
+            line_height="1.1",
+        ),
+        rx.text(
+            f"Série {HallView.series} · ",
+            rx.el.span(f"ou ouvrez : {ScreenState.join_address}", custom_attrs=tid("join-address")),
+            font_size=MEDIUM if large else SMALL,
+            color=TV_MUTED,
+        ),
+    ]
+
+
+def _join(large: bool) -> rx.Component:
+    """The way in for phones: the QR code, the evening's code, the série and the address;
+    large (before and between games: stacked, in the ball's place) or small (the footer)."""
+    qr = ["12rem", "14rem", "16rem", "min(34vh, 22vw)"] if large else "min(11vh, 6rem)"
+    image = rx.image(
+        src=ScreenState.qr,
+        width=qr,
+        height=qr,
+        alt="QR code pour rejoindre la soirée",
+        background="white",
+        border_radius="0.4rem",
+    )
+    if large:
+        return rx.vstack(
+            rx.text(
+                "Jouez avec votre téléphone : visez le QR code",
+                font_size=MEDIUM,
+                font_weight="700",
+                text_align="center",
+            ),
+            image,
+            *_join_lines(large),
+            align="center",
+            spacing="3",
+            custom_attrs=tid("join-qr"),
+        )
+    return rx.hstack(
+        image,
+        rx.vstack(
+            rx.text("Jouez avec votre téléphone", font_size=SMALL, font_weight="700"),
+            *_join_lines(large),
+            spacing="1",
+            align="start",
+        ),
+        align="center",
+        spacing="3",
+        custom_attrs=tid("join-qr"),
+    )
+
+
+def _header() -> rx.Component:
+    return rx.flex(
+        rx.heading(
+            HallView.evening_name,
+            as_="h1",
+            font_size=MEDIUM,
+            font_weight="800",
+            color=TV_MUTED,
+        ),
+        rx.text(
+            rx.cond(
+                HallView.game_no > 0,
+                f"Partie {HallView.game_no} / {HallView.games_total}",
+                "Bientôt la première partie",
+            ),
+            font_size=MEDIUM,
+            font_weight="800",
+        ),
+        rx.cond(
+            HallView.stage_label != "",
+            rx.text(
+                f"En jeu : {HallView.stage_label} — {HallView.lot_label}",
+                font_size=MEDIUM,
+                font_weight="900",
+                color=TV_HIGHLIGHT,
+                custom_attrs=tid("stage"),
+            ),
+        ),
+        justify="between",
+        align="center",
+        wrap="wrap",
+        gap="0.5rem 2rem",
+        width="100%",
+    )
+
+
+def _last_number() -> rx.Component:
+    """The last number as a large ball, the five before it, how many are out."""
+    return rx.vstack(
+        rx.text("Dernier numéro", font_size=MEDIUM, color=TV_MUTED),
+        rx.box(
+            rx.text(
+                HallView.last.to_string(),
+                font_size="0.62em",
+                font_weight="900",
+                line_height="1",
+                color=TV_LAST_TEXT,
+                custom_attrs=tid("last-number", **{"aria-live": "assertive"}),
+            ),
+            font_size=BALL,
+            width="1em",
+            height="1em",
+            border_radius="50%",
+            background=TV_HIGHLIGHT,
+            box_shadow=f"inset 0 0 0 0.04em {TV_LAST_TEXT}, 0 0 0 0.03em {TV_HIGHLIGHT}",
+            display="flex",
+            align_items="center",
+            justify_content="center",
+        ),
+        rx.cond(
+            HallView.last_five.length() > 0,
+            rx.hstack(
+                rx.text("Avant :", font_size=MEDIUM, color=TV_MUTED),
+                rx.foreach(
+                    HallView.last_five,
+                    lambda n: rx.text(n, font_size=BIG, font_weight="800"),
+                ),
+                spacing="5",
+                align="baseline",
+                justify="center",
+                wrap="wrap",
+                custom_attrs=tid("last-five"),
+            ),
+        ),
+        rx.text(
+            f"{HallView.count} ",
+            rx.cond(HallView.count > 1, "numéros sortis", "numéro sorti"),
+            font_size=MEDIUM,
+        ),
+        align="center",
+        spacing="3",
+        width="100%",
+    )
+
+
+def _ways_in() -> rx.Component:
+    """Before the first number of a game (or between games): how to join, where the ball
+    will be."""
+    return rx.vstack(
+        rx.text(
+            rx.cond(
+                HallView.status == "finished",
+                "Partie terminée : la suivante arrive",
+                rx.cond(HallView.status == "over", "Soirée terminée", "La partie va commencer"),
+            ),
+            font_size=BIG,
+            font_weight="900",
+            color=TV_HIGHLIGHT,
+        ),
+        _join(large=True),
+        align="center",
+        justify="center",
+        spacing="5",
+        width="100%",
+        height="100%",
+    )
+
+
+def _footer() -> rx.Component:
+    return rx.flex(
+        rx.cond(
+            (HallView.count > 0) & (HallView.status != "finished") & (HallView.status != "over"),
+            _join(large=False),
+            rx.box(),
+        ),
+        rx.hstack(
+            rx.cond(
+                HallView.rhythm != "",
+                rx.text(
+                    f"Tirage : {HallView.rhythm}",
+                    font_size=SMALL,
+                    color=TV_MUTED,
+                    custom_attrs=tid("rhythm"),
+                ),
+            ),
+            _toggles(),
+            align="center",
+            spacing="4",
+            justify="end",
+        ),
+        justify="between",
+        align="end",
+        wrap="wrap",
+        gap="1rem",
+        width="100%",
+    )
+
+
+def _evening() -> rx.Component:
+    """The screen of an evening: header, the number (or the way in) and the board, footer."""
+    in_play = (HallView.count > 0) & (HallView.status != "finished") & (HallView.status != "over")
+    return rx.box(
+        _header(),
+        rx.grid(
+            rx.box(
+                rx.cond(in_play, _last_number(), _ways_in()),
+                display="flex",
+                align_items="center",
+                justify_content="center",
+                min_height="0",
+                overflow="hidden",
+            ),
+            rx.vstack(
+                announcement_box(
+                    HallView.announcement,
+                    HallView.announcement_kind,
+                    font_size=MEDIUM,
+                    color=TV_LAST_TEXT,
+                ),
+                last_call_banner(
+                    ["2rem", "2.4rem", "3rem", "min(5.4vh, 3.2vw)"],
+                    ["1rem", "1.1rem", "1.4rem", "min(2.4vh, 1.4vw)"],
+                ),
+                # a token draw between ex aequo: each player's token, the hall sees who won
+                rx.cond(
+                    HallView.tie_tokens.length() > 0,
+                    rx.flex(
+                        rx.foreach(
+                            HallView.tie_tokens,
+                            lambda t: rx.text(
+                                f"{t['name']} : {t['token']}",
+                                font_size=BIG,
+                                font_weight="800",
+                                color=TV_LAST_TEXT,
+                                background=TV_HIGHLIGHT,
+                                padding="0.2rem 0.8rem",
+                                border_radius="0.4rem",
+                            ),
+                        ),
+                        wrap="wrap",
+                        gap="0.6rem",
+                        custom_attrs=tid("tie-tokens"),
+                    ),
+                ),
+                # while a claim is checked, its carton replaces the board: the animateur reads
+                # it back to the hall (the last number and the numbers before stay on the left)
+                rx.cond(
+                    HallView.readback_on,
+                    readback(
+                        ["1.2rem", "1.6rem", "2.2rem", "min(3.8vh, 2.3vw)"],
+                        font_size=SMALL,
+                    ),
+                    board(BOARD),
+                ),
+                spacing="3",
+                width="100%",
+                min_height="0",
+                justify="center",
+            ),
+            grid_template_columns=["minmax(0, 1fr)", "minmax(0, 1fr)", "minmax(0, 1fr)", "2fr 3fr"],
+            gap="2rem",
+            width="100%",
+            min_height="0",
+            align_items="stretch",
+        ),
+        _footer(),
+        display="grid",
+        grid_template_rows="auto minmax(0, 1fr) auto",
+        gap="1rem",
+        width="100%",
+        flex="1",
+        min_height="0",
+    )
+
+
+def _pairing() -> rx.Component:
+    """No evening yet: the code to type on the animateur's tablet."""
+    return rx.vstack(
+        rx.heading("Écran de la salle", as_="h1", font_size=BIG, color=TV_MUTED),
+        rx.text(
+            "Sur la tablette de l'animateur, « Relier l'écran de la salle », tapez :",
+            font_size=BIG,
+            text_align="center",
+        ),
+        rx.text(
+            ScreenState.pair_code,
+            font_size=["4rem", "5rem", "7rem", "min(24vh, 15vw)"],
+            font_weight="900",
+            letter_spacing="0.12em",
+            line_height="1",
+            color=TV_HIGHLIGHT,
+            font_family="monospace",
+            custom_attrs=tid("pair-code", **{"aria-live": "polite"}),
+        ),
+        rx.text(
+            "Le code change toutes les 10 minutes. L'écran s'affiche dès que la tablette "
+            "l'a relié.",
+            font_size=MEDIUM,
+            color=TV_MUTED,
+            text_align="center",
+        ),
+        # clicked every 2 s by the script `ScreenState.watch` starts: attached yet?
+        rx.el.button(
+            "Vérifier",
+            id="pair-poll",
+            on_click=ScreenState.poll_pairing,
+            hidden=True,
+            tab_index=-1,
+        ),
+        align="center",
+        justify="center",
+        spacing="6",
+        flex="1",
+        custom_attrs=tid("pairing"),
+    )
+
 
 def index() -> rx.Component:
     """The hall screen."""
@@ -29,169 +389,26 @@ def index() -> rx.Component:
         connection_banner(),
         rx.cond(
             ScreenState.message != "",
-            rx.text(ScreenState.message, font_size="2rem", color="white"),
+            rx.text(
+                ScreenState.message,
+                font_size=MEDIUM,
+                color="white",
+                text_align="center",
+                custom_attrs=tid("screen-message", role="status"),
+            ),
         ),
-        rx.grid(
-            rx.vstack(
-                rx.heading(HallView.evening_name, as_="h1", font_size="2rem", font_weight="800"),
-                rx.text(
-                    rx.cond(
-                        HallView.game_no > 0,
-                        f"Partie {HallView.game_no} / {HallView.games_total}",
-                        "Bientôt la première partie",
-                    ),
-                    font_size="1.8rem",
-                ),
-                rx.cond(
-                    HallView.stage_label != "",
-                    rx.text(
-                        f"{HallView.stage_label} — {HallView.lot_label}",
-                        font_size="2.2rem",
-                        font_weight="800",
-                        color=TV_HIGHLIGHT,
-                    ),
-                ),
-                rx.text(
-                    rx.cond(HallView.last > 0, HallView.last.to_string(), "–"),
-                    font_size="16rem",
-                    font_weight="900",
-                    line_height="1",
-                    color=TV_HIGHLIGHT,
-                    custom_attrs=tid("last-number", **{"aria-live": "assertive"}),
-                ),
-                rx.text(
-                    f"{HallView.count} ",
-                    rx.cond(HallView.count > 1, "numéros sortis", "numéro sorti"),
-                    font_size="2rem",
-                ),
-                rx.cond(
-                    HallView.last_five.length() > 0,
-                    rx.hstack(
-                        rx.text("Avant :", font_size="1.6rem", color=TV_MUTED),
-                        rx.foreach(
-                            HallView.last_five,
-                            lambda n: rx.text(n, font_size="2.4rem", font_weight="800"),
-                        ),
-                        spacing="4",
-                        align="center",
-                        justify="center",
-                        wrap="wrap",
-                        custom_attrs=tid("last-five"),
-                    ),
-                ),
-                rx.cond(
-                    HallView.rhythm != "",
-                    rx.text(
-                        f"Rythme : {HallView.rhythm}",
-                        font_size="1.4rem",
-                        color=TV_MUTED,
-                        custom_attrs=tid("rhythm"),
-                    ),
-                ),
-                rx.cond(
-                    HallView.tie_tokens.length() > 0,
-                    rx.hstack(
-                        rx.foreach(
-                            HallView.tie_tokens,
-                            lambda t: rx.text(
-                                f"{t['name']} : {t['token']}",
-                                font_size="2rem",
-                                font_weight="800",
-                                color=TV_LAST_TEXT,
-                                background=TV_HIGHLIGHT,
-                                padding="0.2rem 0.8rem",
-                                border_radius="0.4rem",
-                            ),
-                        ),
-                        wrap="wrap",
-                    ),
-                ),
-                rx.cond(
-                    ScreenState.qr != "",
-                    rx.hstack(
-                        rx.image(
-                            src=ScreenState.qr,
-                            width="14rem",
-                            height="14rem",
-                            alt="QR code pour rejoindre",
-                            background="white",
-                        ),
-                        rx.vstack(
-                            rx.text("Rejoignez avec votre téléphone", font_size="1.7rem"),
-                            rx.text(
-                                f"Code : {HallView.join_code}",
-                                font_size="2.4rem",
-                                font_weight="900",
-                            ),
-                            rx.text(f"Série {HallView.series}", font_size="1.6rem"),
-                            rx.text(
-                                f"ou ouvrez : {ScreenState.join_address}",
-                                font_size="1.6rem",
-                                custom_attrs=tid("join-address"),
-                            ),
-                        ),
-                        align="center",
-                        justify="center",
-                        wrap="wrap",
-                        custom_attrs=tid("join-qr"),
-                    ),
-                ),
-                rx.hstack(
-                    rx.button(
-                        "Voix : coupée",
-                        size="3",
-                        background=TV_PANEL,
-                        color="white",
-                        border=f"1px solid {INFO_LINE}",
-                        custom_attrs=tid("voice-toggle", **{"aria-pressed": "false"}),
-                    ),
-                    rx.button(
-                        "Expressions : activées",
-                        size="3",
-                        background=TV_PANEL,
-                        color="white",
-                        border=f"1px solid {INFO_LINE}",
-                        custom_attrs=tid("phrases-toggle", **{"aria-pressed": "true"}),
-                    ),
-                    justify="center",
-                    wrap="wrap",
-                ),
-                align="center",
-                spacing="3",
-            ),
-            rx.vstack(
-                announcement_box(
-                    HallView.announcement,
-                    HallView.announcement_kind,
-                    font_size="2rem",
-                    color=TV_LAST_TEXT,
-                ),
-                last_call_banner(
-                    ["2rem", "2.4rem", "3rem", "3rem", "3.6rem", "4rem"],
-                    ["1rem", "1.1rem", "1.4rem", "1.4rem", "1.6rem", "1.8rem"],
-                ),
-                # while a claim is checked, its carton replaces the board: the animateur reads
-                # it back to the hall (the last number and the numbers before stay on the left)
-                rx.cond(
-                    HallView.readback_on,
-                    readback(
-                        ["1.2rem", "1.6rem", "2.2rem", "2.2rem", "2.8rem", "3.4rem"],
-                        font_size=["1rem", "1.2rem", "1.6rem", "1.6rem", "1.8rem", "2rem"],
-                    ),
-                    # as big as the TV allows (phone-first sizes: 360, 480, 768, 992, 1280,
-                    # 1536 px)
-                    board(["1rem", "1.4rem", "1.8rem", "1.8rem", "2.3rem", "2.8rem"]),
-                ),
-                spacing="4",
-                width="100%",
-            ),
-            grid_template_columns=["minmax(0, 1fr)", "minmax(0, 1fr)", "minmax(0, 1fr)", "2fr 3fr"],
-            gap="2rem",
-            width="100%",
+        rx.cond(
+            ScreenState.pair_code != "",
+            _pairing(),
+            _evening(),
         ),
         background=TV_BG,
         color="white",
         min_height="100vh",
-        padding="1.5rem",
+        padding=["1rem", "1rem", "1.5rem", "2.5vh 2vw"],
+        box_sizing="border-box",
+        display="flex",
+        flex_direction="column",
         custom_attrs={"role": "main"},
+        **TV,
     )

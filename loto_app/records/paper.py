@@ -7,6 +7,9 @@ check code (the HMAC code the control desk verifies, art. 10) and a QR code hold
 Classique, spécial and vitrine cartons (3 × 9) are stacked 6 to a page, the way a planche is
 printed; maxiquine grids (5 × 5) go 2 across and 3 down. A page holds one layout only: when the
 kinds are mixed, a new page starts where the layout changes.
+
+The evening's règlement (domain/reglement.py, "à présenter à chaque carton vendu") follows as
+the last page(s) when it is given.
 """
 
 from __future__ import annotations
@@ -18,7 +21,8 @@ from typing import NamedTuple
 import segno
 from sqlmodel import Session, col, select
 
-from loto_app.domain.program import KIND_LABELS, Kind
+from loto_app.domain.program import KIND_LABELS, Kind, Program
+from loto_app.domain.reglement import Reglement, reglement
 from loto_app.records._pdf import new_pdf
 from loto_app.storage import models as m
 from loto_app.storage.repository import EveningStore
@@ -97,6 +101,7 @@ def paper_pdf(
     cartons: Iterable[PaperCarton | tuple[int, str, Grid, str]],
     *,
     unicode_font: bool = True,
+    rules: Reglement | None = None,
 ) -> bytes:
     """Print cartons on A4 pages, 6 per page, with their numbers, codes and QR codes.
 
@@ -106,6 +111,7 @@ def paper_pdf(
         cartons: (carton no, kind, grid rows, check code) in print order; `cartons_for` reads
             them from the database.
         unicode_font: DejaVu Sans when the system has it; False forces the core fonts.
+        rules: the evening's règlement, printed after the cartons (None: cartons only).
 
     Returns:
         The PDF file (fixed creation date: the same cartons give the same bytes).
@@ -138,7 +144,31 @@ def paper_pdf(
                 _maxi(pdf, f, series, c, 10 + (slot % 2) * 97, 16 + (slot // 2) * 92)
             else:
                 _classic(pdf, f, series, c, 10, 16 + slot * 46.5)
+    if rules is not None:
+        _rules_page(pdf, f, rules)
     return bytes(pdf.output())
+
+
+def _rules_page(pdf, f, rules: Reglement) -> None:
+    """The règlement on its own pages (two for a full program: type large enough to read at
+    a table matters more than one sheet), printed after the cartons."""
+    pdf.add_page()
+    pdf.set_auto_page_break(True, margin=10)
+    pdf.set_xy(10, 10)
+    pdf.set_font(f.sans, "B", 14)
+    pdf.multi_cell(190, 7, f.text(rules.title), new_x="LMARGIN", new_y="NEXT")
+    pdf.set_font(f.sans, "", 9)
+    pdf.multi_cell(
+        190, 5, f.text("À présenter à chaque carton vendu."), new_x="LMARGIN", new_y="NEXT"
+    )
+    for a in rules.articles:
+        pdf.ln(1.5)
+        pdf.set_font(f.sans, "B", 11.5)
+        pdf.multi_cell(190, 6, f.text(f"Article {a.no} — {a.title}"), new_x="LMARGIN", new_y="NEXT")
+        pdf.set_font(f.sans, "", 10.5)
+        for para in a.paragraphs:
+            pdf.multi_cell(190, 5.2, f.text(para), new_x="LMARGIN", new_y="NEXT")
+    pdf.set_auto_page_break(False)
 
 
 def _label(pdf, f, series: str, c: PaperCarton, x: float, y: float, w: float) -> None:
@@ -232,4 +262,5 @@ def paper_pdf_for(store: EveningStore, evening_id: int, carton_nos: Iterable[int
         series = s.get(m.SeriesRow, evening_id)
     if row is None or series is None:
         raise KeyError(f"no evening {evening_id}")
-    return paper_pdf(row.name, series.code, cartons_for(store, evening_id, carton_nos))
+    rules = reglement(Program.from_dict(row.program), row.name)
+    return paper_pdf(row.name, series.code, cartons_for(store, evening_id, carton_nos), rules=rules)

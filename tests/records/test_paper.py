@@ -57,8 +57,19 @@ def test_paper_pdf_prints_six_cartons_a_page_with_codes_and_qr(played: Played) -
     nos = [r.no for r in table][:15]
     data = paper_pdf_for(played.store, played.evening_id, nos)
     texts = pages_text(data)
-    assert len(texts) == 3  # 6 + 6 + 3
-    assert images_per_page(data) == [6, 6, 3]
+    # 6 + 6 + 3 cartons, then the evening's règlement (two pages for this program)
+    assert len(texts) == 5
+    assert images_per_page(data) == [6, 6, 3, 0, 0]
+    rules = " ".join(texts[3:])
+    del texts[3:]
+    assert rules.startswith(f"Règlement de la soirée — {EVENING_NAME}")
+    assert "À présenter à chaque carton vendu." in rules
+    assert "Série de ce soir : « A »" in rules
+    program = played.live.evening.program
+    for i, g in enumerate(program.games, start=1):
+        assert f"Partie {i} " in rules
+        assert all(st.lot.description in rules for st in g.stages)
+    assert f"pendant {program.settings.last_call_seconds} secondes" in rules
     codes = {r.no: r.check_code for r in table}
     for i, no in enumerate(nos):
         page = texts[i // PER_PAGE]

@@ -1,0 +1,229 @@
+"""The evening's règlement (domain/reglement.py): generated from the program and its settings,
+it follows every setting and says what the engine enforces."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_engine_claims import tie_on
+from test_engine_rules import QUINE_DIVISIBLE
+
+from loto_app.domain import errors as err
+from loto_app.domain import events as ev
+from loto_app.domain.program import (
+    KIND_LABELS,
+    PATTERNS_BY_KIND,
+    DrawSource,
+    GameSpec,
+    Kind,
+    Lot,
+    Offer,
+    Pattern,
+    Program,
+    Settings,
+    Stage,
+    TieMethod,
+    TokenSource,
+    demo_program,
+)
+from loto_app.domain.reglement import PATTERN_MEANINGS, TITLE, reglement
+
+
+def text_of(program: Program, association: str = "Comité des fêtes") -> str:
+    return reglement(program, association).text()
+
+
+def article(program: Program, title: str) -> str:
+    (a,) = [a for a in reglement(program).articles if a.title == title]
+    return " ".join(a.paragraphs)
+
+
+def test_the_demo_evening_names_its_association_series_games_lots_and_prices():
+    p = demo_program("B7")
+    r = reglement(p, "Comité des fêtes de Lunel")
+    text = r.text()
+    assert r.title == f"{TITLE} — Comité des fêtes de Lunel"
+    assert text.startswith(r.title)
+    assert "l'association organisatrice (Comité des fêtes de Lunel)" in text
+    assert "Série de ce soir : « B7 »" in text
+    for i, g in enumerate(p.games, start=1):
+        assert f"Partie {i} ({KIND_LABELS[g.kind].lower()})" in text
+        for s in g.stages:
+            assert f"{s.label}, {PATTERN_MEANINGS[s.pattern]} — {s.lot.description}" in text
+    assert "planche de 6 : 15 €" in text and "1 vitrine : 5 €" in text
+    assert "Carton classique" in text and "les parties 1 et 2" in text
+    assert "Grille maxiquine" in text and "les parties 5 et 6" in text
+    # the articles are numbered in order, each with something to say
+    assert [a.no for a in r.articles] == list(range(1, len(r.articles) + 1))
+    assert all(a.paragraphs and all(a.paragraphs) for a in r.articles)
+    assert r.as_dicts()[0] == {
+        "no": 1,
+        "title": r.articles[0].title,
+        "paragraphs": list(r.articles[0].paragraphs),
+    }
+
+
+def test_only_the_kinds_played_tonight_are_described():
+    p = Program("A", (QUINE_DIVISIBLE,))
+    text = text_of(p)
+    assert "Carton classique" in text
+    assert "Vitrine :" not in text and "maxiquine" not in text.lower()
+    assert "Tarif classique" in text and "Tarif des vitrines" not in text
+
+
+def test_the_last_call_follows_its_setting_and_the_engine_opens_it_for_that_long():
+    for seconds in (1, 5, 12, 30):
+        p = demo_program().with_settings(last_call_seconds=seconds)
+        plural = "s" if seconds > 1 else ""
+        assert f"pendant {seconds} seconde{plural}," in article(p, "Ex aequo")
+        assert "Pas de dernier appel" not in text_of(p)
+    assert "Pas de dernier appel ce soir" in text_of(
+        demo_program().with_settings(last_call_seconds=0)
+    )
+    # what the text says is what the engine does
+    e, mine, _ = tie_on(QUINE_DIVISIBLE, 2, last_call=12)
+    opened = [x for x in e.claim("p0", mine["p0"]) if isinstance(x, ev.LastCallOpened)]
+    assert [x.seconds for x in opened] == [12]
+    assert "pendant 12 secondes" in text_of(e.program)
+    e, mine, _ = tie_on(QUINE_DIVISIBLE, 2, last_call=0)
+    assert not [x for x in e.claim("p0", mine["p0"]) if isinstance(x, ev.LastCallOpened)]
+    assert "Pas de dernier appel ce soir" in text_of(e.program)
+
+
+def test_the_tie_method_follows_its_setting_and_the_engine_refuses_a_share_it_does_not_announce():
+    share = article(demo_program(), "Ex aequo")
+    assert "proposé de le partager" in share and "Bons d'achat 100 €" in share
+    assert "Panier garni" not in share  # not divisible
+    # draw only: no share in the text, and the engine refuses one
+    e, mine, _ = tie_on(QUINE_DIVISIBLE, 2, tie=TieMethod.DRAW)
+    text = article(e.program, "Ex aequo")
+    assert "pas de partage" in text and "partager" not in text
+    for p, no in mine.items():
+        e.claim(p, no)
+    with pytest.raises(err.ShareNotAllowed):
+        e.offer_share()
+    # share or draw: the text offers the share of this divisible lot, and so does the engine
+    e, mine, _ = tie_on(QUINE_DIVISIBLE, 2, tie=TieMethod.SHARE_OR_DRAW)
+    assert "Bon d'achat 40 €" in article(e.program, "Ex aequo")
+    for p, no in mine.items():
+        e.claim(p, no)
+    assert any(isinstance(x, ev.ShareOffered) for x in e.offer_share())
+    # share allowed but nothing divisible tonight: the text says so
+    solid = Program("A", (GameSpec(Kind.SPECIAL, (Stage(Pattern.FULL_CARD, Lot("Vélo")),)),))
+    assert "Aucun lot n'est partageable ce soir" in article(solid, "Ex aequo")
+
+
+def test_the_token_source_follows_its_setting():
+    app = article(demo_program().with_settings(token_source=TokenSource.APP), "Ex aequo")
+    bag = article(demo_program().with_settings(token_source=TokenSource.BAG), "Ex aequo")
+    assert "l'application tire" in app and "dans le sac" not in app
+    assert "dans le sac" in bag and "l'application tire" not in bag
+    # a physical boulier takes its tokens from the bag by default, and says so
+    physical = demo_program().with_settings(draw_source=DrawSource.PHYSICAL)
+    assert "dans le sac" in article(physical, "Ex aequo")
+    assert "boulier de la salle" in article(physical, "Le tirage")
+    assert "boulier électronique" in article(demo_program(), "Le tirage")
+
+
+def test_marking_demarquage_and_the_claim_hint_follow_their_settings():
+    manual = article(demo_program(), "Marquer et démarquer")
+    auto = article(demo_program().with_settings(auto_marking=True), "Marquer et démarquer")
+    hint = article(demo_program().with_settings(claim_hint=True), "Marquer et démarquer")
+    assert "Marquez vous-même" in manual and "d'eux-mêmes" not in manual
+    assert "se marquent d'eux-mêmes" in auto and "Marquez vous-même" not in auto
+    assert "ne signale pas" in manual and "signale quand" in hint
+    for text in (manual, auto, hint):
+        assert "« Démarquer » reste bloqué" in text
+
+
+def test_free_cartons_remote_play_and_the_tariff_follow_their_settings():
+    tariff = (Offer(Kind.CLASSIQUE, 1, 250), Offer(Kind.CLASSIQUE, 4, 850))
+    p = Program("A", (QUINE_DIVISIBLE,), offers=tariff)
+    buying = article(p, "L'achat des cartons")
+    assert "Tarif classique : 1 carton : 2,50 € ; 4 cartons : 8,50 €." in buying
+    assert "dans la salle uniquement" in buying
+    free = article(p.with_settings(free_cartons=True), "L'achat des cartons")
+    assert "cartons sont offerts" in free and "Tarif" not in free
+    remote = article(p.with_settings(remote_play=True), "L'achat des cartons")
+    assert "à distance est ouvert" in remote
+
+
+def test_without_an_association_name_the_text_says_the_association():
+    r = reglement(demo_program(), "   ")
+    assert r.title == TITLE
+    assert "réglé par l'association." in r.text()
+
+
+@st.composite
+def programs(draw: st.DrawFn) -> Program:
+    """A random valid program: 1-8 games of any kind, each with an increasing run of its
+    kind's patterns, random lots, and random settings."""
+    games = []
+    for _ in range(draw(st.integers(1, 8))):
+        kind = draw(st.sampled_from(list(Kind)))
+        allowed = PATTERNS_BY_KIND[kind]
+        if kind is Kind.MAXIQUINE:
+            chosen = [draw(st.sampled_from(allowed))]
+        else:
+            mask = draw(st.lists(st.booleans(), min_size=len(allowed), max_size=len(allowed)))
+            chosen = [p for p, keep in zip(allowed, mask, strict=True) if keep] or [allowed[-1]]
+        lots = [
+            Lot(
+                draw(st.text(st.characters(categories=["L", "N"]), min_size=1, max_size=20)),
+                divisible=draw(st.booleans()),
+            )
+            for _ in chosen
+        ]
+        title = draw(st.sampled_from(["", "La grande partie", "Partie des enfants"]))
+        games.append(GameSpec(kind, tuple(map(Stage, chosen, lots)), title))
+    s = Settings(
+        draw_source=draw(st.sampled_from(list(DrawSource))),
+        auto_marking=draw(st.booleans()),
+        tie_method=draw(st.sampled_from(list(TieMethod))),
+        claim_hint=draw(st.booleans()),
+        remote_play=draw(st.booleans()),
+        free_cartons=draw(st.booleans()),
+        last_call_seconds=draw(st.integers(0, 30)),
+        token_source=draw(st.sampled_from([None, *TokenSource])),
+    )
+    return Program(draw(st.sampled_from(["A", "B7", "ZZ-2"])), tuple(games), s)
+
+
+@settings(max_examples=150, deadline=None)
+@given(programs())
+def test_every_game_stage_lot_and_setting_of_any_program_is_mentioned(p: Program):
+    r = reglement(p, "Les Amis du Loto")
+    text = r.text()
+    lines = r.articles[1].paragraphs
+    for i, g in enumerate(p.games, start=1):
+        (line,) = [x for x in lines if x.startswith(f"Partie {i} ")]
+        assert f"({KIND_LABELS[g.kind].lower()})" in line
+        if g.title:
+            assert f"« {g.title} »" in line
+        for s in g.stages:
+            assert f"{s.label}, {PATTERN_MEANINGS[s.pattern]} — {s.lot.description}" in line
+        assert line.count(" ; puis ") == len(g.stages) - 1
+    for kind in p.kinds():
+        nos = [str(i) for i, g in enumerate(p.games, start=1) if g.kind is kind]
+        (para,) = [x for x in r.articles[0].paragraphs if x.startswith(KIND_CARTONS_START[kind])]
+        said = (
+            f"la partie {nos[0]}"
+            if len(nos) == 1
+            else f"les parties {', '.join(nos[:-1])} et {nos[-1]}"
+        )
+        assert para.endswith(f" : {said}."), para
+    lc = p.settings.last_call_seconds
+    assert (f"pendant {lc} seconde" in text) == (lc > 0)
+    assert ("pas de partage" in text) == (p.settings.tie_method is TieMethod.DRAW)
+    assert ("dans le sac" in text) == (p.settings.token_source is TokenSource.BAG)
+    assert ("cartons sont offerts" in text) == p.settings.free_cartons
+    assert f"« {p.series} »" in text and "Les Amis du Loto" in text
+
+
+KIND_CARTONS_START = {
+    Kind.CLASSIQUE: "Carton classique",
+    Kind.SPECIAL: "Carton spécial",
+    Kind.VITRINE: "Vitrine",
+    Kind.MAXIQUINE: "Grille maxiquine",
+}

@@ -1,0 +1,212 @@
+"""The hall screen as a set of states (pairing, before a game, in game, a claim, between
+games) at the TV's sizes, the pairing code journey, and the evening's règlement on a phone.
+
+Screenshots go to test-results/<test>/ (1920x1080 and 1280x720 for the TV, 360x740 for the
+règlement); each state is checked with axe and must fit the TV without scrolling.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from axe_check import blocking_violations, describe
+from gestures import claim
+from playwright.sync_api import expect
+
+from loto_app.domain.program import (
+    DrawSource,
+    GameSpec,
+    Kind,
+    Lot,
+    Pattern,
+    Program,
+    Settings,
+    Stage,
+)
+from loto_app.storage.db import make_engine
+from loto_app.storage.repository import EveningStore
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page
+
+SECRET = "screen-secret"
+LAST_CALL = 3
+TV_SIZES = {"1920x1080": (1920, 1080), "1280x720": (1280, 720)}
+
+
+def _evening(db_url: str) -> str:
+    program = Program(
+        "ECR",
+        (
+            GameSpec(Kind.CLASSIQUE, (Stage(Pattern.ONE_LINE, Lot("Jambon de pays", 2500)),)),
+            GameSpec(Kind.CLASSIQUE, (Stage(Pattern.FULL_CARD, Lot("Vélo", 20000)),)),
+        ),
+        Settings(DrawSource.PHYSICAL, free_cartons=True, last_call_seconds=LAST_CALL),
+    )
+    engine = make_engine(db_url)
+    creds = EveningStore(engine).create_evening(
+        "Comité des fêtes de Lunel", program, animateur_secret=SECRET
+    )
+    engine.dispose()
+    return creds.join_code
+
+
+#: For each part of the screen (header, middle, footer): the top and bottom of everything
+#: it draws (its visible descendants included).
+SPANS_JS = """() => [...document.querySelectorAll('[role=main] > div:last-child > *')].map(e => {
+    const rects = [e, ...e.querySelectorAll('*')].map(c => c.getBoundingClientRect())
+        .filter(r => r.width > 0 && r.height > 0);
+    return [Math.min(...rects.map(r => r.top)), Math.max(...rects.map(r => r.bottom))];
+})"""
+
+
+def _check(page: Page, results_dir: Path, name: str, *, tv: bool = True) -> None:
+    """Screenshot, no serious axe finding, and on a TV nothing beyond the screen."""
+    page.wait_for_timeout(300)  # fonts and the last layout pass
+    page.screenshot(path=results_dir / f"{name}.png")
+    found = blocking_violations(page)
+    assert not found, f"{name}:\n{describe(found)}"
+    if tv:
+        sh, ih, sw, iw = page.evaluate(
+            "() => [document.documentElement.scrollHeight, innerHeight,"
+            " document.documentElement.scrollWidth, innerWidth]"
+        )
+        assert sh <= ih and sw <= iw, f"{name}: the page is {sw}x{sh} on a {iw}x{ih} screen"
+        # nothing of the middle spills over the header or the footer (or is cut by them)
+        parts = page.evaluate(SPANS_JS) if page.get_by_test_id("pairing").count() == 0 else []
+        assert len(parts) in (0, 3), parts
+        for i, (above, below) in enumerate(itertools.pairwise(parts)):
+            assert above[1] <= below[0] + 1, f"{name}: part {i} overlaps the next: {parts}"
+
+
+def _ball(tablet: Page, n: int) -> None:
+    expect(tablet.get_by_test_id("ball-submit")).to_be_enabled()
+    tablet.get_by_test_id("ball-input").fill(str(n))
+    tablet.get_by_test_id("ball-submit").click()
+    expect(tablet.get_by_test_id("last-number")).to_have_text(str(n))
+
+
+def test_pairing_code_and_the_screen_states_at_tv_sizes(
+    app_url: str, db_url: str, browser: Browser, phone: dict, results_dir: Path
+) -> None:
+    code = _evening(db_url)
+    tvs = {
+        size: browser.new_context(viewport={"width": w, "height": h}, locale="fr-FR").new_page()
+        for size, (w, h) in TV_SIZES.items()
+    }
+    tv = tvs["1920x1080"]
+
+    # The home page's "Écran de la salle" link: a pairing code, no error.
+    tv.goto(app_url + "/")
+    tv.get_by_role("link", name="Écran de la salle").click()
+    tv.wait_for_url("**/ecran")
+    shown = tv.get_by_test_id("pair-code")
+    expect(shown).to_have_text(re.compile(r"^[34679ACDEFGHJKMNPQRTUVWXY]{6}$"))
+    pair = shown.inner_text()
+    _check(tv, results_dir, "01-pairing-1920x1080")
+
+    # The animateur types it on the tablet (a wrong code first).
+    tablet = browser.new_context(viewport={"width": 1180, "height": 820}).new_page()
+    tablet.goto(f"{app_url}/animateur")
+    tablet.get_by_test_id("animateur-code").fill(code)
+    tablet.get_by_test_id("animateur-secret").fill(SECRET)
+    tablet.get_by_test_id("animateur-login").click()
+    expect(tablet.get_by_test_id("pair-screen")).to_be_visible()
+    wrong = "AAAAAA" if pair != "AAAAAA" else "CCCCCC"
+    tablet.get_by_test_id("pair-code").fill(wrong)
+    tablet.get_by_test_id("pair-submit").click()
+    expect(tablet.get_by_test_id("pair-message")).to_contain_text("inconnu ou expiré")
+    expect(tv.get_by_test_id("pair-code")).to_have_text(pair)  # nothing attached
+    tablet.get_by_test_id("pair-code").fill(pair.lower())  # typed in lower case: fine
+    tablet.get_by_test_id("pair-submit").click()
+    expect(tablet.get_by_test_id("pair-message")).to_contain_text("Écran relié")
+    tablet.get_by_test_id("pair-screen").screenshot(path=results_dir / "01-tablet-pairing.png")
+
+    # The TV opens the evening on its own, and keeps it through a reload (a reconnect).
+    tv.wait_for_url(f"**/ecran?code={code}", timeout=15_000)
+    expect(tv.get_by_test_id("join-qr")).to_contain_text(code)
+    tv.reload()
+    expect(tv.get_by_test_id("join-qr")).to_contain_text(code)
+    # the code was used once: a second try is refused
+    tablet.get_by_test_id("pair-code").fill(pair)
+    tablet.get_by_test_id("pair-submit").click()
+    expect(tablet.get_by_test_id("pair-message")).to_contain_text("inconnu ou expiré")
+
+    # Before the first game: the way in where the ball will be (both sizes).
+    tvs["1280x720"].goto(f"{app_url}/ecran?code={code}")
+    for size, page in tvs.items():
+        expect(page.get_by_test_id("join-qr")).to_contain_text(code)
+        expect(page.get_by_test_id("last-number")).to_have_count(0)  # no empty slot
+        _check(page, results_dir, f"02-before-game-{size}")
+
+    # A player with one carton (a free loto: handed at once).
+    player = browser.new_context(**phone).new_page()
+    player.goto(f"{app_url}/?code={code}")
+    expect(player.get_by_test_id("reglement-link")).to_have_attribute(
+        "href", f"/reglement?code={code}"
+    )
+    player.get_by_test_id("join-name").fill("Mamie Jo")
+    player.get_by_test_id("join-submit").click()
+    player.wait_for_url("**/jouer")
+    expect(player.get_by_test_id("reglement-accept")).to_be_visible()
+    player.get_by_test_id("buy-classique").click()
+    carton = player.locator("[data-testid^=carton-]")
+    expect(carton).to_have_count(1)
+    expect(player.get_by_test_id("reglement-accept")).to_have_count(0)  # the first purchase only
+    row = sorted(
+        int(t) for t in carton.locator("[data-row='0']").all_inner_texts() if t.strip().isdigit()
+    )
+    mine = {int(t) for t in carton.locator("[data-testid^=cell-]").all_inner_texts()}
+    away = [n for n in range(1, 91) if n not in mine]
+
+    # In game: the ball, the five before, the board.
+    tablet.get_by_test_id("start-game").click()
+    for n in [*away[:3], *row[:-1]]:
+        _ball(tablet, n)
+    for size, page in tvs.items():
+        expect(page.get_by_test_id("last-number")).to_have_text(str(row[-2]))
+        expect(page.get_by_test_id("last-five").locator("p")).to_have_count(6)
+        expect(page.get_by_test_id("join-qr")).to_contain_text(code)  # small, in the footer
+        expect(page.get_by_test_id("stage")).to_contain_text("Quine — Jambon de pays")
+        _check(page, results_dir, f"03-in-game-{size}")
+
+    # A claim: the last call, then the carton read back in place of the board.
+    _ball(tablet, row[-1])
+    claim(player.locator("[data-testid^=carton-] [data-testid^=claim-]").first)
+    for size, page in tvs.items():
+        expect(page.get_by_test_id("last-call")).to_be_visible()
+        expect(page.get_by_test_id("readback")).to_be_visible()
+        _check(page, results_dir, f"04-last-call-{size}")
+    for page in tvs.values():
+        expect(page.get_by_test_id("last-call")).to_have_count(0, timeout=(LAST_CALL + 20) * 1000)
+    tablet.get_by_test_id("award").click()
+    tablet.get_by_test_id("allow-unmark").click()
+
+    # Between games: the way in again, the finished game's board beside it.
+    for size, page in tvs.items():
+        expect(page.get_by_test_id("announcement")).to_have_text("Vous pouvez démarquer !")
+        expect(page.get_by_test_id("join-qr")).to_contain_text(code)
+        expect(page.get_by_test_id(f"board-{row[-1]}")).to_have_attribute("data-drawn", "true")
+        _check(page, results_dir, f"05-between-games-{size}")
+
+    # The règlement, from the player's page, on a small phone.
+    small = browser.new_context(
+        viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True
+    ).new_page()
+    small.goto(f"{app_url}/reglement?code={code}")
+    expect(small.get_by_test_id("reglement-title")).to_have_text(
+        "Règlement de la soirée — Comité des fêtes de Lunel"
+    )
+    articles = small.get_by_test_id("reglement-article")
+    expect(articles.first).to_contain_text("Carton classique")
+    text = small.locator("[role=main]").inner_text()
+    for said in ("Partie 1", "Jambon de pays", "Partie 2", "Vélo", f"pendant {LAST_CALL} secondes"):
+        assert said in text, said
+    assert "« ECR »" in text and "boulier de la salle" in text and "offerts" in text
+    _check(small, results_dir, "06-reglement-360x740", tv=False)
+    small.screenshot(path=results_dir / "06-reglement-360x740-full.png", full_page=True)
+    small.goto(f"{app_url}/reglement?code=NOPE99")
+    expect(small.get_by_test_id("reglement-message")).to_contain_text("Aucune soirée")
