@@ -186,7 +186,10 @@ def test_an_evening_from_creation_to_closing_report(
     (paper_no,) = purchase.carton_nos
     carton = next(c for c in rows(db_url, m.CartonRow, evening_id) if c.no == paper_no)
     reader = PdfReader(io.BytesIO(pdf))
-    assert len(reader.pages) == 1
+    # one page of cartons, then the evening's règlement ("à présenter à chaque carton vendu")
+    assert len(reader.pages) >= 2
+    assert reader.pages[1].extract_text().startswith("Règlement de la soirée")
+    assert all(not p.images for p in reader.pages[1:])
     text = reader.pages[0].extract_text()
     assert str(paper_no) in text and carton.check_code in text
     for n in (x for r in carton.grid for x in r if x):
