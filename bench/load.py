@@ -39,12 +39,14 @@ Measured: the join storm (first connect to last player holding its cartons; per-
 and its phases), the start of the game (every phone re-reads its cartons after the server's
 `refresh` poke), then D draws with N connected: draw event sent -> each player receiving the new
 `last` in the HallView delta (p50/p95/p99/max, missed updates), the marks (sent -> acknowledged),
-the server's RSS (whole process tree) and CPU per draw (marks included). The server is left to go
-idle (< 5 % of a core over a window) between phases and draws. `--claim-storm K`: the bench then
+the server's RSS (whole process tree) and CPU per draw (marks included), split into the broadcast
+(until every phone holds the number) and the marks after it (`mark_cpu_server_ms`: the server CPU
+per mark), and the server CPU per joining phone (`join_cpu_per_player_ms`). The server is left to
+go idle (< 5 % of a core over a window) between phases and draws. `--claim-storm K`: the bench then
 types the balls so that a few of K players (`--claim-valid`) complete a line on the last number,
 and the K players claim within one second (the others on a carton with no complete line); every
-verdict must be the one the rules give (valid / fausse annonce) and the hall must show one tie
-with exactly the valid claimants. The last line is machine-readable:
+verdict must be the one the rules give (valid / fausse annonce) and the hall must show one tie with
+exactly the valid claimants. The last line is machine-readable:
 
     players=N p50_ms=.. p95_ms=.. p99_ms=.. max_ms=.. missed=.. join_s=.. ...
 
@@ -1126,6 +1128,7 @@ async def bench_main(b: Bench, srv: Server) -> dict[str, Any]:
         join_pokes_per_player=round(statistics.mean(p.tab.pokes for p in ok), 2) if ok else 0,
         join_server_idle_s=round(idle[0] - t0, 2) if idle else None,
         join_cpu_server_s=round(cpu_join, 2),
+        join_cpu_per_player_ms=round(cpu_join / len(ok) * 1000, 2) if ok else None,
         join_cpu_emulator_s=round(cpu_me_join, 2),
         join_foreign_cores=round(foreign_cpu(sys0, psutil.cpu_times(), cpu_join + cpu_me_join), 2),
     )
@@ -1196,6 +1199,8 @@ async def bench_main(b: Bench, srv: Server) -> dict[str, Any]:
     physical = bool(args.claim_storm)  # the bench types the balls: it chooses the numbers
     drawn: list[int] = [x for x in anim.hall.get("drawn") or () if x]
 
+    seen_cpu: list[float] = []  # server CPU when every phone had the last number
+
     async def draw(number: int | None = None) -> tuple[int | None, float]:
         before = set(anim.seen)
         t = now()
@@ -1214,6 +1219,7 @@ async def bench_main(b: Bench, srv: Server) -> dict[str, Any]:
             args.draw_timeout,
             0.002,
         )
+        seen_cpu.append(srv.cpu())  # every phone has the number: the broadcast is done
         return x, t
 
     async def settle() -> tuple[float, float] | None:
@@ -1231,6 +1237,7 @@ async def bench_main(b: Bench, srv: Server) -> dict[str, Any]:
     lat: list[float] = []
     per_draw_max: list[float] = []
     cpu_draws = 0.0  # server CPU from each draw sent to the start of the idle window after it
+    cpu_broadcast = 0.0  # ... of which up to every phone holding the number (marks come later)
     b.mark_lat.clear()
     c_me, c_srv, sys0 = my_cpu(), srv.cpu(), psutil.cpu_times()
     for _ in range(args.draws):
@@ -1242,6 +1249,7 @@ async def bench_main(b: Bench, srv: Server) -> dict[str, Any]:
         one = [tab.seen.get(x, math.inf) - t for tab in tabs]
         lat += one
         per_draw_max.append(ms(max(one)))
+        cpu_broadcast += seen_cpu[-1] - c0
         idle = await settle()
         cpu_draws += (idle[1] if idle else srv.cpu()) - c0
     gc.unfreeze()
@@ -1258,7 +1266,13 @@ async def bench_main(b: Bench, srv: Server) -> dict[str, Any]:
             draw_foreign_cores=round(
                 foreign_cpu(sys0, psutil.cpu_times(), srv.cpu() - c_srv + my_cpu() - c_me), 2
             ),
+            draw_broadcast_cpu_server_ms=round(cpu_broadcast / n_draws * 1000, 1),
             marks_per_draw=round(len(marks) / n_draws, 1),
+            # the server CPU after the broadcast (the marks, sent >= --mark-delay LO later),
+            # per mark: what one more marking phone costs
+            mark_cpu_server_ms=round((cpu_draws - cpu_broadcast) / len(marks) * 1000, 3)
+            if marks
+            else None,
             mark_p50_ms=ms(pct(marks, 0.5)),
             mark_p95_ms=ms(pct(marks, 0.95)),
             marks_unanswered=sum(len(t.mark_sent) for t in tabs),
@@ -1292,7 +1306,11 @@ def report(res: dict[str, Any]) -> None:
         "rss_per_player_kb",
         "rss_after_join_mb",
         "draw_cpu_server_ms",
+        "draw_broadcast_cpu_server_ms",
         "marks_per_draw",
+        "mark_cpu_server_ms",
+        "join_cpu_per_player_ms",
+        "join_events_per_player",
         "mark_p95_ms",
         "draw_foreign_cores",
         "join_foreign_cores",
