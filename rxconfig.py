@@ -19,7 +19,7 @@ import reflex as rx
 gc.set_threshold(50_000, 20, 100)
 
 # The socket refuses frames over 128 KB (Reflex's default is 1 MB): no real event comes near it,
-# the largest, a long program in the organiser's form, is ~6 KB (loto_app/live/frame_guard.py
+# the largest, a long program in the organiser's form, is ~6 KB (loto_app/live/gate/frame_guard.py
 # refuses events over 32 KB with one short log line).
 os.environ.setdefault("REFLEX_SOCKET_MAX_HTTP_BUFFER_SIZE", "131072")
 

@@ -31,7 +31,7 @@ from loto_app.domain.cartons import generate_strip
 from loto_app.domain.engine import Evening
 from loto_app.domain.program import DrawSource, Kind, Program, Settings, demo_program
 from loto_app.domain.verdicts import judge
-from loto_app.live.registry import Registry
+from loto_app.live.runtime.registry import Registry
 from loto_app.storage.db import make_engine
 from loto_app.storage.migrations import upgrade
 from loto_app.storage.repository import EveningStore

@@ -4,16 +4,17 @@ import reflex as rx
 
 from loto_app import network
 from loto_app.components.palette import ACCENT, radix_css
-from loto_app.live import broadcast, frame_guard, reaper
-from loto_app.live.animateur import AnimateurState
-from loto_app.live.caisse import CaisseState
-from loto_app.live.hall import HallView
-from loto_app.live.organisation import OrganisationState
-from loto_app.live.player import PlayerState
-from loto_app.live.ratelimit import EventGate
-from loto_app.live.reglement import ReglementState
-from loto_app.live.rehydrate import WarmHydrate
-from loto_app.live.screen import ScreenState
+from loto_app.live.gate import frame_guard
+from loto_app.live.gate.ratelimit import EventGate
+from loto_app.live.gate.rehydrate import WarmHydrate
+from loto_app.live.runtime import broadcast, reaper
+from loto_app.live.states.animateur import AnimateurState
+from loto_app.live.states.caisse import CaisseState
+from loto_app.live.states.hall import HallView
+from loto_app.live.states.organisation import OrganisationState
+from loto_app.live.states.player import PlayerState
+from loto_app.live.states.reglement import ReglementState
+from loto_app.live.states.screen import ScreenState
 from loto_app.pages import animateur, caisse, join, organisation, player, reglement, screen
 
 app = rx.App(
@@ -72,13 +73,14 @@ broadcast.bind(app, HallView, f"{PlayerState.get_full_name()}.refresh")
 broadcast.bind_desk(f"{CaisseState.get_full_name()}.refresh")
 broadcast.bind_staff(f"{AnimateurState.get_full_name()}.recheck")
 # Every event passes here first: oversized events and unknown handlers are refused on the socket
-# (live/frame_guard.py), then the per-client rate limit and payload shape (live/ratelimit.py).
+# (live/gate/frame_guard.py), then the per-client rate limit and payload shape
+# (live/gate/ratelimit.py).
 frame_guard.install(app)
 app.add_middleware(EventGate())
 # A page whose Reflex state was rebuilt (a restart, a new client token) fills itself in before
-# its first snapshot, so it never shows an empty evening (live/rehydrate.py).
+# its first snapshot, so it never shows an empty evening (live/gate/rehydrate.py).
 app.add_middleware(WarmHydrate(PlayerState, AnimateurState, ScreenState))
-# One process: drop the in-memory states that gone clients left (live/reaper.py).
+# One process: drop the in-memory states that gone clients left (live/runtime/reaper.py).
 app.register_lifespan_task(reaper.run)
 # Reachable from the internet without LOTO_CREATE_KEY: say so loudly (loto_app/network.py).
 network.warn_if_open()

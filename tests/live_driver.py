@@ -19,8 +19,8 @@ from typing import Any, TypeVar
 
 from loto_app.domain import events as ev
 from loto_app.domain.engine import Evening
-from loto_app.live.live_evening import Extra, LiveEvening, Move
-from loto_app.live.registry import Publisher, Registry
+from loto_app.live.runtime.live_evening import Extra, LiveEvening, Move
+from loto_app.live.runtime.registry import Publisher, Registry
 from loto_app.storage.repository import EveningStore
 
 T = TypeVar("T")

@@ -13,7 +13,7 @@ from loto_app.components.palette import (
     WHITE,
 )
 from loto_app.components.ui import tid
-from loto_app.live.hall import HallView
+from loto_app.live.states.hall import HallView
 
 
 def _number(n: int, size: str | list[str]) -> rx.Component:

@@ -17,9 +17,9 @@ from loto_app.components.palette import (
     step,
 )
 from loto_app.components.ui import tid
-from loto_app.live.hall import HallView
-from loto_app.live.player import PlayerState
-from loto_app.live.views import CartonView, CellView
+from loto_app.live.present.views import CartonView, CellView
+from loto_app.live.states.hall import HallView
+from loto_app.live.states.player import PlayerState
 
 
 def _cell(c: rx.Var[CartonView], cell: rx.Var[CellView]) -> rx.Component:

@@ -22,7 +22,7 @@ from loto_app.components.palette import (
     WIN_LINE,
 )
 from loto_app.components.ui import tid
-from loto_app.live.hall import HallView
+from loto_app.live.states.hall import HallView
 
 _KIND_BORDER = {"winner": WIN_LINE, "false": FALSE_LINE, "check": CHECK_LINE}
 

@@ -1,6 +1,6 @@
 """The staff sign-in form, one for every staff page (the animateur's tablet, the desk, the
 organiser): the evening's code and a secret, sent to the page state's `login`
-(`StaffSession`, live/session.py)."""
+(`StaffSession`, live/states/session.py)."""
 
 from __future__ import annotations
 

@@ -20,9 +20,9 @@ from loto_app.components.palette import (
 )
 from loto_app.components.signin import sign_in_form
 from loto_app.components.ui import announcement_box, big_button, page_shell, tid
-from loto_app.live.animateur import AnimateurState
-from loto_app.live.disputes import DECISIONS
-from loto_app.live.hall import HallView
+from loto_app.live.input.disputes import DECISIONS
+from loto_app.live.states.animateur import AnimateurState
+from loto_app.live.states.hall import HallView
 
 TITLE = "Loto — animateur"
 DISABLED_BG, DISABLED_TEXT = step("gray", 3), step("gray", 8)  # a control that waits
@@ -497,7 +497,7 @@ def _paper_claim() -> rx.Component:
 
 
 def _pair_screen() -> rx.Component:
-    """Attach the hall TV: type the code it shows (live/pairing.py)."""
+    """Attach the hall TV: type the code it shows (live/runtime/pairing.py)."""
     return rx.box(
         rx.heading("Relier l'écran de la salle", size="5"),
         rx.text("Ouvrez /ecran sur la télévision et tapez le code qu'elle affiche."),

@@ -9,7 +9,7 @@ from loto_app.components.form import section
 from loto_app.components.palette import ACCENT, LINE, MUTED, SUCCESS, step
 from loto_app.components.signin import sign_in_form
 from loto_app.components.ui import big_button, page_shell, tid
-from loto_app.live.caisse import CaisseState, SaleLine, TicketLine, TotalLine
+from loto_app.live.states.caisse import CaisseState, SaleLine, TicketLine, TotalLine
 
 TITLE = "Loto — caisse"
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import reflex as rx
 
 from loto_app.components.ui import big_button, page_shell, tid
-from loto_app.live.player import PlayerState
+from loto_app.live.states.player import PlayerState
 
 TITLE = "Loto"
 

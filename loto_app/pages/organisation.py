@@ -15,7 +15,7 @@ from loto_app.components.form import (
 )
 from loto_app.components.signin import sign_in_form
 from loto_app.components.ui import page_shell, tid
-from loto_app.live.organisation import OrganisationState
+from loto_app.live.states.organisation import OrganisationState
 from loto_app.pages import organisation_records, organisation_setup, organisation_staff
 
 TITLE = "Loto — organisation"

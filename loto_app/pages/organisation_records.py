@@ -1,5 +1,5 @@
 """`/organisation`, the records task: paper cartons, the report, the journal's check, the
-association's decisions (`EveningRecords`, live/organisation_records.py)."""
+association's decisions (`EveningRecords`, live/states/organisation_records.py)."""
 
 from __future__ import annotations
 
@@ -16,8 +16,8 @@ from loto_app.components.palette import (
     step,
 )
 from loto_app.components.ui import tid
-from loto_app.live.disputes import DECISIONS
-from loto_app.live.organisation_records import EveningRecords
+from loto_app.live.input.disputes import DECISIONS
+from loto_app.live.states.organisation_records import EveningRecords
 
 R = EveningRecords  # the records
 

@@ -1,5 +1,5 @@
 """`/organisation`, the set-up task: the new evening's form (settings, program, lots, tariff) and
-the secrets shown once after creating it (`EveningSetup`, live/organisation_setup.py)."""
+the secrets shown once after creating it (`EveningSetup`, live/states/organisation_setup.py)."""
 
 from __future__ import annotations
 
@@ -35,9 +35,9 @@ from loto_app.domain.program import (
     Kind,
     TieMethod,
 )
-from loto_app.live.organisation import OrganisationState
-from loto_app.live.organisation_setup import EveningSetup
-from loto_app.live.program_form import REMOTE_WARNING, GameDraft, OfferDraft, StageDraft
+from loto_app.live.input.program_form import REMOTE_WARNING, GameDraft, OfferDraft, StageDraft
+from loto_app.live.states.organisation import OrganisationState
+from loto_app.live.states.organisation_setup import EveningSetup
 
 P = OrganisationState  # the sign-in and the evening
 F = EveningSetup  # the new evening's form

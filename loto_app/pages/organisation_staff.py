@@ -1,5 +1,5 @@
 """`/organisation`, the staff task: who may sign in to the evening (the desk's members, the
-animateur's secret, the invitation link; `EveningStaff`, live/organisation_staff.py)."""
+animateur's secret, the invitation link; `EveningStaff`, live/states/organisation_staff.py)."""
 
 from __future__ import annotations
 
@@ -19,8 +19,8 @@ from loto_app.components.palette import (
     NOTICE_BG,
 )
 from loto_app.components.ui import tid
-from loto_app.live.organisation import OrganisationState
-from loto_app.live.organisation_staff import EveningStaff, StaffView
+from loto_app.live.states.organisation import OrganisationState
+from loto_app.live.states.organisation_staff import EveningStaff, StaffView
 
 P = OrganisationState  # the sign-in and the evening
 T = EveningStaff  # who may sign in

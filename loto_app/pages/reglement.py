@@ -6,7 +6,7 @@ import reflex as rx
 
 from loto_app.components.palette import MUTED
 from loto_app.components.ui import page_shell, tid
-from loto_app.live.reglement import ReglementState
+from loto_app.live.states.reglement import ReglementState
 
 TITLE = "Loto — règlement de la soirée"
 

@@ -1,7 +1,7 @@
 """`/ecran`: the hall screen (TV), readable from the back of the hall.
 
 One screen, four states, each filling the TV (1920 × 1080 and 1280 × 720; no scroll):
-- pairing: no evening yet, the code the animateur types on the tablet (`live/pairing.py`);
+- pairing: no evening yet, the code the animateur types on the tablet (`live/runtime/pairing.py`);
 - before a game (and between games): the way in for phones (a large QR code and the evening's
   code) where the last number will be, the board of the game as it stands on the right;
 - in game: the last number as a large ball, the five before it, the board;
@@ -25,8 +25,8 @@ from loto_app.components.palette import (
     TV_PANEL,
 )
 from loto_app.components.ui import announcement_box, connection_banner, tid
-from loto_app.live.hall import HallView
-from loto_app.live.screen import ScreenState
+from loto_app.live.states.hall import HallView
+from loto_app.live.states.screen import ScreenState
 
 TITLE = "Loto — écran de la salle"
 

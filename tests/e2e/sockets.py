@@ -15,9 +15,9 @@ if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page, WebSocketRoute
 
 ROOT = "reflex___state____state"
-PLAYER = f"{ROOT}.loto_app___live___player____player_state"
-ANIMATEUR = f"{ROOT}.loto_app___live___animateur____animateur_state"
-HALL = f"{ROOT}.loto_app___live___hall____hall_view"
+PLAYER = f"{ROOT}.loto_app___live___states___player____player_state"
+ANIMATEUR = f"{ROOT}.loto_app___live___states___animateur____animateur_state"
+HALL = f"{ROOT}.loto_app___live___states___hall____hall_view"
 EVENT_PREFIX = "42/_event,"
 
 

@@ -21,8 +21,10 @@ from loto_app.storage.repository import EveningStore
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
 
-ORGANISER = f"{ROOT}.loto_app___live___organisation____organisation_state"
-ORGANISER_RECORDS = f"{ORGANISER}.loto_app___live___organisation_records____evening_records"
+ORGANISER = f"{ROOT}.loto_app___live___states___organisation____organisation_state"
+ORGANISER_RECORDS = (
+    f"{ORGANISER}.loto_app___live___states___organisation_records____evening_records"
+)
 SECRET = "attack-test-secret"
 
 

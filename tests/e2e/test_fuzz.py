@@ -12,7 +12,7 @@ reaches the database (the audit log after the fuzz holds only the attacker's own
 and purchases, nothing for the victim, no draw, no award; its hash chain is intact; no carton
 without a sale); every refusal is a French message to the client and a precise warning in the
 server log (no handler raises: no "[Reflex Backend Exception]"); the per-client rate limit
-(loto_app/live/ratelimit.py) cuts the flood down to its burst + rate, while a normal player
+(loto_app/live/gate/ratelimit.py) cuts the flood down to its burst + rate, while a normal player
 marking during the flood is never refused.
 
 `LOTO_FUZZ_SEED` picks the random cases (fixed by default: CI replays the same ones) and
@@ -44,8 +44,8 @@ from sqlmodel import Session, func, select
 
 from loto_app.domain import events as ev
 from loto_app.domain.program import demo_program
-from loto_app.live import ratelimit
-from loto_app.live.frame_guard import MAX_FRAME_BYTES
+from loto_app.live.gate import ratelimit
+from loto_app.live.gate.frame_guard import MAX_FRAME_BYTES
 from loto_app.storage import models as m
 from loto_app.storage.db import make_engine
 from loto_app.storage.repository import EveningStore

@@ -17,7 +17,7 @@ from sockets import PLAYER, ROOT, Injector
 from sqlmodel import Session, select
 
 from loto_app.domain.program import demo_program
-from loto_app.live.frame_guard import MAX_EVENT_BYTES, MAX_FRAME_BYTES
+from loto_app.live.gate.frame_guard import MAX_EVENT_BYTES, MAX_FRAME_BYTES
 from loto_app.storage import models as m
 from loto_app.storage.db import make_engine
 from loto_app.storage.repository import EveningStore

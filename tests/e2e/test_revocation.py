@@ -15,7 +15,7 @@ from sockets import ANIMATEUR, Injector
 from sqlmodel import Session, func, select
 
 from loto_app.domain.program import demo_program
-from loto_app.live.animateur import REVOKED
+from loto_app.live.states.animateur import REVOKED
 from loto_app.storage import models as m
 from loto_app.storage.access import AccessStore
 from loto_app.storage.db import make_engine

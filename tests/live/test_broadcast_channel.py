@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from loto_app.live.broadcast import rooms_channel
+from loto_app.live.runtime.broadcast import rooms_channel
 
 
 def test_two_databases_never_share_a_rooms_channel(monkeypatch) -> None:

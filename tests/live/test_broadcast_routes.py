@@ -1,7 +1,7 @@
-"""Who is told what after a commit (loto_app/live/broadcast.py `routes`): the public picture to
-the evening's room once per committed state, the player count to the animateur's tablets, a
-poke to the desk and to each player whose private view changed, never back to the socket that
-made the move. Moves go through the real registry on a SQLite file; the publisher records."""
+"""Who is told what after a commit (loto_app/live/runtime/broadcast.py `routes`): the public
+picture to the evening's room once per committed state, the player count to the animateur's
+tablets, a poke to the desk and to each player whose private view changed, never back to the socket
+that made the move. Moves go through the real registry on a SQLite file; the publisher records."""
 
 from __future__ import annotations
 
@@ -14,10 +14,10 @@ import pytest
 
 from loto_app.domain import events as ev
 from loto_app.domain.program import DrawSource, demo_program
-from loto_app.live import broadcast
-from loto_app.live.broadcast import Emit, desk_room, player_room, room, staff_room
-from loto_app.live.live_evening import LiveEvening
-from loto_app.live.registry import Registry
+from loto_app.live.runtime import broadcast
+from loto_app.live.runtime.broadcast import Emit, desk_room, player_room, room, staff_room
+from loto_app.live.runtime.live_evening import LiveEvening
+from loto_app.live.runtime.registry import Registry
 from loto_app.storage.db import make_engine
 from loto_app.storage.migrations import upgrade
 from loto_app.storage.repository import EveningStore

@@ -21,16 +21,16 @@ from loto_app.domain.program import (
     TokenSource,
 )
 from loto_app.domain.serial import check_code
-from loto_app.live.disputes import (
+from loto_app.live.input.disputes import (
     decision_move,
     read_decision,
     read_tokens,
     read_withdrawal,
     tokens_for,
 )
-from loto_app.live.guards import BadInput
-from loto_app.live.snapshot import public_snapshot
-from loto_app.live.views import private_view
+from loto_app.live.input.guards import BadInput
+from loto_app.live.present.snapshot import public_snapshot
+from loto_app.live.present.views import private_view
 
 CHAINED = GameSpec(
     Kind.CLASSIQUE,

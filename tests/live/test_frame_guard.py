@@ -1,4 +1,4 @@
-"""The socket's front door (loto_app/live/frame_guard.py): oversized events and unknown handler
+"""The socket's front door (loto_app/live/gate/frame_guard.py): oversized events and unknown handler
 names are refused before Reflex reads them, with a bounded amount of logging per client."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import os
 
 import pytest
 
-from loto_app.live.frame_guard import (
+from loto_app.live.gate.frame_guard import (
     MAX_EVENT_BYTES,
     MAX_FRAME_BYTES,
     FrameGuard,
@@ -19,7 +19,7 @@ from loto_app.live.frame_guard import (
     handler_names,
 )
 
-NAME = "reflex___state____state.loto_app___live___player____player_state.claim"
+NAME = "reflex___state____state.loto_app___live___states___player____player_state.claim"
 
 
 class Clock:

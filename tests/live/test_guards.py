@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from loto_app.live.guards import BadInput, as_int
+from loto_app.live.input.guards import BadInput, as_int
 
 
 @pytest.mark.parametrize("value", ["²", "¹²", "٣", "1e3", " ", "-3", "1234567"])

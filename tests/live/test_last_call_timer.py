@@ -23,7 +23,7 @@ from loto_app.domain.program import (
     Settings,
     Stage,
 )
-from loto_app.live import registry
+from loto_app.live.runtime import registry
 from loto_app.storage.db import make_engine
 from loto_app.storage.migrations import upgrade
 from loto_app.storage.repository import EveningStore

@@ -1,6 +1,6 @@
-"""The organiser's program form (`loto_app.live.program_form`, edited by
-`loto_app.live.organisation_setup`): form rows -> `Program`, amounts typed in euros, and the form
-handlers' argument checks (no server, no database). The page
+"""The organiser's program form (`loto_app.live.input.program_form`, edited by
+`loto_app.live.states.organisation_setup`): form rows -> `Program`, amounts typed in euros,
+and the form handlers' argument checks (no server, no database). The page
 itself is exercised in a real browser in tests/e2e/test_organisation.py."""
 
 from __future__ import annotations
@@ -18,16 +18,16 @@ from loto_app.domain.program import (
     Settings,
     demo_program,
 )
-from loto_app.live.organisation import OrganisationState
-from loto_app.live.organisation_setup import EveningSetup
-from loto_app.live.program_form import (
+from loto_app.live.input.program_form import (
     MAX_GAMES,
     FormProblem,
     build_program,
     parse_cents,
 )
-from loto_app.live.program_form import default_game_drafts as _default_games
-from loto_app.live.program_form import default_offer_drafts as _default_offers
+from loto_app.live.input.program_form import default_game_drafts as _default_games
+from loto_app.live.input.program_form import default_offer_drafts as _default_offers
+from loto_app.live.states.organisation import OrganisationState
+from loto_app.live.states.organisation_setup import EveningSetup
 
 
 def test_the_prefilled_form_is_the_typical_program() -> None:

@@ -1,4 +1,4 @@
-"""The per-client token bucket and the payload check of `loto_app.live.ratelimit` (no server:
+"""The per-client token bucket and the payload check of `loto_app.live.gate.ratelimit` (no server:
 a fake clock). The middleware itself is exercised over a real websocket in
 tests/e2e/test_fuzz.py."""
 
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from loto_app.live.ratelimit import BURST, RATE, RateLimiter, TokenBucket, payload_problem
+from loto_app.live.gate.ratelimit import BURST, RATE, RateLimiter, TokenBucket, payload_problem
 
 
 class Clock:
@@ -159,9 +159,9 @@ def test_payloads_that_do_not_fit_are_refused(fn, payload, why: str) -> None:
 @pytest.mark.parametrize(
     ("state_path", "staff"),
     [
-        ("loto_app.live.caisse.CaisseState", True),
-        ("loto_app.live.animateur.AnimateurState", True),
-        ("loto_app.live.player.PlayerState", False),
+        ("loto_app.live.states.caisse.CaisseState", True),
+        ("loto_app.live.states.animateur.AnimateurState", True),
+        ("loto_app.live.states.player.PlayerState", False),
     ],
 )
 def test_only_signed_in_staff_is_exempt(state_path: str, staff: bool) -> None:
@@ -173,7 +173,7 @@ def test_only_signed_in_staff_is_exempt(state_path: str, staff: bool) -> None:
     from reflex.event import Event
 
     import loto_app.loto_app  # noqa: F401  (builds the app's state tree)
-    from loto_app.live.ratelimit import _signed_in_staff
+    from loto_app.live.gate.ratelimit import _signed_in_staff
 
     module, _, name = state_path.rpartition(".")
     cls = getattr(importlib.import_module(module), name)

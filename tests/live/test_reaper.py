@@ -1,5 +1,5 @@
-"""The state reaper (`loto_app.live.reaper`) on Reflex's real in-memory state manager and token
-manager: gone clients' states are dropped (and freed), connected ones never, busy ones wait.
+"""The state reaper (`loto_app.live.runtime.reaper`) on Reflex's real in-memory state manager and
+token manager: gone clients' states are dropped (and freed), connected ones never, busy ones wait.
 bench/soak.py measures it on the running app over hundreds of reconnecting phones."""
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from reflex.state import State
 from reflex.utils.token_manager import LocalTokenManager
 
 import loto_app.loto_app  # noqa: F401 - the app's state tree, as the server builds it
-from loto_app.live import reaper
-from loto_app.live.player import PlayerState
+from loto_app.live.runtime import reaper
+from loto_app.live.states.player import PlayerState
 
 
 class Clock:

@@ -1,7 +1,7 @@
-"""The group-commit writer (loto_app/live/registry.py): the moves queued while a batch commits
-are played in order and committed in one transaction, a refused move changes nothing, a failed
-commit undoes the whole batch and tells nothing, and a committed move is told in commit order,
-even when a publisher fails. A real SQLite file, a recording publisher; no Reflex."""
+"""The group-commit writer (loto_app/live/runtime/registry.py): the moves queued while a batch
+commits are played in order and committed in one transaction, a refused move changes nothing, a
+failed commit undoes the whole batch and tells nothing, and a committed move is told in commit
+order, even when a publisher fails. A real SQLite file, a recording publisher; no Reflex."""
 
 from __future__ import annotations
 
@@ -16,8 +16,8 @@ from sqlmodel import Session, select
 from loto_app.domain import events as ev
 from loto_app.domain.errors import LotoError
 from loto_app.domain.program import DrawSource, demo_program
-from loto_app.live.live_evening import LiveEvening
-from loto_app.live.registry import Registry
+from loto_app.live.runtime.live_evening import LiveEvening
+from loto_app.live.runtime.registry import Registry
 from loto_app.storage import models as m
 from loto_app.storage.db import make_engine
 from loto_app.storage.migrations import upgrade

@@ -1,5 +1,6 @@
-"""A rebuilt Reflex state fills itself in before its first snapshot (loto_app/live/rehydrate.py):
-on the real states, a real SQLite database and the production move path (registry.play)."""
+"""A rebuilt Reflex state fills itself in before its first snapshot
+(loto_app/live/gate/rehydrate.py): on the real states, a real SQLite database and the production
+move path (registry.play)."""
 
 from __future__ import annotations
 
@@ -8,14 +9,14 @@ import asyncio
 import pytest
 
 from loto_app.domain.program import demo_program
-from loto_app.live.rehydrate import stored_values
+from loto_app.live.gate.rehydrate import stored_values
 from loto_app.storage.db import make_engine
 from loto_app.storage.migrations import upgrade
 from loto_app.storage.repository import EveningStore
 
 
 def test_stored_values_reads_one_state_and_ignores_junk() -> None:
-    from loto_app.live.player import PlayerState
+    from loto_app.live.states.player import PlayerState
 
     name = PlayerState.get_full_name()
     got = stored_values(
@@ -36,7 +37,7 @@ def test_stored_values_reads_one_state_and_ignores_junk() -> None:
 def live_app(tmp_path, monkeypatch):
     """The app's states and registry on a fresh SQLite file."""
     import loto_app.loto_app  # noqa: F401  (builds the state tree, binds the broadcast)
-    from loto_app.live import registry
+    from loto_app.live.runtime import registry
 
     url = f"sqlite:///{tmp_path / 'loto.db'}"
     upgrade(url)
@@ -53,9 +54,9 @@ def test_a_rebuilt_player_state_shows_its_cartons_and_the_board_before_any_handl
 ) -> None:
     import reflex as rx
 
-    from loto_app.live import registry
-    from loto_app.live.hall import HallView
-    from loto_app.live.player import PlayerState
+    from loto_app.live.runtime import registry
+    from loto_app.live.states.hall import HallView
+    from loto_app.live.states.player import PlayerState
 
     creds = live_app.create_evening("Chaud", demo_program("HOT").with_settings(free_cartons=True))
     eid = creds.evening_id
@@ -97,9 +98,9 @@ def test_the_middleware_warms_the_state_of_the_page_being_hydrated(
     from reflex.event import Event
 
     from loto_app import loto_app as entry
-    from loto_app.live import registry
-    from loto_app.live.player import PlayerState
-    from loto_app.live.rehydrate import WarmHydrate
+    from loto_app.live.gate.rehydrate import WarmHydrate
+    from loto_app.live.runtime import registry
+    from loto_app.live.states.player import PlayerState
 
     (warm,) = [m for m in entry.app._middlewares if isinstance(m, WarmHydrate)]
     assert warm.by_route["/jouer"] is PlayerState

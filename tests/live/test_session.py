@@ -1,6 +1,6 @@
-"""The staff session (`loto_app.live.session`): one mixin for every staff state, the credential
-checks in `AccessStore.signs_in`, the rate limit's staff exemption by class, and the lost-state
-rule in the event gate. Real state classes of the app, a real SQLite file, no server."""
+"""The staff session (`loto_app.live.states.session`): one mixin for every staff state, the
+credential checks in `AccessStore.signs_in`, the rate limit's staff exemption by class, and the
+lost-state rule in the event gate. Real state classes of the app, a real SQLite file, no server."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ def live_app(tmp_path, monkeypatch):
     """The app's states and registry on a fresh SQLite file; the page reloads the gate asks
     for, recorded (there is no browser to reload)."""
     import loto_app.loto_app  # noqa: F401  (builds the state tree, binds the broadcast)
-    from loto_app.live import broadcast, registry
+    from loto_app.live.runtime import broadcast, registry
 
     url = f"sqlite:///{tmp_path / 'loto.db'}"
     upgrade(url)
@@ -53,9 +53,9 @@ def sub(root: Any, cls: type) -> Any:
 
 
 def staff_classes() -> list[type]:
-    from loto_app.live.animateur import AnimateurState
-    from loto_app.live.caisse import CaisseState
-    from loto_app.live.organisation import OrganisationState
+    from loto_app.live.states.animateur import AnimateurState
+    from loto_app.live.states.caisse import CaisseState
+    from loto_app.live.states.organisation import OrganisationState
 
     return [AnimateurState, CaisseState, OrganisationState]
 
@@ -65,8 +65,8 @@ def staff_classes() -> list[type]:
 
 def test_every_staff_state_is_one_staff_session() -> None:
     import loto_app.loto_app  # noqa: F401
-    from loto_app.live.player import PlayerState
-    from loto_app.live.session import BrowserSession, StaffSession
+    from loto_app.live.states.player import PlayerState
+    from loto_app.live.states.session import BrowserSession, StaffSession
 
     for cls in staff_classes():
         assert issubclass(cls, StaffSession)
@@ -81,10 +81,10 @@ def test_every_staff_state_is_one_staff_session() -> None:
 def test_the_browser_storage_names_are_kept() -> None:
     """Signed-in devices stay signed in: the local storage keys are the ones they have."""
     import loto_app.loto_app  # noqa: F401
-    from loto_app.live.animateur import AnimateurState
-    from loto_app.live.caisse import CaisseState
-    from loto_app.live.organisation import OrganisationState
-    from loto_app.live.player import PlayerState
+    from loto_app.live.states.animateur import AnimateurState
+    from loto_app.live.states.caisse import CaisseState
+    from loto_app.live.states.organisation import OrganisationState
+    from loto_app.live.states.player import PlayerState
 
     expected = {
         PlayerState: ("loto_player_code", "loto_player_secret"),
@@ -99,10 +99,10 @@ def test_the_browser_storage_names_are_kept() -> None:
 
 def test_the_organisers_tasks_are_substates_of_the_signed_in_parent() -> None:
     import loto_app.loto_app  # noqa: F401
-    from loto_app.live.organisation import OrganisationState
-    from loto_app.live.organisation_records import EveningRecords
-    from loto_app.live.organisation_setup import EveningSetup
-    from loto_app.live.organisation_staff import EveningStaff
+    from loto_app.live.states.organisation import OrganisationState
+    from loto_app.live.states.organisation_records import EveningRecords
+    from loto_app.live.states.organisation_setup import EveningSetup
+    from loto_app.live.states.organisation_staff import EveningStaff
 
     assert set(OrganisationState.get_substates()) == {EveningSetup, EveningStaff, EveningRecords}
     for task in (EveningSetup, EveningStaff, EveningRecords):
@@ -135,7 +135,7 @@ def test_signs_in_checks_every_kind_against_the_database_now(live_app: EveningSt
 
 
 def test_a_phone_identity_resolves_in_the_same_store(live_app: EveningStore) -> None:
-    from loto_app.live import registry
+    from loto_app.live.runtime import registry
 
     creds = live_app.create_evening("Joueurs", demo_program("PHN"))
     pid, secret = asyncio.run(registry.join(creds.evening_id, "Pépé"))
@@ -153,9 +153,9 @@ def test_the_organiser_signs_in_once_and_is_checked_before_every_task(
 ) -> None:
     """Sign in through the mixin's `login`; a task (a substate) acts on the parent's sign-in; a
     secret reset in the database refuses the next action and signs the page out."""
-    from loto_app.live.organisation import OrganisationState
-    from loto_app.live.organisation_records import EveningRecords
-    from loto_app.live.organisation_staff import EveningStaff
+    from loto_app.live.states.organisation import OrganisationState
+    from loto_app.live.states.organisation_records import EveningRecords
+    from loto_app.live.states.organisation_staff import EveningStaff
 
     creds = live_app.create_evening("Orga", demo_program("ORG"))
     AccessStore(live_app.engine).add_staff(creds.evening_id, "Paul", "vendeur")
@@ -183,8 +183,8 @@ def test_the_organiser_signs_in_once_and_is_checked_before_every_task(
 
 
 def test_a_desk_member_withdrawn_is_refused_at_the_next_sale(live_app: EveningStore) -> None:
-    from loto_app.live import broadcast
-    from loto_app.live.caisse import CaisseState
+    from loto_app.live.runtime import broadcast
+    from loto_app.live.states.caisse import CaisseState
 
     creds = live_app.create_evening("Caisse", demo_program("DSK"))
     access = AccessStore(live_app.engine)
@@ -222,10 +222,10 @@ def test_a_desk_member_withdrawn_is_refused_at_the_next_sale(live_app: EveningSt
 
 
 def test_staff_is_exempt_from_the_rate_limit_by_class_substates_too(live_app) -> None:
-    from loto_app.live.organisation import OrganisationState
-    from loto_app.live.organisation_records import EveningRecords
-    from loto_app.live.player import PlayerState
-    from loto_app.live.ratelimit import _signed_in_staff
+    from loto_app.live.gate.ratelimit import _signed_in_staff
+    from loto_app.live.states.organisation import OrganisationState
+    from loto_app.live.states.organisation_records import EveningRecords
+    from loto_app.live.states.player import PlayerState
 
     root = rx.State(_reflex_internal_init=True)
     event = Event(name=f"{EveningRecords.get_full_name()}.show_report")
@@ -238,7 +238,7 @@ def test_staff_is_exempt_from_the_rate_limit_by_class_substates_too(live_app) ->
 
 def gate_says(root: Any, cls: type, handler: str, payload: dict | None = None) -> Any:
     from loto_app import loto_app as entry
-    from loto_app.live.ratelimit import EventGate
+    from loto_app.live.gate.ratelimit import EventGate
 
     event = Event(name=f"{cls.get_full_name()}.{handler}", payload=payload or {})
     return asyncio.run(EventGate().preprocess(entry.app, root, event))
@@ -246,12 +246,27 @@ def gate_says(root: Any, cls: type, handler: str, payload: dict | None = None) -
 
 def lost_cases() -> list[tuple[str, str, str, dict]]:
     return [
-        ("loto_app.live.player.PlayerState", "/jouer", "toggle", {"carton_no": 1, "number": 5}),
-        ("loto_app.live.player.PlayerState", "/jouer", "refresh", {}),
-        ("loto_app.live.animateur.AnimateurState", "/animateur", "draw", {}),
-        ("loto_app.live.caisse.CaisseState", "/caisse", "refresh", {}),
-        ("loto_app.live.organisation_records.EveningRecords", "/organisation", "show_report", {}),
-        ("loto_app.live.organisation_staff.EveningStaff", "/organisation", "renew_invitation", {}),
+        (
+            "loto_app.live.states.player.PlayerState",
+            "/jouer",
+            "toggle",
+            {"carton_no": 1, "number": 5},
+        ),
+        ("loto_app.live.states.player.PlayerState", "/jouer", "refresh", {}),
+        ("loto_app.live.states.animateur.AnimateurState", "/animateur", "draw", {}),
+        ("loto_app.live.states.caisse.CaisseState", "/caisse", "refresh", {}),
+        (
+            "loto_app.live.states.organisation_records.EveningRecords",
+            "/organisation",
+            "show_report",
+            {},
+        ),
+        (
+            "loto_app.live.states.organisation_staff.EveningStaff",
+            "/organisation",
+            "renew_invitation",
+            {},
+        ),
     ]
 
 
@@ -268,7 +283,7 @@ def test_a_lost_state_on_its_own_page_is_reloaded(
 ) -> None:
     """No identity on the server nor in the state, on the session's page: the event is dropped
     and the page told to load again (which sends its stored identity)."""
-    from loto_app.live.session import RECONNECTING
+    from loto_app.live.states.session import RECONNECTING
 
     cls = state_class(state_path)
     root = root_on(route)
@@ -302,10 +317,10 @@ def test_a_state_with_an_identity_or_on_another_page_is_not_reloaded(
 def test_open_handlers_and_the_new_evening_form_never_reload(live_app: EveningStore) -> None:
     """A page with no identity is a new visitor too: its sign-in form, its on-load handler and
     the organiser's new-evening form must work (a reload there would loop)."""
-    from loto_app.live.animateur import AnimateurState
-    from loto_app.live.organisation import OrganisationState
-    from loto_app.live.organisation_setup import EveningSetup
-    from loto_app.live.player import PlayerState
+    from loto_app.live.states.animateur import AnimateurState
+    from loto_app.live.states.organisation import OrganisationState
+    from loto_app.live.states.organisation_setup import EveningSetup
+    from loto_app.live.states.player import PlayerState
 
     form = {"form_data": {"code": "X", "secret": "y"}}
     assert gate_says(root_on("/animateur"), AnimateurState, "login", form) is None

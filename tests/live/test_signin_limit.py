@@ -1,4 +1,4 @@
-"""Sign-in attempts limited per client address (`loto_app.live.signin_limit`): the counter in
+"""Sign-in attempts limited per client address (`loto_app.live.gate.signin_limit`): the counter in
 memory with a fake clock, the same counter in the real Redis, and which address is counted.
 tests/e2e/test_signin_limit.py drives it through the real server's websocket."""
 
@@ -11,7 +11,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from loto_app.live import signin_limit as sl
+from loto_app.live.gate import signin_limit as sl
 
 
 class Clock:

@@ -15,8 +15,8 @@ from loto_app.domain.program import (
     Settings,
     Stage,
 )
-from loto_app.live.snapshot import embed_url, public_snapshot, rhythm
-from loto_app.live.views import private_view
+from loto_app.live.present.snapshot import embed_url, public_snapshot, rhythm
+from loto_app.live.present.views import private_view
 
 QUINE = GameSpec(Kind.CLASSIQUE, (Stage(Pattern.ONE_LINE, Lot("Jambon", 2500)),))
 

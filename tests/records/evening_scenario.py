@@ -18,7 +18,7 @@ from loto_app.domain.engine import Evening, GameStatus
 from loto_app.domain.program import Program, demo_program
 from loto_app.domain.serial import check_code
 from loto_app.domain.verdicts import Verdict, judge
-from loto_app.live.live_evening import LiveEvening
+from loto_app.live.runtime.live_evening import LiveEvening
 from loto_app.records.report import EveningReport
 from loto_app.storage.repository import EveningStore
 

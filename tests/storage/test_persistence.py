@@ -15,7 +15,7 @@ from loto_app.domain.engine import Evening, GameStatus
 from loto_app.domain.errors import LotoError
 from loto_app.domain.program import DrawSource, Kind, Settings, demo_program
 from loto_app.domain.verdicts import Verdict, judge
-from loto_app.live.live_evening import LiveEvening
+from loto_app.live.runtime.live_evening import LiveEvening
 from loto_app.storage import models as m
 from loto_app.storage.access import AccessStore
 from loto_app.storage.db import make_engine

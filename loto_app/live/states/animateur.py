@@ -2,7 +2,7 @@
 
 Every action checks the sign-in (a backend var the client cannot set) and the secret itself
 against the database as it stands now before it reaches the engine (`StaffSession`,
-live/session.py): a player's phone calling
+live/states/session.py): a player's phone calling
 these handlers gets a refusal and nothing changes, and so does a tablet whose secret was renewed
 (a lost tablet: the organiser issues a new secret, every tablet that used the old one is signed
 out).
@@ -21,17 +21,18 @@ from loto_app.domain.engine import Evening
 from loto_app.domain.errors import LotoError, NotInTie
 from loto_app.domain.verdicts import Verdict
 from loto_app.limits import MAX_CARTON_NO, MAX_CODE
-from loto_app.live import broadcast, registry, signin_limit
-from loto_app.live.disputes import (
+from loto_app.live.gate import signin_limit
+from loto_app.live.input.disputes import (
     decision_move,
     read_decision,
     read_tokens,
     read_withdrawal,
     tokens_for,
 )
-from loto_app.live.guards import BadInput, as_bool, as_int, as_text, form, refuse
-from loto_app.live.session import StaffSession, access
-from loto_app.live.views import VERDICT_KIND, verdict_text
+from loto_app.live.input.guards import BadInput, as_bool, as_int, as_text, form, refuse
+from loto_app.live.present.views import VERDICT_KIND, verdict_text
+from loto_app.live.runtime import broadcast, registry
+from loto_app.live.states.session import StaffSession, access
 from loto_app.storage.access import StaffMember
 
 #: Shown to a tablet whose secret no longer signs in (renewed by the organiser or the CLI).
@@ -42,7 +43,7 @@ REVOKED = (
 
 
 class AnimateurState(StaffSession, rx.State):
-    """Sign-in (live/session.py) and the animateur's moves."""
+    """Sign-in (live/states/session.py) and the animateur's moves."""
 
     ROUTE: ClassVar[str] = "/animateur"
     KIND: ClassVar[str] = "animateur"
@@ -249,8 +250,8 @@ class AnimateurState(StaffSession, rx.State):
 
     @rx.event
     async def pair_screen(self, form_data: dict):
-        """Attach the hall TV showing this pairing code to the evening (live/pairing.py)."""
-        from loto_app.live import pairing
+        """Attach the hall TV showing this pairing code to the evening (live/runtime/pairing.py)."""
+        from loto_app.live.runtime import pairing
 
         self.pair_ok = False
         try:

@@ -1,5 +1,5 @@
 """The organiser's third task: the evening's records. The PDF of the paper players' cartons,
-the report (its summary on the page, `live/report_summary.py`; CSV and PDF to download), the
+the report (its summary on the page, `live/present/report_summary.py`; CSV and PDF to download), the
 association's decisions on claims (art. 8, the same moves as the animateur's tablet), and the
 check of the hash-chained journal. A substate of `OrganisationState`: every action needs the
 organiser's sign-in, checked in the database (`_signed_in_now`).
@@ -14,11 +14,11 @@ from typing import Any
 import reflex as rx
 
 from loto_app.domain.errors import LotoError
-from loto_app.live import registry
-from loto_app.live.disputes import decision_move, read_decision, read_withdrawal
-from loto_app.live.guards import BadInput, form, refuse
-from loto_app.live.organisation import NOT_SIGNED_IN, OrganisationState
-from loto_app.live.report_summary import ReportLine, decision_lines, summarize
+from loto_app.live.input.disputes import decision_move, read_decision, read_withdrawal
+from loto_app.live.input.guards import BadInput, form, refuse
+from loto_app.live.present.report_summary import ReportLine, decision_lines, summarize
+from loto_app.live.runtime import registry
+from loto_app.live.states.organisation import NOT_SIGNED_IN, OrganisationState
 from loto_app.records import export
 from loto_app.records.paper import cartons_for, paper_pdf
 from loto_app.records.report import build_report, problem_fr

@@ -1,14 +1,14 @@
 """OrganisationState: the organiser's page (`/organisation`), signed in with the evening's code and
 the organiser's secret, and the parent of the organiser's three tasks, each its own substate:
 
-- `live/organisation_setup.py` (`EveningSetup`): the new evening's form, open to anyone (it
+- `live/states/organisation_setup.py` (`EveningSetup`): the new evening's form, open to anyone (it
   only hands out new secrets), which signs its creator in;
-- `live/organisation_staff.py` (`EveningStaff`): who may sign in: the desk's members, the
+- `live/states/organisation_staff.py` (`EveningStaff`): who may sign in: the desk's members, the
   animateur's secret, the remote players' invitation link;
-- `live/organisation_records.py` (`EveningRecords`): paper cartons, the report, the
+- `live/states/organisation_records.py` (`EveningRecords`): paper cartons, the report, the
   association's decisions, the journal's check.
 
-The sign-in is a `StaffSession` (live/session.py): the secret is checked against the database
+The sign-in is a `StaffSession` (live/states/session.py): the secret is checked against the database
 again before every action of a task, so a secret that was reset stops working at once, and the
 code and secret the browser remembers (`rx.LocalStorage`) are only ever used to sign in again.
 """
@@ -21,10 +21,11 @@ from typing import Any, ClassVar
 import reflex as rx
 
 from loto_app import network
-from loto_app.live import registry, signin_limit
-from loto_app.live.guards import BadInput, refuse
-from loto_app.live.program_form import choice
-from loto_app.live.session import StaffSession
+from loto_app.live.gate import signin_limit
+from loto_app.live.input.guards import BadInput, refuse
+from loto_app.live.input.program_form import choice
+from loto_app.live.runtime import registry
+from loto_app.live.states.session import StaffSession
 from loto_app.storage.access import StaffMember
 
 NOT_SIGNED_IN = "Réservé à l'organisateur : connectez-vous avec le code et le secret de la soirée."
@@ -45,7 +46,7 @@ class OrganisationState(StaffSession, rx.State):
     signed_in: bool = False
     tab: str = "create"  # "create" | "signin" while signed out
     login_message: str = ""
-    message: str = ""  # from the event gate (loto_app/live/ratelimit.py): too many requests
+    message: str = ""  # from the event gate (loto_app/live/gate/ratelimit.py): too many requests
     origin: str = ""  # the page's scheme://host, for the links
 
     # --- the signed-in organiser's evening

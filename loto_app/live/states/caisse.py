@@ -5,7 +5,7 @@ or to a paper player (registered on the spot; their cartons are printed as a PDF
 or card. A caissier does the same, and also confirms the orders phones left "à régler", cancels
 or refunds a sale (logged, never deleted), watches the totals and closes the till. Both hand
 lots over against lot tickets. Every handler re-checks the sign-in (a backend var the client
-cannot set, and the secret in the database: `StaffSession`, live/session.py) and the role
+cannot set, and the secret in the database: `StaffSession`, live/states/session.py) and the role
 before anything reaches the engine.
 """
 
@@ -32,9 +32,9 @@ from loto_app.domain.till import (
     totals,
 )
 from loto_app.limits import MAX_OFFER_INDEX, MAX_SALE_NO, MAX_TICKET_NO
-from loto_app.live import broadcast, registry
-from loto_app.live.guards import BadInput, as_int, as_text, form, refuse
-from loto_app.live.session import StaffSession
+from loto_app.live.input.guards import BadInput, as_int, as_text, form, refuse
+from loto_app.live.runtime import broadcast, registry
+from loto_app.live.states.session import StaffSession
 from loto_app.payments import provider
 from loto_app.present import euros, share_note, ticket_view
 from loto_app.storage.access import StaffMember
@@ -90,7 +90,7 @@ class TotalLine:
 
 
 class CaisseState(StaffSession, rx.State):
-    """Sign-in (live/session.py), the desk's lists and its moves."""
+    """Sign-in (live/states/session.py), the desk's lists and its moves."""
 
     ROUTE: ClassVar[str] = "/caisse"
     KIND: ClassVar[str] = "desk"

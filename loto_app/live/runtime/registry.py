@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from loto_app.domain import events as ev
 from loto_app.domain.errors import LotoError
-from loto_app.live.live_evening import Extra, LiveEvening, Move
+from loto_app.live.runtime.live_evening import Extra, LiveEvening, Move
 from loto_app.storage.db import make_engine
 from loto_app.storage.repository import EveningStore
 

@@ -1,7 +1,7 @@
 """ScreenState: the hall's TV follows an evening by its code (public data only).
 
 Without a code (a TV has a remote, not a keyboard), the TV shows a pairing code
-(`live/pairing.py`) and polls it every 2 s; once a signed-in animateur has typed it on the
+(`live/runtime/pairing.py`) and polls it every 2 s; once a signed-in animateur has typed it on the
 tablet, the TV opens `/ecran?code=<join code>`, which reloads and reconnects keep.
 """
 
@@ -17,8 +17,9 @@ import segno
 
 from loto_app import network
 from loto_app.limits import MAX_CODE
-from loto_app.live import broadcast, pairing, registry, signin_limit
-from loto_app.live.guards import BadInput, as_text, refuse
+from loto_app.live.gate import signin_limit
+from loto_app.live.input.guards import BadInput, as_text, refuse
+from loto_app.live.runtime import broadcast, pairing, registry
 
 
 def qr_svg_data_uri(text: str) -> str:

@@ -1,6 +1,6 @@
 """The organiser's first task: the new evening's form (program, tariff, settings), kept in this
-per-client substate of `OrganisationState` as plain rows (`live/program_form.py`); creating the
-evening shows its secrets once and signs its creator in.
+per-client substate of `OrganisationState` as plain rows (`live/input/program_form.py`);
+creating the evening shows its secrets once and signs its creator in.
 
 Open to anyone (creating an evening only hands out new secrets), unless `LOTO_CREATE_KEY` is
 set: then the association's key is asked for.
@@ -26,10 +26,8 @@ from loto_app.domain.program import (
     TokenSource,
     default_offers,
 )
-from loto_app.live import registry
-from loto_app.live.guards import BadInput, as_bool, as_int, as_text, refuse
-from loto_app.live.organisation import OrganisationState
-from loto_app.live.program_form import (
+from loto_app.live.input.guards import BadInput, as_bool, as_int, as_text, refuse
+from loto_app.live.input.program_form import (
     BOOL_FIELDS,
     CHOICE_FIELDS,
     DEFAULT_NAME,
@@ -54,6 +52,8 @@ from loto_app.live.program_form import (
     stage_problem,
     stage_rows,
 )
+from loto_app.live.runtime import registry
+from loto_app.live.states.organisation import OrganisationState
 from loto_app.storage.access import StaffMember
 
 log = logging.getLogger("loto_app.live")

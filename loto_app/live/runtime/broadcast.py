@@ -28,9 +28,9 @@ from typing import TYPE_CHECKING, Any
 from reflex_base.constants.state import FIELD_MARKER
 
 from loto_app.domain import events as ev
-from loto_app.live import registry
-from loto_app.live.live_evening import LiveEvening
-from loto_app.live.snapshot import public_snapshot
+from loto_app.live.present.snapshot import public_snapshot
+from loto_app.live.runtime import registry
+from loto_app.live.runtime.live_evening import LiveEvening
 from loto_app.storage.db import database_url
 
 if TYPE_CHECKING:

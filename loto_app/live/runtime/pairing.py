@@ -26,7 +26,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from loto_app.live.signin_limit import MemoryCounter, RedisCounter, SignInLimiter
+from loto_app.live.gate.signin_limit import MemoryCounter, RedisCounter, SignInLimiter
 
 log = logging.getLogger("loto_app.live")
 

@@ -13,8 +13,8 @@ from loto_app.domain import errors as err
 from loto_app.domain import events as ev
 from loto_app.domain.engine import MAX_DECISION_REASON, Evening
 from loto_app.limits import MAX_CLAIM_NO, MAX_TICKET_NO
-from loto_app.live.guards import BadInput, as_int, as_text
-from loto_app.live.snapshot import tie_key
+from loto_app.live.input.guards import BadInput, as_int, as_text
+from loto_app.live.present.snapshot import tie_key
 
 MAX_TIED = 9  # token fields on the form (a form holds 10 fields at most)
 

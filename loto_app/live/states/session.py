@@ -27,8 +27,9 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import reflex as rx
 
-from loto_app.live import broadcast, registry, signin_limit
-from loto_app.live.guards import BadInput, as_text, form, log, refuse
+from loto_app.live.gate import signin_limit
+from loto_app.live.input.guards import BadInput, as_text, form, log, refuse
+from loto_app.live.runtime import broadcast, registry
 from loto_app.storage.access import AccessStore, StaffMember
 
 if TYPE_CHECKING:

@@ -15,11 +15,11 @@ from typing import Any
 import reflex as rx
 
 from loto_app.limits import MAX_STAFF_NAME
-from loto_app.live import broadcast
-from loto_app.live.guards import BadInput, as_bool, as_int, as_text, form, refuse
-from loto_app.live.organisation import OrganisationState
-from loto_app.live.program_form import choice
-from loto_app.live.session import access
+from loto_app.live.input.guards import BadInput, as_bool, as_int, as_text, form, refuse
+from loto_app.live.input.program_form import choice
+from loto_app.live.runtime import broadcast
+from loto_app.live.states.organisation import OrganisationState
+from loto_app.live.states.session import access
 from loto_app.storage.access import ROLES, AccessError
 
 log = logging.getLogger("loto_app.live")

@@ -16,11 +16,8 @@ from loto_app.domain.errors import LotoError
 from loto_app.domain.till import DESK_QR_PREFIX, desk_code
 from loto_app.domain.verdicts import Verdict
 from loto_app.limits import MAX_CARTON_NO, MAX_CODE, MAX_OFFER_INDEX
-from loto_app.live import broadcast, registry
-from loto_app.live.guards import BadInput, as_bool, as_int, as_text, form, log, refuse
-from loto_app.live.screen import qr_svg_data_uri
-from loto_app.live.session import RECONNECTING, BrowserSession, access
-from loto_app.live.views import (
+from loto_app.live.input.guards import BadInput, as_bool, as_int, as_text, form, log, refuse
+from loto_app.live.present.views import (
     VERDICT_KIND,
     CartonView,
     OfferView,
@@ -30,6 +27,9 @@ from loto_app.live.views import (
     private_view,
     verdict_text,
 )
+from loto_app.live.runtime import broadcast, registry
+from loto_app.live.states.screen import qr_svg_data_uri
+from loto_app.live.states.session import RECONNECTING, BrowserSession, access
 from loto_app.present import TicketView
 
 
@@ -130,7 +130,7 @@ class PlayerState(BrowserSession, rx.State):
 
     async def _warm(self, stored: dict[str, Any]) -> None:
         """Before Reflex's snapshot of a rebuilt state (a restart, a new client token): my
-        cartons and the board, from the identity this browser stores (live/rehydrate.py), so
+        cartons and the board, from the identity this browser stores (live/gate/rehydrate.py), so
         that the page never shows them empty; `resume` then only joins the rooms."""
         secret, code = stored.get("secret", ""), stored.get("code", "")
         if not secret or not code or len(secret) > 64 or len(code) > MAX_CODE:
@@ -165,7 +165,7 @@ class PlayerState(BrowserSession, rx.State):
     async def refresh(self):
         """Reload my private view (asked by the server after someone else's move)."""
         if not self._player_id and not await self._identify():
-            return  # (a lost state: the event gate reloads the page, live/session.py)
+            return  # (a lost state: the event gate reloads the page, live/states/session.py)
         lv = await registry.live(self._evening_id)
         self._show(lv.evening)
 

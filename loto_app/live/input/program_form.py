@@ -1,7 +1,7 @@
 """The organiser's program form as plain data: the rows the form shows (games, their stages and
 lots, the tariff), typed as strings and booleans, and how they become a `Program` (or why not,
 in French). Pure: no Reflex, no database; the domain (`loto_app.domain.program`) decides what
-a valid program is. The Reflex state that edits these rows is `live/organisation_setup.py`.
+a valid program is. The Reflex state that edits these rows is `live/states/organisation_setup.py`.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from loto_app.domain.program import (
     demo_program,
 )
 from loto_app.limits import MAX_SERIES
-from loto_app.live.guards import BadInput
+from loto_app.live.input.guards import BadInput
 from loto_app.present import amount_text
 
 MAX_GAMES = 30

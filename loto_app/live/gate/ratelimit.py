@@ -15,8 +15,8 @@ registered there (`app.add_middleware(EventGate())` in `loto_app.py`) and:
   short keys): without this, Reflex raises a TypeError in the handler, logs a traceback and
   shows an English error toast. The handler's own guards (`guards.py`) still check the values.
 
-A client signed in as staff on the state it calls (a `StaffSession`, live/session.py, or one of
-its substates, whose `_authorized` is True: the animateur, the desk, the organiser) is not
+A client signed in as staff on the state it calls (a `StaffSession`, live/states/session.py,
+or one of its substates, whose `_authorized` is True: the animateur, the desk, the organiser) is not
 limited: the animateur may draw, the desk sell, as fast as they like. A real phone never comes
 near the limit: marking as fast as a thumb can tap is 3-5 events/s, a page load or reconnect is
 3-4 events, a purchase 1 plus the server's `refresh` poke (measured in tests/e2e/test_fuzz.py).
@@ -40,8 +40,8 @@ from typing import TYPE_CHECKING, Any
 from reflex.middleware import Middleware
 from reflex.state import StateUpdate
 
-from loto_app.live.frame_guard import RefusalLog
-from loto_app.live.session import StaffSession, reload_if_lost
+from loto_app.live.gate.frame_guard import RefusalLog
+from loto_app.live.states.session import StaffSession, reload_if_lost
 
 if TYPE_CHECKING:
     from reflex.app import App
@@ -240,7 +240,7 @@ async def _signed_in_staff(state: BaseState, event: Event) -> bool:
 
 
 async def _reloaded(state: BaseState, event: Event) -> bool:
-    """The lost-state rule (live/session.py): True when the page was asked to load again."""
+    """The lost-state rule (live/states/session.py): True when the page was asked to load again."""
     path, _, name = event.name.rpartition(".")
     try:
         target = type(state).get_class_substate(path)

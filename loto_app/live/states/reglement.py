@@ -10,8 +10,8 @@ import reflex as rx
 
 from loto_app.domain.reglement import TITLE, reglement
 from loto_app.limits import MAX_CODE
-from loto_app.live import registry
-from loto_app.live.guards import BadInput, as_text, refuse
+from loto_app.live.input.guards import BadInput, as_text, refuse
+from loto_app.live.runtime import registry
 
 NO_EVENING = "Aucune soirée ne porte ce code : vérifiez le code affiché dans la salle."
 
