@@ -88,13 +88,19 @@ def _join(large: bool) -> rx.Component:
     """The way in for phones: the QR code, the evening's code, the série and the address;
     large (before and between games: stacked, in the ball's place) or small (the footer)."""
     qr = ["12rem", "14rem", "16rem", "min(34vh, 22vw)"] if large else "min(11vh, 6rem)"
-    image = rx.image(
-        src=ScreenState.qr,
-        width=qr,
-        height=qr,
-        alt="QR code pour rejoindre la soirée",
-        background="white",
-        border_radius="0.4rem",
+    # (no image, only its place, until the code is there: an empty white square is not a QR
+    # code, for a phone's camera or for a test reading it)
+    image = rx.cond(
+        ScreenState.qr != "",
+        rx.image(
+            src=ScreenState.qr,
+            width=qr,
+            height=qr,
+            alt="QR code pour rejoindre la soirée",
+            background="white",
+            border_radius="0.4rem",
+        ),
+        rx.box(width=qr, height=qr, flex_shrink="0"),
     )
     if large:
         return rx.vstack(

@@ -26,6 +26,20 @@ def _load_serving() -> Any:
 serving = _load_serving()
 
 
+def read_qr(image: Any, timeout: float = 30.0) -> list[str]:
+    """The texts of the QR code an `<img>` locator shows, read as a phone's camera does: once
+    the image is decoded by the browser, looking again until it reads (or `timeout`)."""
+    import time
+
+    end = time.monotonic() + timeout
+    while True:
+        ready = image.evaluate("img => img.complete && img.naturalWidth > 0")
+        texts = decode_qr(image.screenshot()) if ready else []
+        if texts or time.monotonic() > end:
+            return texts
+        time.sleep(0.3)
+
+
 def decode_qr(png: bytes) -> list[str]:
     """The texts of the QR codes in a screenshot (zxing-cpp, from its pixels)."""
     import zxingcpp

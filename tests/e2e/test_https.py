@@ -41,7 +41,7 @@ import gestures
 import pytest
 import sqlalchemy as sa
 from conftest import CHROMIUM, CHROMIUM_ARGS
-from outside import decode_qr, serving
+from outside import read_qr, serving
 from playwright.sync_api import expect
 
 from loto_app.domain.program import (
@@ -296,7 +296,7 @@ def test_the_server_recipe_over_https(
     tv.goto(f"{ORIGIN}/ecran?code={code}")
     qr = tv.get_by_role("img", name="QR code pour rejoindre")
     expect(qr).to_be_visible(timeout=30_000)
-    link = decode_qr(qr.screenshot())
+    link = read_qr(qr)
     assert link == [f"{ORIGIN}/?code={code}"]
     expect(tv.get_by_test_id("join-address")).to_have_text(f"ou ouvrez : {ORIGIN}")
 

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 
 import gestures
 import pytest
-from outside import decode_qr, serving
+from outside import read_qr, serving
 from playwright.sync_api import expect
 
 from loto_app.domain.program import DrawSource, Program, Settings, demo_program
@@ -198,7 +198,7 @@ def test_a_quine_over_the_hall_s_lan_address(
     expect(tv.get_by_test_id("join-address")).to_have_text(
         f"ou ouvrez : {netns.ns_ip}:{lan_app.port}"
     )
-    link = decode_qr(qr.screenshot())
+    link = read_qr(qr)
     assert link == [f"{url}/?code={code}"]
     tv.screenshot(path=results_dir / "01-ecran.png")
 
