@@ -66,7 +66,7 @@ if str(ROOT) not in sys.path:
 if str(ROOT / "bench") not in sys.path:
     sys.path.insert(0, str(ROOT / "bench"))
 import serving  # noqa: E402  (bench/serving.py: the server process, shared by the benches)
-from serving import VENV  # noqa: E402
+from serving import VENV, free_port  # noqa: E402
 
 PG_URL = os.environ.get("LOTO_TEST_PG_URL", "postgresql+psycopg://root@127.0.0.1:5432/test")
 SECRET = "crash-animateur-" + uuid.uuid4().hex[:8]
@@ -93,13 +93,6 @@ def emulator() -> Any:
             spec.loader.exec_module(mod)
             return mod
     raise RuntimeError("bench/load.py (or bench/room.py), the websocket emulator, is missing")
-
-
-def free_port() -> int:
-    """A TCP port free on 127.0.0.1 right now."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _port_open(port: int) -> bool:

@@ -69,7 +69,6 @@ import re
 import resource
 import secrets
 import shutil
-import socket
 import statistics
 import subprocess
 import sys
@@ -88,7 +87,7 @@ import psutil
 if str(Path(__file__).resolve().parent) not in sys.path:  # loaded by path (crash.py, tests)
     sys.path.insert(0, str(Path(__file__).resolve().parent))
 import serving
-from serving import ROOT, VENV, ping
+from serving import ROOT, VENV, free_port, ping
 
 EV = "42/_event,"  # socket.io EVENT packet on the /_event namespace
 RE_LAST = re.compile(r'"last_rx_state_":\s*(\d+)')
@@ -598,13 +597,6 @@ class Server:
             if (self.cpu() - c0) / (now() - t0) < self.idle_cpu:
                 return t0, c0
         return None
-
-
-def free_port() -> int:
-    """A TCP port free on 127.0.0.1 right now."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class Started:

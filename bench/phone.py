@@ -50,7 +50,6 @@ import json
 import os
 import shlex
 import shutil
-import socket
 import statistics
 import subprocess
 import sys
@@ -62,7 +61,7 @@ from typing import Any
 if str(Path(__file__).resolve().parent) not in sys.path:
     sys.path.insert(0, str(Path(__file__).resolve().parent))
 import serving
-from serving import ROOT, VENV
+from serving import ROOT, VENV, free_port
 
 CHROMIUM = os.environ.get("LOTO_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -110,13 +109,6 @@ TIMINGS_JS = """
 
 class BenchError(RuntimeError):
     """The benchmark cannot go on."""
-
-
-def free_port() -> int:
-    """A TCP port free on 127.0.0.1 right now."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class Started:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
@@ -24,6 +23,7 @@ if TYPE_CHECKING:
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 RESULTS_DIR = REPO_ROOT / "test-results"
+PG_ADMIN = os.environ.get("LOTO_TEST_PG_URL", "postgresql+psycopg://root@127.0.0.1:5432/test")
 CHROMIUM = Path(os.environ.get("LOTO_CHROMIUM", "/usr/bin/chromium"))
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -112,7 +112,7 @@ def prod_build(tmp_path_factory: pytest.TempPathFactory) -> Any:
     env = {**os.environ, "VENV": str(Path(sys.executable).parent.parent), "LOTO_DB_URL": db}
     env.pop("REFLEX_REDIS_URL", None)
     try:
-        return serving.build(tmp / "web", _free_port(), env, tmp / "server.log")
+        return serving.build(tmp / "web", serving.free_port(), env, tmp / "server.log")
     except RuntimeError as exc:
         pytest.fail(f"the production build failed: {exc}")
 
@@ -129,10 +129,30 @@ def prod_web(prod_build: Any, tmp_path_factory: pytest.TempPathFactory) -> Path:
     return web
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+@pytest.fixture(scope="module")
+def pg_database(request: pytest.FixtureRequest) -> Iterator[str]:
+    """A new PostgreSQL database for one test module (skipped where PostgreSQL is not
+    reachable), dropped afterwards."""
+    import uuid
+
+    import sqlalchemy as sa
+
+    admin = sa.create_engine(PG_ADMIN, isolation_level="AUTOCOMMIT")
+    try:
+        with admin.connect() as c:
+            c.execute(sa.text("select 1"))
+    except sa.exc.OperationalError as exc:
+        pytest.skip(f"PostgreSQL not reachable at {PG_ADMIN}: {exc.orig}")
+    module = request.module.__name__.rpartition(".")[2].removeprefix("test_")
+    name = f"loto_{module[:12]}_{uuid.uuid4().hex[:8]}"
+    with admin.connect() as c:
+        c.execute(sa.text(f'CREATE DATABASE "{name}"'))
+    try:
+        yield PG_ADMIN.rsplit("/", 1)[0] + f"/{name}"
+    finally:
+        with admin.connect() as c:
+            c.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
 
 
 @pytest.fixture(scope="session")

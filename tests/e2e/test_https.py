@@ -39,7 +39,6 @@ from typing import TYPE_CHECKING, Any
 
 import gestures
 import pytest
-import sqlalchemy as sa
 from conftest import CHROMIUM, CHROMIUM_ARGS
 from outside import read_qr, serving
 from playwright.sync_api import expect
@@ -65,14 +64,7 @@ DEPLOY = REPO / "deploy"
 HOST = "loto.test"
 ORIGIN = f"https://{HOST}"
 SECRET = "serveur-https-secret"
-PG_ADMIN = os.environ.get("LOTO_TEST_PG_URL", "postgresql+psycopg://root@127.0.0.1:5432/test")
 REDIS_URL = os.environ.get("LOTO_TEST_REDIS_URL", "redis://127.0.0.1:6379")
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _listening(port: int) -> bool:
@@ -123,25 +115,6 @@ class Served:
 
 
 @pytest.fixture(scope="module")
-def pg_database() -> Iterator[str]:
-    admin = sa.create_engine(PG_ADMIN, isolation_level="AUTOCOMMIT")
-    try:
-        with admin.connect() as c:
-            c.execute(sa.text("select 1"))
-    except sa.exc.OperationalError as exc:
-        pytest.skip(f"PostgreSQL not reachable at {PG_ADMIN}: {exc.orig}")
-    name = f"loto_https_{uuid.uuid4().hex[:8]}"
-    with admin.connect() as c:
-        c.execute(sa.text(f'CREATE DATABASE "{name}"'))
-    try:
-        yield PG_ADMIN.rsplit("/", 1)[0] + f"/{name}"
-    finally:
-        with admin.connect() as c:
-            c.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
-
-
-@pytest.fixture(scope="module")
 def served(
     pg_database: str, prod_web: Path, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[Served]:
@@ -167,7 +140,7 @@ def served(
         "REFLEX_WEB_WORKDIR": str(prod_web),
     }
     env.pop("LOTO_PUBLIC_URL", None)
-    app_port, http_port, https_port = _free_port(), _free_port(), _free_port()
+    app_port, http_port, https_port = serving.free_port(), serving.free_port(), serving.free_port()
     pre, start = unit_commands(app_port)
     subprocess.run(pre, cwd=REPO, env=env, check=True, timeout=120, capture_output=True)
     one = Stage(Pattern.ONE_LINE, Lot("Panier garni", 3000))

@@ -15,15 +15,14 @@ import subprocess
 import sys
 import time
 import urllib.request
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import psutil
 import pytest
-import sqlalchemy as sa
 from gestures import claim
+from outside import serving
 from playwright.sync_api import expect
 from sockets import new_token_round_trip
 
@@ -35,16 +34,9 @@ if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
 
 REPO = Path(__file__).resolve().parents[2]
-PG_ADMIN = os.environ.get("LOTO_TEST_PG_URL", "postgresql+psycopg://root@127.0.0.1:5432/test")
 REDIS_URL = os.environ.get("LOTO_TEST_REDIS_URL", "redis://127.0.0.1:6379")
 SECRET = "scale-out-secret"
 PLAYERS = 6
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _redis_up() -> bool:
@@ -54,26 +46,6 @@ def _redis_up() -> bool:
             return s.recv(16).startswith(b"+PONG")
     except OSError:
         return False
-
-
-@pytest.fixture(scope="module")
-def pg_database() -> Iterator[str]:
-    """A new PostgreSQL database, dropped afterwards."""
-    admin = sa.create_engine(PG_ADMIN, isolation_level="AUTOCOMMIT")
-    try:
-        with admin.connect() as c:
-            c.execute(sa.text("select 1"))
-    except sa.exc.OperationalError as exc:
-        pytest.skip(f"PostgreSQL not reachable at {PG_ADMIN}: {exc.orig}")
-    name = f"loto_scale_{uuid.uuid4().hex[:8]}"
-    with admin.connect() as c:
-        c.execute(sa.text(f'CREATE DATABASE "{name}"'))
-    try:
-        yield PG_ADMIN.rsplit("/", 1)[0] + f"/{name}"
-    finally:
-        with admin.connect() as c:
-            c.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
 
 
 @pytest.fixture(scope="module")
@@ -116,7 +88,7 @@ def scaled_app(pg_database: str, tmp_path_factory: pytest.TempPathFactory) -> It
     engine = make_engine(pg_database)
     creds = EveningStore(engine).create_evening("Redis", program, animateur_secret=SECRET)
     engine.dispose()
-    port = _free_port()
+    port = serving.free_port()
     log = (tree / "server.log").open("w")
     proc = subprocess.Popen(
         [
