@@ -135,9 +135,9 @@ def test_in_redis_a_code_is_shared_bound_once_and_keeps_its_expiry():
         assert await tv.status(code) == (True, evening)
         with pytest.raises(Refused):
             await tablet.attach(code, evening + 1, "")
-        ttl = await tv.codes.redis.ttl(pairing.REDIS_PREFIX + code)
+        ttl = await tv.codes.redis.ttl(tv.codes.prefix + code)
         assert 0 < ttl <= pairing.TTL
-        await tv.codes.redis.delete(pairing.REDIS_PREFIX + code)
+        await tv.codes.redis.delete(tv.codes.prefix + code)
         assert await tv.status(code) == (False, None)
 
     run(scenario())

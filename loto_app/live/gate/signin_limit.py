@@ -17,6 +17,7 @@ by its forwarded address.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import math
 import os
@@ -93,6 +94,15 @@ class MemoryCounter:
                 del self.windows[a]
 
 
+def namespaced(prefix: str) -> str:
+    """`prefix` for this deployment's Redis keys: one namespace per database (as the room
+    channel, live/runtime/broadcast.py), so that two apps sharing one Redis server never count
+    each other's sign-ins or see each other's pairing codes."""
+    from loto_app.storage.db import database_url
+
+    return f"{prefix}{hashlib.sha256(database_url().encode()).hexdigest()[:16]}:"
+
+
 class RedisCounter:
     """Failures per address in fixed windows, in Redis (shared by every worker)."""
 
@@ -100,16 +110,17 @@ class RedisCounter:
         import redis.asyncio as aioredis
 
         self.redis = aioredis.from_url(url)
+        self.prefix = namespaced(REDIS_PREFIX)
 
     async def blocked_for(self, address: str, limit: int, window: float) -> float:
-        key = REDIS_PREFIX + address
+        key = self.prefix + address
         failures, ttl = await self.redis.get(key), await self.redis.pttl(key)
         if failures is None or int(failures) < limit:
             return 0.0
         return max(ttl, 1000) / 1000 if ttl and ttl > 0 else window
 
     async def fail(self, address: str, window: float) -> int:
-        key = REDIS_PREFIX + address
+        key = self.prefix + address
         async with self.redis.pipeline(transaction=True) as pipe:
             pipe.set(key, 0, ex=math.ceil(window), nx=True)  # the window starts at the first
             pipe.incr(key)  # failure (INCR keeps the expiry)

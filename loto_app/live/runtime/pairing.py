@@ -26,7 +26,12 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from loto_app.live.gate.signin_limit import MemoryCounter, RedisCounter, SignInLimiter
+from loto_app.live.gate.signin_limit import (
+    MemoryCounter,
+    RedisCounter,
+    SignInLimiter,
+    namespaced,
+)
 
 log = logging.getLogger("loto_app.live")
 
@@ -104,19 +109,20 @@ class RedisCodes:
         import redis.asyncio as aioredis
 
         self.redis = aioredis.from_url(url)
+        self.prefix = namespaced(REDIS_PREFIX)
 
     async def add(self, code: str, ttl: float) -> bool:
-        return bool(await self.redis.set(REDIS_PREFIX + code, PENDING, ex=math.ceil(ttl), nx=True))
+        return bool(await self.redis.set(self.prefix + code, PENDING, ex=math.ceil(ttl), nx=True))
 
     async def get(self, code: str) -> tuple[bool, int | None]:
-        value = await self.redis.get(REDIS_PREFIX + code)
+        value = await self.redis.get(self.prefix + code)
         if value is None:
             return False, None
         text = value.decode() if isinstance(value, bytes) else str(value)
         return True, int(text) if text.isdigit() else None
 
     async def bind(self, code: str, evening_id: int) -> bool:
-        return bool(await self.redis.eval(self.BIND, 1, REDIS_PREFIX + code, str(evening_id)))
+        return bool(await self.redis.eval(self.BIND, 1, self.prefix + code, str(evening_id)))
 
 
 class Refused(Exception):
