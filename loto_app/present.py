@@ -32,6 +32,17 @@ def amount_text(cents: int) -> str:
     return f"{cents // 100}" if cents % 100 == 0 else f"{cents // 100},{cents % 100:02d}"
 
 
+# ---------------------------------------------------------------------- counts
+
+
+def plural(n: int, one: str, many: str | None = None) -> str:
+    """A count with its noun in French: 0 and 1 take the singular ('1 carton', '0 carton'),
+    2 and more the plural ('3 cartons'; `many` for irregular ones: 'lot' / 'lots' is regular,
+    'animal' / 'animaux' is not). Thousands as in `euros` ('1 200 cartons')."""
+    word = one if abs(n) < 2 else (many if many is not None else one + "s")
+    return f"{n:,}".replace(",", "\u202f") + f" {word}"
+
+
 # ---------------------------------------------------------------------- lot tickets
 
 #: What a half share is called (two ex aequo who agreed to share the lot).

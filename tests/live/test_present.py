@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from loto_app.domain import events as ev
-from loto_app.present import SHARE_LABELS, amount_text, euros, share_note
+from loto_app.present import SHARE_LABELS, amount_text, euros, plural, share_note
 
 
 def test_money_reads_the_french_way_and_a_form_value_types_back() -> None:
@@ -20,3 +20,13 @@ def test_a_half_share_is_named_once() -> None:
     assert share_note(ev.HALF) == "moitié du lot"
     assert share_note(ev.WHOLE) == ""
     assert SHARE_LABELS == {ev.WHOLE: "Lot entier", ev.HALF: "Moitié du lot"}
+
+
+def test_a_count_takes_the_french_plural() -> None:
+    assert [plural(n, "carton") for n in (0, 1, 2, 1200)] == [
+        "0 carton",
+        "1 carton",
+        "2 cartons",
+        "1\u202f200 cartons",
+    ]
+    assert plural(3, "lot gagné", "lots gagnés") == "3 lots gagnés"
