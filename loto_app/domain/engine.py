@@ -48,6 +48,7 @@ from loto_app.domain.till import (
     SETTLE_METHODS,
     Sale,
     SaleStatus,
+    pending_orders,
 )
 from loto_app.domain.verdicts import Verdict, judge
 from loto_app.limits import MAX_PLAYER_NAME
@@ -317,13 +318,22 @@ class Evening:
         method: str,
         seller: str,
         rng: random.Random | None = None,
+        *,
+        extra: bool = False,
     ) -> list[ev.Event]:
-        """A vendeur sells a pack of the tariff, paid now by cash or card."""
+        """A vendeur sells a pack of the tariff, paid now by cash or card. A player whose order
+        is still "à régler" is refused (the desk settles that order instead: the same money
+        twice otherwise) unless the vendeur chose to sell `extra`, in addition to it."""
         self._till_open()
         seller = _staff_name(seller)
         if method not in DESK_METHODS:
             raise err.InvalidSale(f"desk payment method {method!r}", "Espèces ou carte.")
         o = self.offer(offer)
+        waiting = pending_orders(self.sales.values(), player_id)
+        if waiting and extra is not True:
+            raise err.PendingOrder(
+                f"desk sale to {player_id} with orders {[s.no for s in waiting]} pending"
+            )
         events = self._hand(player_id, o, rng)
         sold = events[-1]
         assert isinstance(sold, ev.CartonsSold)
@@ -371,11 +381,7 @@ class Evening:
                 sold.purchase_no,
             )
             return [*events, *self._emit(rec)]
-        pending = [
-            s
-            for s in self.sales.values()
-            if s.player_id == player_id and s.status is SaleStatus.PENDING
-        ]
+        pending = pending_orders(self.sales.values(), player_id)
         if len(pending) >= MAX_PENDING_PER_PLAYER:
             raise err.InvalidSale(
                 f"player {player_id} has {len(pending)} orders pending",
@@ -449,7 +455,11 @@ class Evening:
         if pending:
             raise err.InvalidSale(
                 f"orders {pending} still pending",
-                f"{len(pending)} commande(s) encore à régler : encaissez-les ou annulez-les.",
+                (
+                    "1 commande encore à régler : encaissez-la ou annulez-la."
+                    if len(pending) == 1
+                    else f"{len(pending)} commandes encore à régler : encaissez-les ou annulez-les."
+                ),
             )
         return self._emit(ev.TillClosed(by))
 

@@ -74,6 +74,16 @@ class InvalidSale(LotoError):
     default_user_message = "Cette vente est impossible."
 
 
+class PendingOrder(InvalidSale):
+    """A desk sale to a player whose order is still "à régler": settle the order, or sell
+    in addition only when the vendeur says so (never charge twice by mistake)."""
+
+    code = "pending_order"
+    default_user_message = (
+        "Ce joueur a une commande à régler : encaissez-la plutôt que de vendre en plus."
+    )
+
+
 class UnknownCarton(LotoError):
     """No carton with this number in the série."""
 

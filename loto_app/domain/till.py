@@ -7,6 +7,7 @@ money rules themselves (who may sell, when) are moves of `Evening`.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -84,7 +85,7 @@ def totals(sales: list[Sale]) -> TillTotals:
         received += s.amount_cents
         count += 1
         cartons += s.quantity
-        by_seller[_counter(s)] += s.amount_cents
+        by_seller[counter_name(s.seller, s.cashier)] += s.amount_cents
         by_kind[s.kind] += s.amount_cents
         by_method[s.method] += s.amount_cents
     return TillTotals(
@@ -92,12 +93,20 @@ def totals(sales: list[Sale]) -> TillTotals:
     )
 
 
-def _counter(s: Sale) -> str:
-    """Who took the money: the vendeur, the caissier who settled an order, or nobody (a free
-    loto's cartons ordered on a phone)."""
-    if s.seller:
-        return s.seller
-    return f"Caisse ({s.cashier})" if s.cashier else "Application (offert)"
+#: Who took the money of a free loto's cartons ordered on a phone: nobody.
+NO_COUNTER = "Application (offert)"
+
+
+def counter_name(seller: str, cashier: str) -> str:
+    """Who took the money, by the one name of the staff member (the same person whether they
+    sold a pack or settled an order): the vendeur, else the one who settled the order, else
+    nobody (a free loto's cartons ordered on a phone). Desk, report and organiser alike."""
+    return seller or cashier or NO_COUNTER
+
+
+def pending_orders(sales: Iterable[Sale], player_id: str) -> list[Sale]:
+    """A player's orders still "à régler", oldest first."""
+    return [s for s in sales if s.player_id == player_id and s.status is SaleStatus.PENDING]
 
 
 DESK_CODE_LENGTH = 8

@@ -23,7 +23,7 @@ from sqlmodel import Session, select
 from loto_app.domain import events as ev
 from loto_app.domain.program import KIND_LABELS, Kind, Program
 from loto_app.domain.serial import lot_ticket_code
-from loto_app.domain.till import METHOD_LABELS, totals
+from loto_app.domain.till import METHOD_LABELS, counter_name, totals
 from loto_app.domain.verdicts import VERDICT_LABELS, Verdict
 from loto_app.present import SHARE_LABELS, VOUCHER, euros
 from loto_app.storage import models as m
@@ -807,8 +807,8 @@ def sale_lines(
 
 def till_summary(lines: Iterable[SaleRecord], entries: Iterable[Entry] = ()) -> TillSummary:
     """Add up the sale lines (a cancelled sale counts only by its refund; an order settled at
-    the caisse counts for "Caisse (<caissier>)", as `till.totals` does), and read the till's
-    closing and the free cartons from the entries."""
+    the caisse counts for whoever settled it, by their one name, as `till.totals` does), and
+    read the till's closing and the free cartons from the entries."""
     lines = list(lines)
     by_seller: dict[str, int] = defaultdict(int)
     by_kind: dict[str, int] = defaultdict(int)
@@ -824,7 +824,7 @@ def till_summary(lines: Iterable[SaleRecord], entries: Iterable[Entry] = ()) -> 
             received += s.amount_cents
             count += 1
             cartons += s.quantity
-            by_seller[s.seller or f"Caisse ({s.cashier})"] += s.amount_cents
+            by_seller[counter_name(s.seller, s.cashier)] += s.amount_cents
             by_kind[s.kind] += s.amount_cents
             by_method[s.method] += s.amount_cents
     closed_by, closed_at, free = "", None, 0

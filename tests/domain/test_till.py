@@ -23,7 +23,15 @@ from loto_app.domain.program import (
     Stage,
     default_offers,
 )
-from loto_app.domain.till import SaleStatus, desk_code, player_for_desk_code, totals
+from loto_app.domain.till import (
+    NO_COUNTER,
+    SaleStatus,
+    counter_name,
+    desk_code,
+    pending_orders,
+    player_for_desk_code,
+    totals,
+)
 from loto_app.domain.verdicts import Verdict
 from loto_app.present import euros
 
@@ -157,6 +165,36 @@ def test_an_order_from_a_phone_waits_a_regler_without_cartons():
     e.check_invariants()
 
 
+def test_a_desk_sale_over_an_order_a_regler_is_refused_unless_sold_in_addition():
+    e = evening()
+    (rec,) = e.order("ana", 0)
+    before = e.fingerprint()
+    with pytest.raises(err.PendingOrder) as exc:
+        e.desk_sale("ana", 0, "cash", "Marie", rng=random.Random(1))
+    assert "commande à régler" in exc.value.user_message
+    assert e.fingerprint() == before and e.player_cartons("ana") == []
+    e.desk_sale("bob", 0, "cash", "Marie", rng=random.Random(2))  # others are not held up
+    e.confirm_payment(rec.sale_no, "cash", "Marie", rng=random.Random(3))  # settled: one sale
+    assert [s.no for s in pending_orders(e.sales.values(), "ana")] == []
+    e.desk_sale("ana", 1, "card", "Marie", rng=random.Random(4))  # nothing pending: a new pack
+    e.order("ana", 0)
+    e.desk_sale("ana", 0, "cash", "Marie", rng=random.Random(5), extra=True)  # chosen: in addition
+    assert len(pending_orders(e.sales.values(), "ana")) == 1
+    assert len(e.player_cartons("ana")) == 1 + 3 + 1
+    e.check_invariants()
+
+
+def test_one_name_per_staff_member_in_the_totals_whoever_sold_or_settled():
+    e = evening()
+    e.desk_sale("ana", 1, "cash", "Caisse démo", rng=random.Random(1))
+    (rec,) = e.order("bob", 0)
+    e.confirm_payment(rec.sale_no, "card", "Caisse démo", rng=random.Random(2))
+    (rec,) = e.order("cat", 0)
+    e.confirm_payment(rec.sale_no, "cash", "Jeanne", rng=random.Random(3))
+    assert totals(list(e.sales.values())).by_seller == {"Caisse démo": 1100, "Jeanne": 300}
+    assert counter_name("", "") == NO_COUNTER
+
+
 def test_a_player_cannot_pile_up_orders():
     e = evening()
     for _ in range(5):
@@ -281,7 +319,7 @@ def test_money_format():
 
 moves = st.lists(
     st.tuples(
-        st.sampled_from(["desk", "order", "confirm", "cancel", "start", "close"]),
+        st.sampled_from(["desk", "extra", "order", "confirm", "cancel", "start", "close"]),
         st.sampled_from(["ana", "bob", "cat"]),
         st.integers(0, 3),  # offer (3 does not exist)
         st.sampled_from(["cash", "card", "transfer", "bitcoin"]),
@@ -302,8 +340,10 @@ def test_the_till_adds_up_and_replays_whatever_the_desk_does(ops, seed):
         before = e.fingerprint()
         try:
             match op:
-                case "desk":
-                    e.desk_sale(pid, offer, method, "Marie", rng)
+                case "desk" | "extra":
+                    waiting = pending_orders(e.sales.values(), pid)
+                    e.desk_sale(pid, offer, method, "Marie", rng, extra=op == "extra")
+                    assert op == "extra" or not waiting, "sold again over an order à régler"
                     paid[len(e.sales)] = e.sales[len(e.sales)].amount_cents
                 case "order":
                     e.order(pid, offer)
