@@ -1,12 +1,23 @@
-"""`/caisse`: the sales desk — vendeurs sell cartons, the caissier settles and closes the till,
-both hand lots over against lot tickets."""
+"""`/caisse`: the sales desk — one path for a phone player (their code finds them and their
+orders à régler: settle one, or sell a new pack), paper players, the caissier's refunds and
+closing (each asked once), lots handed over against lot tickets."""
 
 from __future__ import annotations
 
 import reflex as rx
 
 from loto_app.components.form import section
-from loto_app.components.palette import ACCENT, LINE, MUTED, SUCCESS, step
+from loto_app.components.palette import (
+    ACCENT,
+    CHECK_BG,
+    CHECK_LINE,
+    FALSE_BG,
+    FALSE_LINE,
+    LINE,
+    MUTED,
+    SUCCESS,
+    step,
+)
 from loto_app.components.signin import sign_in_form
 from loto_app.components.ui import big_button, page_shell, tid
 from loto_app.live.states.caisse import CaisseState, SaleLine, TicketLine, TotalLine
@@ -53,43 +64,214 @@ def _method_choice(prefix: str) -> rx.Component:
     )
 
 
+def _ask_box(
+    text, yes: str, yes_testid: str, on_yes, no: str, no_testid: str, on_no, *, danger: bool
+) -> rx.Component:
+    """A question asked once before a move that costs money or cannot be undone."""
+    return rx.box(
+        rx.text(text, font_weight="700", font_size="1.15rem", margin_bottom="0.6rem"),
+        rx.flex(
+            rx.button(
+                yes,
+                on_click=on_yes,
+                **BOLD,
+                **({"color_scheme": "red"} if danger else {}),
+                custom_attrs=tid(yes_testid),
+            ),
+            rx.button(
+                no,
+                on_click=on_no,
+                size="3",
+                variant="outline",
+                color_scheme="gray",
+                high_contrast=True,
+                custom_attrs=tid(no_testid),
+            ),
+            gap="0.6rem",
+            wrap="wrap",
+        ),
+        padding="0.8rem",
+        border=f"3px solid {FALSE_LINE if danger else CHECK_LINE}",
+        border_radius="0.5rem",
+        background=FALSE_BG if danger else CHECK_BG,
+        width="100%",
+        custom_attrs=tid(f"{yes_testid}-box"),
+    )
+
+
+def _settle_buttons(o: SaleLine, prefix: str) -> rx.Component:
+    """Settle an order: cash or card (any desk), a transfer received (the caissier)."""
+    return rx.flex(
+        rx.button(
+            f"Encaisser {o.amount} en espèces",
+            on_click=CaisseState.confirm(o.no, "cash"),
+            **BOLD,
+            custom_attrs=tid(f"{prefix}-{o.no}-cash"),
+        ),
+        rx.button(
+            f"Encaisser {o.amount} par carte",
+            on_click=CaisseState.confirm(o.no, "card"),
+            **BOLD,
+            custom_attrs=tid(f"{prefix}-{o.no}-card"),
+        ),
+        rx.cond(
+            CaisseState.role == "caissier",
+            rx.button(
+                "Virement reçu : valider",
+                on_click=CaisseState.confirm(o.no, "transfer"),
+                **BOLD,
+                variant="outline",
+                custom_attrs=tid(f"{prefix}-{o.no}-transfer"),
+            ),
+        ),
+        gap="0.5rem",
+        wrap="wrap",
+    )
+
+
+def _found_order(o: SaleLine) -> rx.Component:
+    return rx.box(
+        rx.text(
+            rx.text.strong(f"Commande n° {o.no} à régler"),
+            f" — {o.label} — ",
+            rx.text.strong(o.amount),
+            font_size="1.15rem",
+            margin_bottom="0.4rem",
+        ),
+        _settle_buttons(o, "found"),
+        padding="0.6rem",
+        border=f"2px solid {CHECK_LINE}",
+        border_radius="0.5rem",
+        background=CHECK_BG,
+        custom_attrs=tid(f"found-order-{o.no}"),
+    )
+
+
+def _new_pack() -> rx.Component:
+    return rx.form(
+        rx.vstack(
+            rx.text(
+                rx.cond(
+                    CaisseState.found_orders.length() > 0,
+                    "Ou vendre un nouveau paquet (en plus de la commande)",
+                    "Vendre un paquet",
+                ),
+                font_weight="800",
+                font_size="1.15rem",
+            ),
+            _offer_select("sell-offer"),
+            _method_choice("sell"),
+            big_button(
+                "Encaisser et donner les cartons",
+                "sell-submit",
+                type="submit",
+                width="100%",
+                variant=rx.cond(CaisseState.found_orders.length() > 0, "outline", "solid"),
+            ),
+            spacing="3",
+            width="100%",
+        ),
+        on_submit=CaisseState.sell,
+        reset_on_submit=False,
+        width="100%",
+    )
+
+
+def _found() -> rx.Component:
+    """The player the code names: their orders à régler first, then a new pack."""
+    return rx.vstack(
+        rx.flex(
+            rx.box(
+                rx.text(CaisseState.found_name, font_size="1.5rem", font_weight="800"),
+                rx.text(
+                    "Code ",
+                    rx.code(CaisseState.found_code, size="4"),
+                    f" — {CaisseState.found_cartons}",
+                    color=MUTED,
+                ),
+            ),
+            rx.button(
+                "Joueur suivant",
+                on_click=CaisseState.forget,
+                size="3",
+                variant="outline",
+                color_scheme="gray",
+                high_contrast=True,
+                custom_attrs=tid("found-done"),
+            ),
+            justify="between",
+            align="center",
+            gap="0.5rem",
+            wrap="wrap",
+            width="100%",
+        ),
+        rx.foreach(CaisseState.found_orders, _found_order),
+        rx.cond(
+            CaisseState.extra_ask != "",
+            _ask_box(
+                CaisseState.extra_ask,
+                "Oui, vendre en plus",
+                "sell-extra",
+                CaisseState.sell_extra,
+                "Non",
+                "sell-extra-drop",
+                CaisseState.drop_extra,
+                danger=False,
+            ),
+            _new_pack(),
+        ),
+        spacing="3",
+        width="100%",
+        padding_top="0.6rem",
+        border_top=f"2px solid {LINE}",
+        custom_attrs=tid("found"),
+    )
+
+
 def _sell_forms() -> rx.Component:
     return rx.fragment(
         section(
-            "Vendre à un joueur (téléphone)",
+            "Joueur avec téléphone",
             rx.form(
                 rx.vstack(
                     rx.el.label(
-                        "Code caisse du joueur (dans son appli)",
+                        "Code caisse du joueur (affiché dans son appli, ou scanné)",
                         font_weight="700",
-                        html_for="sell-player",
+                        html_for="lookup-code",
                     ),
-                    rx.input(
-                        id="sell-player",
-                        name="player",
-                        placeholder="ex. 3FA2C91B",
-                        size="3",
-                        font_size="1.4rem",
+                    rx.flex(
+                        rx.input(
+                            id="lookup-code",
+                            name="code",
+                            placeholder="ex. 3FA2C91B",
+                            size="3",
+                            font_size="1.4rem",
+                            flex="1",
+                            min_width="10rem",
+                            auto_complete="off",
+                            custom_attrs=tid("lookup-code", autocapitalize="characters"),
+                        ),
+                        rx.button(
+                            "Trouver le joueur",
+                            type="submit",
+                            **BOLD,
+                            min_height="2.75rem",
+                            custom_attrs=tid("lookup-submit"),
+                        ),
+                        gap="0.5rem",
+                        wrap="wrap",
                         width="100%",
-                        auto_complete="off",
-                        custom_attrs=tid("sell-player", autocapitalize="characters"),
                     ),
-                    _offer_select("sell-offer"),
-                    _method_choice("sell"),
-                    big_button(
-                        "Encaisser et donner les cartons",
-                        "sell-submit",
-                        type="submit",
-                        width="100%",
-                    ),
-                    spacing="3",
+                    spacing="2",
                     width="100%",
                 ),
-                on_submit=CaisseState.sell,
+                on_submit=CaisseState.lookup,
                 reset_on_submit=True,
             ),
+            rx.cond(CaisseState.found_name != "", _found()),
             testid="sell-phone",
         ),
+        _orders(),
         section(
             "Joueur sans téléphone (cartons papier)",
             rx.form(
@@ -127,31 +309,13 @@ def _sell_forms() -> rx.Component:
 def _order_row(o: SaleLine) -> rx.Component:
     return rx.flex(
         rx.text(
-            f"n° {o.no} — {o.player} — {o.label} — ", rx.text.strong(o.amount), font_size="1.1rem"
+            f"n° {o.no} — {o.player} — code ",
+            rx.code(o.code, size="3"),
+            f" — {o.label} — ",
+            rx.text.strong(o.amount),
+            font_size="1.1rem",
         ),
-        rx.flex(
-            rx.button(
-                "Espèces",
-                on_click=CaisseState.confirm(o.no, "cash"),
-                **BOLD,
-                custom_attrs=tid(f"confirm-{o.no}-cash"),
-            ),
-            rx.button(
-                "Carte",
-                on_click=CaisseState.confirm(o.no, "card"),
-                **BOLD,
-                custom_attrs=tid(f"confirm-{o.no}-card"),
-            ),
-            rx.button(
-                "Virement reçu",
-                on_click=CaisseState.confirm(o.no, "transfer"),
-                **BOLD,
-                variant="outline",
-                custom_attrs=tid(f"confirm-{o.no}-transfer"),
-            ),
-            gap="0.4rem",
-            wrap="wrap",
-        ),
+        _settle_buttons(o, "confirm"),
         direction="column",
         gap="0.3rem",
         padding_y="0.5rem",
@@ -164,6 +328,11 @@ def _orders() -> rx.Component:
     return section(
         "Commandes à régler",
         rx.text(CaisseState.payment_note, color=MUTED, font_size="0.95rem"),
+        rx.text(
+            "Le joueur montre son code caisse : tapez-le ci-dessus pour le retrouver.",
+            color=MUTED,
+            font_size="0.95rem",
+        ),
         rx.cond(CaisseState.orders_count == 0, rx.text("Aucune commande en attente.")),
         rx.cond(
             CaisseState.orders_count > CaisseState.orders.length(),
@@ -224,8 +393,25 @@ def _cancel_form() -> rx.Component:
             gap="0.5rem",
             wrap="wrap",
         ),
-        on_submit=CaisseState.cancel,
+        on_submit=CaisseState.ask_cancel,
         reset_on_submit=True,
+    )
+
+
+def _cancel() -> rx.Component:
+    return rx.cond(
+        CaisseState.cancel_ask != "",
+        _ask_box(
+            CaisseState.cancel_ask,
+            "Oui, annuler la vente",
+            "cancel-confirm",
+            CaisseState.cancel,
+            "Non, garder la vente",
+            "cancel-drop",
+            CaisseState.drop_cancel,
+            danger=True,
+        ),
+        _cancel_form(),
     )
 
 
@@ -270,7 +456,12 @@ def _totals() -> rx.Component:
             ),
             rx.box(
                 rx.text("Cartons vendus", color=MUTED),
-                rx.text(CaisseState.sold_cartons, font_size="1.5rem", font_weight="700"),
+                rx.text(
+                    CaisseState.sold_cartons,
+                    font_size="1.5rem",
+                    font_weight="700",
+                    custom_attrs=tid("total-cartons"),
+                ),
             ),
             gap="1.5rem",
             wrap="wrap",
@@ -295,14 +486,41 @@ def _totals() -> rx.Component:
                     custom_attrs=tid("till-closed"),
                     high_contrast=True,
                 ),
-                big_button(
-                    "Fermer la caisse",
-                    "close-till",
-                    on_click=CaisseState.close_till,
-                    color_scheme="red",
-                    variant="outline",
-                    margin_top="0.6rem",
-                    width="100%",
+                rx.cond(
+                    CaisseState.close_ask,
+                    rx.box(
+                        _ask_box(
+                            rx.fragment(
+                                "Fermer la caisse pour toute la soirée ? Plus aucune vente "
+                                "ensuite.",
+                                rx.el.br(),
+                                "Encaissé : ",
+                                CaisseState.received,
+                                " — remboursé : ",
+                                CaisseState.refunded,
+                                " — cartons vendus : ",
+                                CaisseState.sold_cartons,
+                            ),
+                            "Oui, fermer la caisse",
+                            "close-confirm",
+                            CaisseState.close_till,
+                            "Non, laisser ouverte",
+                            "close-drop",
+                            CaisseState.drop_close,
+                            danger=True,
+                        ),
+                        margin_top="0.6rem",
+                        width="100%",
+                    ),
+                    big_button(
+                        "Fermer la caisse…",
+                        "close-till",
+                        on_click=CaisseState.ask_close,
+                        color_scheme="red",
+                        variant="outline",
+                        margin_top="0.6rem",
+                        width="100%",
+                    ),
                 ),
             ),
         ),
@@ -333,7 +551,8 @@ def _ticket_row(t: TicketLine) -> rx.Component:
                     f"Remis par {t.handed_by}", color_scheme="green", size="3", high_contrast=True
                 ),
                 rx.button(
-                    "Lot remis",
+                    rx.icon("gift", size=22, aria_hidden="true"),
+                    "Remettre le lot",
                     on_click=CaisseState.hand_over(t.no),
                     **BOLD,
                     color_scheme="green",
@@ -399,8 +618,7 @@ def _desk() -> rx.Component:
                 high_contrast=True,
             ),
         ),
-        rx.cond(CaisseState.role == "caissier", _orders()),  # the caissier's first job
-        rx.cond(
+        rx.cond(  # the player's code first: it finds their orders à régler
             CaisseState.till_closed,
             rx.fragment(),
             _sell_forms(),
@@ -408,7 +626,7 @@ def _desk() -> rx.Component:
         _totals(),
         section(
             rx.cond(CaisseState.role == "caissier", "Ventes (les dernières)", "Mes ventes"),
-            rx.cond(CaisseState.role == "caissier", _cancel_form()),
+            rx.cond(CaisseState.role == "caissier", _cancel()),
             rx.foreach(CaisseState.sales, _sale_row),
             testid="sales",
         ),

@@ -1,9 +1,12 @@
 """Issue 5, end to end: an evening from its creation to its closing report, in real browsers.
 
 The organiser creates the evening at `/organisation` (one game, a quine, physical balls) and
-adds a vendeur and a caissier. A phone player shows their desk code and the vendeur sells them
-a pack; the player orders one more carton on the phone ("à régler"), the caissier confirms it
-(card), another order is cancelled with its reason. A player without a phone buys at the desk:
+adds a vendeur and a caissier. A phone player shows their desk code and the vendeur, typing it,
+finds them and sells them a pack; the player orders one more carton on the phone ("à régler"):
+the caissier types the player's code, finds the order, and a new sale is refused (no double
+charge) until the order is settled (card) from there. A second order stays pending while the
+vendeur sells a carton "en plus" (asked once); that sale is refunded (asked once, the sum
+shown) and the order cancelled with its reason. A player without a phone buys at the desk:
 their cartons come as a PDF (read back: one planche per page, numbers, check code, QR code).
 The animateur draws the balls of the paper carton's first line and checks the paper claim at
 the control desk (valid), awards the lot and ends the game; the desk hands the lot over against
@@ -57,6 +60,13 @@ def download(page: Page, testid: str) -> bytes:
     with page.expect_download(timeout=WAIT_MS) as info:
         page.get_by_test_id(testid).click()
     return Path(info.value.path()).read_bytes()
+
+
+def find_player(desk: Page, player_code: str) -> None:
+    """Type the player's desk code (as a scanner does: the code, then Enter)."""
+    desk.get_by_test_id("lookup-code").fill(player_code)
+    desk.get_by_test_id("lookup-code").press("Enter")
+    expect(desk.get_by_test_id("found")).to_contain_text(player_code, timeout=WAIT_MS)
 
 
 def caisse_login(browser: Browser, app_url: str, code: str, secret: str, role: str) -> Page:
@@ -141,19 +151,26 @@ def test_an_evening_from_creation_to_closing_report(
     expect(cards).to_have_count(0)
 
     vendeur = caisse_login(browser, app_url, code, staff["Marie"], "vendeur")
-    expect(vendeur.get_by_test_id("orders")).to_have_count(0)  # the caissier's job
-    vendeur.get_by_test_id("sell-player").fill(desk_code.inner_text())
+    player_code = desk_code.inner_text()
+    find_player(vendeur, player_code)
+    expect(vendeur.get_by_test_id("found")).to_contain_text("Mamie Jo")
+    expect(vendeur.get_by_test_id("caisse-message")).to_contain_text("aucune commande à régler")
     vendeur.get_by_test_id("sell-offer").select_option("1")  # 3 cartons
     vendeur.get_by_test_id("sell-submit").click()
     expect(vendeur.get_by_test_id("caisse-message")).to_contain_text(
-        "3 carton(s) pour Mamie Jo — 8 €"
+        "3 cartons pour Mamie Jo — 8 €"
     )
     expect(cards).to_have_count(3, timeout=WAIT_MS)
-    vendeur.get_by_test_id("sell-player").fill("FFFFFFFF")
-    vendeur.get_by_test_id("sell-submit").click()
+    expect(vendeur.get_by_test_id("found")).to_contain_text("a déjà 3 cartons")
+    vendeur.get_by_test_id("found-done").click()
+    expect(vendeur.get_by_test_id("found")).to_have_count(0)
+    vendeur.get_by_test_id("lookup-code").fill("FFFFFFFF")
+    vendeur.get_by_test_id("lookup-submit").click()
     expect(vendeur.get_by_test_id("caisse-message")).to_contain_text("Aucun joueur")
+    expect(vendeur.get_by_test_id("found")).to_have_count(0)
 
-    # a phone order waits "à régler" until the caissier confirms it
+    # a phone order waits "à régler": the desk finds it by the player's code and settles it,
+    # and a second sale over it is refused (the same money twice) unless chosen "en plus"
     player.get_by_test_id("buy-classique").click()
     expect(player.get_by_test_id("orders")).to_contain_text("3 €", timeout=WAIT_MS)
     expect(cards).to_have_count(3)
@@ -161,19 +178,76 @@ def test_an_evening_from_creation_to_closing_report(
     caissier = caisse_login(browser, app_url, code, staff["Jeanne"], "caissier")
     order = caissier.locator('[data-testid^="order-"]')
     expect(order).to_have_count(1, timeout=WAIT_MS)
+    expect(order).to_contain_text(player_code)  # the code the phone tells the player to show
     sale_no = int(order.get_attribute("data-testid").split("-")[1])
-    caissier.get_by_test_id(f"confirm-{sale_no}-card").click()
+    find_player(caissier, player_code)
+    found_order = caissier.get_by_test_id(f"found-order-{sale_no}")
+    expect(found_order).to_contain_text("3 €")
+    expect(caissier.get_by_test_id("caisse-message")).to_contain_text("1 commande à régler")
+    caissier.get_by_test_id("sell-offer").select_option("0")  # the same carton, sold again?
+    caissier.get_by_test_id("sell-submit").click()
+    expect(caissier.get_by_test_id("caisse-message")).to_contain_text("commande à régler")
+    expect(caissier.get_by_test_id("sell-extra-box")).to_contain_text("en plus (3 €)")
+    found = blocking_violations(caissier)  # the player found by code, the question asked
+    assert not found, f"/caisse (found, vendre en plus ?): {describe(found)}"
+    caissier.get_by_test_id("sell-extra-drop").click()
+    expect(caissier.get_by_test_id("sell-extra-box")).to_have_count(0)
+    assert len(rows(db_url, m.SaleRow, evening_id)) == 2  # no second sale
+    expect(cards).to_have_count(3)
+    caissier.get_by_test_id(f"found-{sale_no}-card").click()
+    expect(caissier.get_by_test_id("caisse-message")).to_contain_text(
+        f"Commande n° {sale_no} réglée (carte) : 1 carton pour Mamie Jo"
+    )
     expect(cards).to_have_count(4, timeout=WAIT_MS)
     expect(player.get_by_test_id("orders")).to_have_count(0)
+    expect(found_order).to_have_count(0)
+    expect(order).to_have_count(0)
+    assert [s.status for s in rows(db_url, m.SaleRow, evening_id)] == ["paid", "paid"]
+    expect(caissier.get_by_test_id("total-received")).to_have_text("11 €")  # 8 € + the order
+    expect(caissier.get_by_test_id("total-cartons")).to_have_text("4")
+    expect(caissier.get_by_test_id("total-pending")).to_have_text("0 €")
+    caissier.get_by_test_id("found-done").click()
+
     player.get_by_test_id("buy-classique-3").click()
     expect(order).to_have_count(1, timeout=WAIT_MS)  # the desk is told at once
     cancelled = int(order.get_attribute("data-testid").split("-")[1])
+    find_player(vendeur, player_code)  # the vendeur sees the order too
+    expect(vendeur.get_by_test_id(f"found-order-{cancelled}")).to_be_visible()
+    vendeur.get_by_test_id("sell-offer").select_option("0")
+    vendeur.get_by_test_id("sell-submit").click()
+    vendeur.get_by_test_id("sell-extra").click()  # chosen: a carton in addition to the order
+    expect(vendeur.get_by_test_id("caisse-message")).to_contain_text(
+        "Vendu en plus : 1 carton pour Mamie Jo — 3 €"
+    )
+    expect(cards).to_have_count(5, timeout=WAIT_MS)
+    expect(player.get_by_test_id("orders")).to_have_count(1)  # the order still à régler
+    extra = max(s.no for s in rows(db_url, m.SaleRow, evening_id))
+    # a refund asks once, with the sum to give back; "no" keeps the sale
+    caissier.get_by_test_id("cancel-sale").fill(str(extra))
+    caissier.get_by_test_id("cancel-reason").fill("Erreur de vente")
+    caissier.get_by_test_id("cancel-submit").click()
+    expect(caissier.get_by_test_id("cancel-confirm-box")).to_contain_text("rendre 3 €")
+    caissier.get_by_test_id("cancel-drop").click()
+    expect(caissier.get_by_test_id("cancel-confirm-box")).to_have_count(0)
+    expect(cards).to_have_count(5)
+    caissier.get_by_test_id("cancel-sale").fill(str(extra))
+    caissier.get_by_test_id("cancel-reason").fill("Erreur de vente")
+    caissier.get_by_test_id("cancel-submit").click()
+    caissier.get_by_test_id("cancel-confirm").click()
+    expect(caissier.get_by_test_id("caisse-message")).to_contain_text(
+        f"Vente n° {extra} annulée : rendre 3 €"
+    )
+    expect(vendeur.get_by_test_id("found")).to_contain_text("a déjà 4 cartons")  # withdrawn
+    expect(caissier.get_by_test_id("total-refunded")).to_have_text("3 €")
     caissier.get_by_test_id("cancel-sale").fill(str(cancelled))
     caissier.get_by_test_id("cancel-reason").fill("Commande en double")
     caissier.get_by_test_id("cancel-submit").click()
+    expect(caissier.get_by_test_id("cancel-confirm-box")).to_contain_text("Rien à rendre")
+    caissier.get_by_test_id("cancel-confirm").click()
     expect(caissier.get_by_test_id("caisse-message")).to_contain_text("annulée")
     expect(player.get_by_test_id("orders")).to_have_count(0, timeout=WAIT_MS)
-    expect(cards).to_have_count(4)
+    expect(vendeur.get_by_test_id(f"found-order-{cancelled}")).to_have_count(0)
+    vendeur.get_by_test_id("found-done").click()
 
     # a player without a phone: cartons printed as a PDF
     vendeur.get_by_test_id("paper-name").fill("Mme Martin")
@@ -241,16 +315,29 @@ def test_an_evening_from_creation_to_closing_report(
     vendeur.get_by_test_id(f"hand-over-{award.ticket_no}").click()
     expect(ticket).to_contain_text("Remis par Marie", timeout=WAIT_MS)
 
+    # closing is for good: asked once, with the totals; "no" leaves the till open
     caissier.get_by_test_id("close-till").click()
-    expect(caissier.get_by_test_id("till-closed")).to_contain_text("Jeanne", timeout=WAIT_MS)
     sales = rows(db_url, m.SaleRow, evening_id)
     paid = sum(s.amount_cents for s in sales if s.status == "paid")
+    expect(caissier.get_by_test_id("close-confirm-box")).to_contain_text(
+        f"Encaissé : {euros(paid)}"
+    )
+    expect(caissier.get_by_test_id("close-confirm-box")).to_contain_text("remboursé : 3 €")
+    found = blocking_violations(caissier)
+    assert not found, f"/caisse (close confirmation): {describe(found)}"
+    caissier.get_by_test_id("close-drop").click()
+    expect(caissier.get_by_test_id("close-confirm-box")).to_have_count(0)
+    expect(caissier.get_by_test_id("sell-phone")).to_be_visible()
+    caissier.get_by_test_id("close-till").click()
+    caissier.get_by_test_id("close-confirm").click()
+    expect(caissier.get_by_test_id("till-closed")).to_contain_text("Jeanne", timeout=WAIT_MS)
     assert paid == 800 + 300 + 300  # the pack, the confirmed order, the paper carton
     assert {s.status for s in sales} == {"paid", "cancelled"}
     expect(caissier.get_by_test_id("total-received")).to_have_text(euros(paid))
     expect(caissier.get_by_test_id("by-method")).to_contain_text("Carte : 6 €")  # order + paper
     expect(caissier.get_by_test_id("by-method")).to_contain_text("Espèces : 8 €")
-    expect(caissier.get_by_test_id("by-seller")).to_contain_text("Marie : 11 €")
+    # one name per staff member: Jeanne settled the order, she is not "Caisse (Jeanne)"
+    expect(caissier.get_by_test_id("by-seller")).to_have_text("Par vendeurJeanne : 3 €Marie : 11 €")
     expect(caissier.get_by_test_id("sell-phone")).to_have_count(0)  # no sale after closing
     (handed,) = rows(db_url, m.AwardRow, evening_id)
     assert handed.handed_over and handed.handed_by == "Marie"
@@ -274,6 +361,8 @@ def test_an_evening_from_creation_to_closing_report(
     for n in draws:
         assert str(n) in flat
     assert "Commande en double" in flat
+    assert ["totaux", "Par vendeur", "Jeanne", "3,00"] in cells  # one name per staff member
+    assert not [c for c in flat if c.startswith("Caisse (")]
     report = PdfReader(io.BytesIO(download(org, "report-pdf")))
     text = "\n".join(p.extract_text() for p in report.pages)
     assert name in text and "Mme Martin" in text

@@ -1,9 +1,13 @@
 """CaisseState: the sales desk (`/caisse`), signed in as a vendeur or a caissier.
 
-A vendeur sells packs of the tariff to a phone player (by the code or QR code their app shows)
-or to a paper player (registered on the spot; their cartons are printed as a PDF), paid by cash
-or card. A caissier does the same, and also confirms the orders phones left "à régler", cancels
-or refunds a sale (logged, never deleted), watches the totals and closes the till. Both hand
+One path for a phone player: the desk types (or scans) the code their app shows and finds them
+with their orders still "à régler"; from there it settles an order (cash or card) or sells a
+new pack of the tariff. A sale over an order à régler is refused unless the vendeur chose
+"vendre en plus" (the engine's rule: never the same money twice by mistake). A player without
+a phone is registered on the spot (their cartons are printed as a PDF). A caissier does the
+same, and also settles orders by transfer, cancels or refunds a sale (logged, never deleted;
+asked once, with the sum to give back), watches the totals and closes the till (asked once,
+with the totals). Both hand
 lots over against lot tickets. Every handler re-checks the sign-in (a backend var the client
 cannot set, and the secret in the database: `StaffSession`, live/states/session.py) and the role
 before anything reaches the engine.
@@ -21,13 +25,16 @@ import reflex as rx
 
 from loto_app.domain import events as ev
 from loto_app.domain.engine import Evening
-from loto_app.domain.errors import LotoError
+from loto_app.domain.errors import LotoError, PendingOrder
 from loto_app.domain.program import KIND_LABELS, Kind
 from loto_app.domain.till import (
     DESK_METHODS,
     METHOD_LABELS,
     SETTLE_METHODS,
     SaleStatus,
+    counter_name,
+    desk_code,
+    pending_orders,
     player_for_desk_code,
     totals,
 )
@@ -36,7 +43,7 @@ from loto_app.live.input.guards import BadInput, as_int, as_text, form, refuse
 from loto_app.live.runtime import broadcast, registry
 from loto_app.live.states.session import StaffSession
 from loto_app.payments import provider
-from loto_app.present import euros, share_note, ticket_view
+from loto_app.present import euros, plural, share_note, ticket_view
 from loto_app.storage.access import StaffMember
 
 log = logging.getLogger(__name__)
@@ -64,6 +71,7 @@ class SaleLine:
     pending: bool = False
     cancelled: bool = False
     cartons: str = ""
+    code: str = ""  # the player's desk code (what their phone shows)
 
 
 @dataclasses.dataclass
@@ -120,6 +128,18 @@ class CaisseState(StaffSession, rx.State):
     till_closed: bool = False
     till_closed_by: str = ""
     payment_note: str = ""
+    # the player found by their desk code, and their orders à régler
+    found_name: str = ""
+    found_code: str = ""
+    found_cartons: str = ""  # "a déjà 3 cartons"
+    found_orders: list[SaleLine] = []
+    _found_pid: str = ""  # (backend only: the client names a player by code, never by id)
+    # questions asked once before a move that costs money or cannot be undone
+    extra_ask: str = ""
+    _extra: tuple[str, int, str] = ("", 0, "")  # player id, offer, method
+    cancel_ask: str = ""
+    _cancel: tuple[int, str] = (0, "")  # sale number, reason
+    close_ask: bool = False
 
     # ------------------------------------------------------------------ sign-in
 
@@ -133,6 +153,7 @@ class CaisseState(StaffSession, rx.State):
 
     async def _left(self) -> None:
         self.role = self.staff_name = ""
+        self._forget()
 
     def _still_the_same(self, member: StaffMember) -> bool:
         return member.name == self.staff_name
@@ -166,7 +187,9 @@ class CaisseState(StaffSession, rx.State):
         self.orders_count = len(pending)
         self.orders = [_line(e, s, names) for s in pending[:SHOWN_ORDERS]]
         mine = (
-            sales if self.role == "caissier" else [s for s in sales if s.seller == self.staff_name]
+            sales
+            if self.role == "caissier"
+            else [s for s in sales if counter_name(s.seller, s.cashier) == self.staff_name]
         )
         self.sales = [_line(e, s, names) for s in reversed(mine[-SHOWN_SALES:])]
         t = totals(sales if self.role == "caissier" else mine)
@@ -202,37 +225,150 @@ class CaisseState(StaffSession, rx.State):
                 )
             )
         self.tickets = tickets
+        self._show_found(e)
+
+    def _show_found(self, e: Evening) -> None:
+        pid = self._found_pid
+        if not pid or pid not in e.players:
+            self.found_name = self.found_code = self.found_cartons = ""
+            self.found_orders = []
+            return
+        self.found_name = e.players[pid]
+        self.found_code = desk_code(pid)
+        held = sum(c.no not in e.voided for c in e.player_cartons(pid))  # refunds withdrawn
+        self.found_cartons = f"a déjà {plural(held, 'carton')}" if held else "pas encore de carton"
+        self.found_orders = [_line(e, s, e.players) for s in pending_orders(e.sales.values(), pid)]
+
+    def _forget(self) -> None:
+        self._found_pid = ""
+        self.found_name = self.found_code = self.found_cartons = self.extra_ask = ""
+        self.found_orders = []
+        self._extra = ("", 0, "")
 
     # ------------------------------------------------------------------ moves
 
     @rx.event
+    async def lookup(self, form_data: dict):
+        """Find a phone player by the desk code their app shows (typed, or scanned: the QR code
+        types it), with their orders à régler: the desk settles one or sells from there."""
+        try:
+            player_code = as_text(form(form_data).get("code", ""), "player code", 40)
+        except BadInput as exc:
+            self._refused("lookup", exc)
+            return self._say("Tapez le code caisse affiché dans l'application du joueur.", ok=False)
+        if not await self._allowed("lookup", ("vendeur", "caissier")):
+            return
+        lv = await registry.live(self._evening_id)
+        pid = player_for_desk_code(player_code, lv.evening.players)
+        self._forget()
+        if pid is None:
+            refuse(self._who(), "lookup", f"no single player with desk code {player_code!r}")
+            return self._say(
+                f"Aucun joueur avec le code « {player_code} » : vérifiez le code affiché "
+                "dans son application.",
+                ok=False,
+            )
+        self._found_pid = pid
+        self._show(lv.evening)
+        n = len(self.found_orders)
+        self._say(
+            f"{self.found_name} : "
+            + (
+                f"{plural(n, 'commande')} à régler ci-dessous."
+                if n
+                else "aucune commande à régler. Choisissez le tarif."
+            ),
+            ok=True,
+        )
+
+    @rx.event
+    async def forget(self):
+        """Done with this player: the desk is ready for the next code."""
+        if not await self._allowed("forget", ("vendeur", "caissier")):
+            return
+        self._forget()
+        self.message = ""
+
+    @rx.event
     async def sell(self, form_data: dict):
-        """Sell a pack to a phone player, by the code their app shows."""
+        """Sell a pack to the player found by their code (or named by a "player" code in the
+        form, as bench/load.py sends it: the same as a lookup first). Refused, with the
+        question "vendre en plus ?", while they have an order à régler (the engine's rule)."""
         try:
             data = form(form_data)
-            player_code = as_text(data.get("player", ""), "player code", 20)
+            player_code = as_text(data.get("player", ""), "player code", 40)
             offer = as_int(data.get("offer"), 0, MAX_OFFER_INDEX, "offer")
             method = as_text(data.get("method", ""), "method", 10)
             if method not in DESK_METHODS:
                 raise BadInput(f"desk method {method!r}")
         except BadInput as exc:
             self._refused("sell", exc)
-            return self._say("Choisissez le joueur, le tarif et le paiement.", ok=False)
+            return self._say("Choisissez le tarif et le paiement.", ok=False)
         if not await self._allowed("sell", ("vendeur", "caissier")):
             return
-        lv = await registry.live(self._evening_id)
-        pid = player_for_desk_code(player_code, lv.evening.players)
-        if pid is None:
-            refuse(self._who(), "sell", f"no single player with desk code {player_code!r}")
-            return self._say(
-                f"Aucun joueur avec le code « {player_code} » : vérifiez le code affiché "
-                "dans son application.",
-                ok=False,
-            )
+        if player_code:
+            lv = await registry.live(self._evening_id)
+            found = player_for_desk_code(player_code, lv.evening.players)
+            if found is None:
+                refuse(self._who(), "sell", f"no single player with desk code {player_code!r}")
+                return self._say(f"Aucun joueur avec le code « {player_code} ».", ok=False)
+            if found != self._found_pid:
+                self._forget()
+                self._found_pid = found
+        pid = self._found_pid
+        if not pid:
+            refuse(self._who(), "sell", "no player found by code first")
+            return self._say("Tapez d'abord le code caisse du joueur.", ok=False)
         name = self.staff_name
-        events = await self._play("sell", lambda e: e.desk_sale(pid, offer, method, name))
+        try:
+            events = await registry.play(
+                self._evening_id,
+                lambda e: e.desk_sale(pid, offer, method, name),
+                actor=self.router.session.session_id,
+            )
+        except PendingOrder as exc:
+            refuse(self._who(), "sell", exc)
+            lv = await registry.live(self._evening_id, fresh=False)
+            self._show(lv.evening)
+            self._extra = (pid, offer, method)
+            price = euros(lv.evening.offer(offer).price_cents)
+            self.extra_ask = (
+                f"{self.found_name} a déjà {plural(len(self.found_orders), 'commande')} à "
+                f"régler. Encaissez plutôt la commande ci-dessus. Vendre quand même un paquet "
+                f"en plus ({price}) ?"
+            )
+            return self._say(exc.user_message, ok=False)
+        except LotoError as exc:
+            return self._refused("sell", exc)
+        lv = await registry.live(self._evening_id, fresh=False)
+        self._show(lv.evening)
+        self._say(_sold_text(lv.evening, events), ok=True)
+
+    @rx.event
+    async def sell_extra(self):
+        """The vendeur chose to sell a pack in addition to the player's order à régler."""
+        if not await self._allowed("sell_extra", ("vendeur", "caissier")):
+            return
+        pid, offer, method = self._extra
+        self.extra_ask, self._extra = "", ("", 0, "")
+        if not pid or pid != self._found_pid:
+            refuse(self._who(), "sell_extra", "no sale in addition was asked")
+            return self._say("Rien à vendre en plus : recommencez la vente.", ok=False)
+        name = self.staff_name
+        events = await self._play(
+            "sell_extra", lambda e: e.desk_sale(pid, offer, method, name, extra=True)
+        )
         if events is not None:
-            self._say(_sold_text(lv.evening, events), ok=True)
+            lv = await registry.live(self._evening_id, fresh=False)
+            self._say("Vendu en plus : " + _sold_text(lv.evening, events), ok=True)
+
+    @rx.event
+    async def drop_extra(self):
+        """No sale in addition (the desk settles the order instead)."""
+        if not await self._allowed("drop_extra", ("vendeur", "caissier")):
+            return
+        self.extra_ask, self._extra = "", ("", 0, "")
+        self._say("Pas de vente en plus : encaissez la commande à régler.", ok=True)
 
     @rx.event
     async def sell_paper(self, form_data: dict):
@@ -273,7 +409,8 @@ class CaisseState(StaffSession, rx.State):
 
     @rx.event
     async def confirm(self, sale_no: int, method: str):
-        """A caissier received the money of an order: the player's cartons are handed."""
+        """The desk received the money of an order: the player's cartons are handed. A vendeur
+        settles by cash or card (the money in hand); a transfer is the caissier's to check."""
         try:
             no = as_int(sale_no, 1, MAX_SALE_NO, "sale")
             how = as_text(method, "method", 12)
@@ -281,32 +418,70 @@ class CaisseState(StaffSession, rx.State):
                 raise BadInput(f"settle method {how!r}")
         except BadInput as exc:
             return self._refused("confirm", exc)
-        if not await self._allowed("confirm", ("caissier",)):
+        if not await self._allowed("confirm", ("vendeur", "caissier")):
             return
+        if how == "transfer" and not await self._allowed("confirm", ("caissier",)):
+            return
+        self.extra_ask, self._extra = "", ("", 0, "")
         name = self.staff_name
         events = await self._play("confirm", lambda e: e.confirm_payment(no, how, name))
         if events is not None:
             lv = await registry.live(self._evening_id, fresh=False)
             self._say(
-                f"Commande n° {no} réglée ({METHOD_LABELS[how]}) : "
+                f"Commande n° {no} réglée ({METHOD_LABELS[how].lower()}) : "
                 + _sold_text(lv.evening, events),
                 ok=True,
             )
 
     @rx.event
-    async def cancel(self, form_data: dict):
-        """Cancel an order, or refund a sale whose cartons have not played (logged)."""
+    async def ask_cancel(self, form_data: dict):
+        """Cancel an order, or refund a sale whose cartons have not played: asked once, with
+        the sale and the sum to give back."""
         try:
             data = form(form_data)
             no = as_int(data.get("sale"), 1, MAX_SALE_NO, "sale")
             reason = as_text(data.get("reason", ""), "reason", 120)
         except BadInput as exc:
-            self._refused("cancel", exc)
+            self._refused("ask_cancel", exc)
             return self._say("Numéro de vente et motif (120 caractères au plus).", ok=False)
         if not reason:
             return self._say("Indiquez le motif de l'annulation.", ok=False)
+        if not await self._allowed("ask_cancel", ("caissier",)):
+            return
+        lv = await registry.live(self._evening_id)
+        sale = lv.evening.sales.get(no)
+        if sale is None:
+            refuse(self._who(), "ask_cancel", f"no sale {no}")
+            return self._say(f"Aucune vente n° {no}.", ok=False)
+        if sale.status is SaleStatus.CANCELLED:
+            return self._say(f"La vente n° {no} est déjà annulée.", ok=False)
+        who = lv.evening.players.get(sale.player_id, "?")
+        what = f"n° {no} ({who}, {euros(sale.amount_cents)})"
+        self._cancel = (no, reason)
+        self.cancel_ask = (
+            f"Rembourser la vente {what} : rendre {euros(sale.amount_cents)} et retirer ses "
+            f"cartons ? Motif : {reason}"
+            if sale.status is SaleStatus.PAID
+            else f"Annuler la commande à régler {what} ? Rien à rendre. Motif : {reason}"
+        )
+
+    @rx.event
+    async def drop_cancel(self):
+        """No cancellation after all."""
+        if not await self._allowed("drop_cancel", ("caissier",)):
+            return
+        self.cancel_ask, self._cancel = "", (0, "")
+
+    @rx.event
+    async def cancel(self):
+        """The caissier confirmed the cancellation or refund asked (logged, never deleted)."""
         if not await self._allowed("cancel", ("caissier",)):
             return
+        no, reason = self._cancel
+        self.cancel_ask, self._cancel = "", (0, "")
+        if not no:
+            refuse(self._who(), "cancel", "no cancellation was asked")
+            return self._say("Rien à annuler : indiquez le numéro de vente et le motif.", ok=False)
         name = self.staff_name
         events = await self._play("cancel", lambda e: e.cancel_sale(no, name, reason))
         for x in events or ():
@@ -315,10 +490,35 @@ class CaisseState(StaffSession, rx.State):
                 self._say(f"Vente n° {no} annulée{refund}.", ok=True)
 
     @rx.event
+    async def ask_close(self):
+        """Closing the till is for good: asked once, with the totals."""
+        if not await self._allowed("ask_close", ("caissier",)):
+            return
+        lv = await registry.live(self._evening_id)
+        self._show(lv.evening)
+        if self.orders_count:  # the engine would refuse: say so before asking
+            n = self.orders_count
+            return self._say(
+                f"{plural(n, 'commande')} encore à régler : "
+                + ("encaissez-la ou annulez-la" if n == 1 else "encaissez-les ou annulez-les")
+                + " avant de fermer la caisse.",
+                ok=False,
+            )
+        self.close_ask = True
+
+    @rx.event
+    async def drop_close(self):
+        """The till stays open."""
+        if not await self._allowed("drop_close", ("caissier",)):
+            return
+        self.close_ask = False
+
+    @rx.event
     async def close_till(self):
         """Close the till: no more sales tonight."""
         if not await self._allowed("close_till", ("caissier",)):
             return
+        self.close_ask = False
         name = self.staff_name
         if await self._play("close_till", lambda e: e.close_till(name)) is not None:
             self._say(f"Caisse fermée. Total encaissé : {self.received}.", ok=True)
@@ -380,13 +580,14 @@ def _line(e: Evening, s, names: dict[str, str]) -> SaleLine:
         label=e.program.offers[s.offer].name,
         amount=euros(s.amount_cents),
         method=METHOD_LABELS.get(s.method, s.method),
-        seller=s.seller or (f"caisse : {s.cashier}" if s.cashier else "téléphone"),
+        seller=s.seller or (f"réglée par {s.cashier}" if s.cashier else "téléphone"),
         status=STATUS_LABELS[s.status]
         + (f" — remboursée {euros(s.refunded_cents)}" if s.refunded_cents else "")
         + (f" ({s.cancel_reason})" if s.cancel_reason else ""),
         pending=s.status is SaleStatus.PENDING,
         cancelled=s.status is SaleStatus.CANCELLED,
         cartons=_ranges(nos),
+        code=desk_code(s.player_id),
     )
 
 
@@ -412,7 +613,7 @@ def _sold_text(e: Evening, events: list[ev.Event]) -> str:
     nos = [n for x in sold for n in x.carton_nos]
     who = e.players.get(sold[0].player_id, "?") if sold else "?"
     amount = f" — {euros(rec[-1].amount_cents)}" if rec else ""
-    return f"{len(nos)} carton(s) pour {who}{amount} : n° {_ranges(nos)}."
+    return f"{plural(len(nos), 'carton')} pour {who}{amount} : n° {_ranges(nos)}."
 
 
 def _paper_pdf(evening_id: int, lv, carton_nos: list[int]) -> bytes | None:
