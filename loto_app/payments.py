@@ -39,12 +39,14 @@ class PaymentProvider(Protocol):
 
 
 class ManualProvider:
-    """Settled by hand: the caissier confirms each order once the money is received."""
+    """Settled by hand: the desk confirms each order once the money is received (a transfer:
+    the caissier)."""
 
     name = "manual"
     instructions = (
-        "Règlement manuel : le caissier confirme chaque commande après avoir reçu l'argent "
-        "(espèces ou carte à la caisse, virement pour les joueurs à distance)."
+        "Règlement manuel : la caisse confirme chaque commande après avoir reçu l'argent "
+        "(espèces ou carte à la caisse ; virement, vérifié par le caissier, pour les joueurs "
+        "à distance)."
     )
 
     def request(self, sale_no: int, amount_cents: int, player_name: str) -> PaymentRequest:
