@@ -8,7 +8,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from loto_app.present import euros
+from loto_app.present import euros, plural
 from loto_app.records.report import local_time
 
 
@@ -32,14 +32,14 @@ def summarize(report: Any) -> tuple[list[ReportLine], list[str]]:
         ReportLine(
             "Joueurs", ", ".join(f"{label} : {n}" for _, label, n in report.origins if n) or "0"
         ),
-        ReportLine("Ventes réglées", f"{till.sales} ({till.cartons} cartons)"),
+        ReportLine("Ventes réglées", f"{till.sales} ({plural(till.cartons, 'carton')})"),
         ReportLine("En caisse", euros(till.received_cents)),
         ReportLine("À régler", euros(till.pending_cents)),
         ReportLine("Cartons offerts", str(till.free_cartons)),
         ReportLine("Lots remis", f"{sum(a.handed_over for a in awards)} sur {len(awards)}"),
         ReportLine(
             "Journal",
-            f"intègre ({report.audit.entries} entrées)"
+            f"intègre ({plural(report.audit.entries, 'entrée')})"
             if report.audit.ok
             else "PROBLÈME : voir « Vérifier le journal »",
         ),
