@@ -7,6 +7,7 @@ démarquer" is offered only when the game can end. Each state is screenshotted a
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -160,6 +161,12 @@ def test_tablet_layout_landscape_and_phone_and_the_unmark_action(
         _ball(tablet, n)
     expect(tablet.get_by_test_id("allow-unmark")).to_have_count(0)
     _check(tablet, results_dir, "02-in-game", "ball-submit", claims=False)
+    tv = browser.new_context(viewport={"width": 1920, "height": 1080}, locale="fr-FR").new_page()
+    tv.goto(f"{app_url}/ecran?code={code}")
+    expect(tv.get_by_test_id("last-number")).to_have_text(str(row[-2]))
+    # balls typed in a burst: no pace on the hall screen ("un numéro par seconde" meant nothing)
+    expect(tv.get_by_test_id("rhythm")).to_have_count(0)
+    tv.screenshot(path=results_dir / "06-hall-in-game-burst-1920x1080.png")
 
     # A claim: the carton read back beside the board, the lot to award is the next action.
     _ball(tablet, row[-1])
@@ -179,3 +186,13 @@ def test_tablet_layout_landscape_and_phone_and_the_unmark_action(
     expect(tablet.get_by_test_id("next-game")).to_be_visible()
     expect(tablet.get_by_test_id("allow-unmark")).to_have_count(0)
     _check(tablet, results_dir, "05-between-games", "next-game", claims=True)
+
+    # The next game at a hall's pace: the screen tells it in words.
+    tablet.get_by_test_id("next-game").click()
+    _ball(tablet, away[0])
+    tablet.wait_for_timeout(6_000)  # a steady pace is at least 5 s a number
+    _ball(tablet, away[1])
+    expect(tv.get_by_test_id("rhythm")).to_have_text(
+        re.compile(r"^Environ un numéro toutes les [67] secondes$")
+    )
+    tv.screenshot(path=results_dir / "07-hall-in-game-paced-1920x1080.png")
