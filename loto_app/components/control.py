@@ -89,6 +89,7 @@ def _cell(cell: rx.Var[dict[str, Any]], font_size: Any) -> rx.Component:
             font_weight=rx.cond(drawn, "900", "500"),
             line_height="1.5",
             text_align="center",
+            white_space="nowrap",
             # a winning number: green with white text; another drawn one: yellow; not drawn
             # (a false claim's missing number): white, struck through
             background=rx.cond(win, SUCCESS, rx.cond(drawn, DRAWN, WHITE)),

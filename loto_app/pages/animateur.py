@@ -397,17 +397,24 @@ def _game_controls() -> rx.Component:
             ),
         ),
         _tie_controls(),
+        # an action only when the game can end (every lot awarded, or all 90 out unwon)
         rx.cond(
-            HallView.status != "over",
+            HallView.awaiting_unmark,
             big_button(
-                "Vous pouvez démarquer",
+                "Annoncer «\u00a0Vous pouvez démarquer\u00a0»",
                 "allow-unmark",
                 on_click=AnimateurState.allow_unmark,
-                disabled=~HallView.awaiting_unmark,
-                color_scheme="green",
-                variant=rx.cond(HallView.awaiting_unmark, "solid", "outline"),
+                background=SUCCESS,
+                color=ON_SOLID,
                 width="100%",
+                white_space="normal",
+                text_wrap="balance",
+                height="auto",
+                padding_y="0.6rem",
             ),
+        ),
+        rx.cond(
+            HallView.status == "over",
             rx.text("Toutes les parties ont été jouées. Merci !", font_weight="800"),
         ),
         rx.cond(
@@ -539,50 +546,63 @@ def _pair_screen() -> rx.Component:
     )
 
 
-def _dashboard() -> rx.Component:
-    return rx.fragment(
-        rx.hstack(
-            rx.box(
-                rx.text("Dernier", color=MUTED),
-                rx.text(
-                    rx.cond(HallView.last > 0, HallView.last.to_string(), "–"),
-                    font_size="4rem",
-                    font_weight="900",
-                    color=ACCENT,
-                    line_height="1",
-                    custom_attrs=tid("last-number"),
-                ),
-                text_align="center",
-                min_width="7rem",
+def _status() -> rx.Component:
+    """The last number, large, and where the evening stands."""
+    return rx.hstack(
+        rx.box(
+            rx.text("Dernier", color=MUTED),
+            rx.text(
+                rx.cond(HallView.last > 0, HallView.last.to_string(), "–"),
+                font_size="4rem",
+                font_weight="900",
+                color=ACCENT,
+                line_height="1",
+                custom_attrs=tid("last-number"),
             ),
-            rx.vstack(
-                rx.text(HallView.evening_name, font_weight="800"),
-                rx.text(
-                    f"Code : {HallView.join_code} — série {HallView.series} — {HallView.players} ",
-                    rx.cond(HallView.players > 1, "joueurs", "joueur"),
-                ),
-                rx.text(
-                    rx.cond(
-                        HallView.game_no > 0,
-                        f"Partie {HallView.game_no}/{HallView.games_total} : {HallView.game_label}",
-                        "Aucune partie commencée",
-                    )
-                ),
-                rx.cond(
-                    HallView.stage_label != "",
-                    rx.text(
-                        f"En jeu : {HallView.stage_label} — {HallView.lot_label}", font_weight="700"
-                    ),
-                ),
-                rx.text(
-                    f"{HallView.count} ",
-                    rx.cond(HallView.count > 1, "numéros tirés", "numéro tiré"),
-                ),
-                spacing="1",
-                align="start",
-            ),
-            width="100%",
+            text_align="center",
+            min_width="6.5rem",
         ),
+        rx.vstack(
+            rx.text(HallView.evening_name, font_weight="800"),
+            rx.text(
+                f"Code : {HallView.join_code} — série {HallView.series} — {HallView.players} ",
+                rx.cond(HallView.players > 1, "joueurs", "joueur"),
+            ),
+            rx.text(
+                rx.cond(
+                    HallView.game_no > 0,
+                    f"Partie {HallView.game_no}/{HallView.games_total} : {HallView.game_label}",
+                    "Aucune partie commencée",
+                )
+            ),
+            rx.cond(
+                HallView.stage_label != "",
+                rx.text(
+                    f"En jeu : {HallView.stage_label} — {HallView.lot_label}", font_weight="700"
+                ),
+            ),
+            rx.text(
+                f"{HallView.count} ",
+                rx.cond(HallView.count > 1, "numéros tirés", "numéro tiré"),
+            ),
+            spacing="1",
+            align="start",
+        ),
+        width="100%",
+    )
+
+
+def _pane(*children: rx.Component, name: str, **props) -> rx.Component:
+    """One part of the tablet's layout (assets/loto.css: two sides on a landscape tablet,
+    one column on a phone or a portrait tablet)."""
+    return rx.box(*children, class_name=f"loto-anim-{name}", **props)
+
+
+def _dashboard() -> rx.Component:
+    """The next action and what the hall hears (primary) with the claims and the rest under
+    it on one side; the read-back and the board on the other (the side)."""
+    primary = _pane(
+        _status(),
         announcement_box(HallView.announcement, HallView.announcement_kind),
         last_call_banner("2rem"),
         rx.cond(
@@ -594,19 +614,37 @@ def _dashboard() -> rx.Component:
             ),
         ),
         _game_controls(),
-        readback("1.6rem"),
-        _claims(),
-        _decisions(),
-        rx.cond(HallView.status == "running", _paper_claim()),
-        board("1rem"),
-        _pair_screen(),
-        rx.button(
-            "Se déconnecter",
-            on_click=AnimateurState.logout,
-            variant="ghost",
-            size="3",
-            align_self="center",  # a ghost button's negative margins widen the page otherwise
+        name="primary",
+    )
+    side = _pane(
+        # (on a phone, two digits must fit a ninth of the screen)
+        _pane(readback(["1.1rem", "1.3rem", "1.6rem"]), name="readback"),
+        # a landscape tablet: as large as the side's width and the screen's height allow
+        _pane(board(["1rem", "1.2rem", "1.2rem", "min(2.2vw, 3.2vh)"]), name="board"),
+        name="side",
+    )
+    more = _pane(
+        _pane(_claims(), name="claims"),
+        _pane(
+            _decisions(),
+            rx.cond(HallView.status == "running", _paper_claim()),
+            _pair_screen(),
+            rx.button(
+                "Se déconnecter",
+                on_click=AnimateurState.logout,
+                variant="ghost",
+                size="3",
+                align_self="center",  # a ghost button's negative margins widen the page
+            ),
+            name="rest",
         ),
+        name="more",
+    )
+    return rx.box(
+        _pane(primary, more, name="controls"),
+        side,
+        class_name="loto-anim",
+        custom_attrs=tid("animateur-dashboard"),
     )
 
 
@@ -628,5 +666,5 @@ def index() -> rx.Component:
                 ),
             ),
         ),
-        max_width="60rem",
+        max_width="84rem",
     )

@@ -249,7 +249,7 @@ def _footer() -> rx.Component:
             rx.cond(
                 HallView.rhythm != "",
                 rx.text(
-                    f"Tirage : {HallView.rhythm}",
+                    HallView.rhythm,
                     font_size=SMALL,
                     color=TV_MUTED,
                     custom_attrs=tid("rhythm"),

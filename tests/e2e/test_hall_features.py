@@ -4,7 +4,6 @@ shows the last five numbers and the draw rhythm; remote players get the live str
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -92,7 +91,8 @@ def test_vibrations_hint_voice_rhythm_and_stream(
 
     expect(screen.get_by_test_id("last-number")).to_have_text(str(row[-1]))
     expect(screen.get_by_test_id("last-five").locator("p")).to_have_count(6)  # label + 5
-    expect(screen.get_by_test_id("rhythm")).to_contain_text(re.compile(r"un numéro (par|toutes)"))
+    # balls typed in a burst: no pace worth telling the hall (tests/live/test_snapshot.py)
+    expect(screen.get_by_test_id("rhythm")).to_have_count(0)
     spoken = screen.evaluate("window.__lotoSpoken")
     assert spoken[-1].startswith(f"Le {row[-1]}")
     screen.screenshot(path=results_dir / "02-ecran.png")

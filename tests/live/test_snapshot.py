@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import random
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from loto_app.domain.engine import Evening
 from loto_app.domain.program import (
     DrawSource,
@@ -15,7 +18,12 @@ from loto_app.domain.program import (
     Settings,
     Stage,
 )
-from loto_app.live.present.snapshot import embed_url, public_snapshot, rhythm
+from loto_app.live.present.snapshot import (
+    STEADY_PACE_SECONDS,
+    embed_url,
+    public_snapshot,
+    rhythm,
+)
 from loto_app.live.present.views import private_view
 
 QUINE = GameSpec(Kind.CLASSIQUE, (Stage(Pattern.ONE_LINE, Lot("Jambon", 2500)),))
@@ -30,13 +38,30 @@ def test_embed_url_turns_youtube_links_into_embeds_and_keeps_others():
     assert embed_url("") == ""
 
 
-def test_rhythm_reads_well():
+def test_rhythm_says_the_pace_the_way_the_hall_says_it():
     assert rhythm([]) == ""
     assert rhythm([10.0]) == ""
-    assert rhythm([0.0, 12.0, 24.0]) == "un numéro toutes les 12 s"
-    assert rhythm([0.0, 0.4]) == "un numéro par seconde"
-    assert rhythm([0.0, 80.0]) == "un numéro toutes les 80 s"
-    assert rhythm([0.0, 300.0]) == "un numéro toutes les 5 min"
+    assert rhythm([0.0, 12.0, 24.0]) == "Environ un numéro toutes les 10 secondes"
+    assert rhythm([0.0, 6.0]) == "Environ un numéro toutes les 6 secondes"
+    assert rhythm([0.0, 80.0]) == "Environ un numéro toutes les 80 secondes"
+    assert rhythm([0.0, 61.0]) == "Environ un numéro par minute"
+    assert rhythm([0.0, 90.0]) == "Environ un numéro toutes les 90 secondes"
+    assert rhythm([0.0, 300.0]) == "Environ un numéro toutes les 5 minutes"
+    # balls typed in a burst (or a catch-up): no pace worth telling the hall
+    assert rhythm([0.0, 0.4]) == ""
+    assert rhythm([0.0, 1.0, 2.0, 3.0]) == ""
+
+
+@given(st.lists(st.floats(0, 600), min_size=2, max_size=12).map(sorted))
+def test_rhythm_is_shown_only_for_a_steady_pace_and_always_in_words(times: list[float]):
+    said = rhythm(times)
+    recent = times[-6:]
+    gap = (recent[-1] - recent[0]) / (len(recent) - 1)
+    assert (said == "") == (gap < STEADY_PACE_SECONDS - 0.5)
+    if said:
+        assert said.startswith("Environ un numéro ")
+        assert said.endswith(("secondes", "minute", "minutes"))
+        assert "par seconde" not in said
 
 
 def _evening() -> Evening:

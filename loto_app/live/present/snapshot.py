@@ -3,6 +3,7 @@ announcements and the public side of claims and ties. Pure: no Reflex, no databa
 
 from __future__ import annotations
 
+import math
 from typing import Any
 from urllib.parse import parse_qs, urlparse
 
@@ -198,17 +199,26 @@ def embed_url(url: str) -> str:
     return url
 
 
+#: Below this average gap between draws the pace tells the hall nothing (a burst of balls
+#: typed in, a catch-up): the screen shows no pace.
+STEADY_PACE_SECONDS = 5
+
+
 def rhythm(times: list[float]) -> str:
-    """The draw rhythm from the last draws' times: 'un numéro toutes les 12 s'."""
+    """The pace of the draw as the hall says it, from the last draws' times: 'Environ un
+    numéro toutes les 20 secondes'; '' until there is a steady pace to tell."""
     recent = times[-6:]
     if len(recent) < 2:
         return ""
     gap = (recent[-1] - recent[0]) / (len(recent) - 1)
-    if gap >= 90:
-        minutes = round(gap / 60)
-        return "un numéro par minute" if minutes <= 1 else f"un numéro toutes les {minutes} min"
-    seconds = round(gap)
-    return "un numéro par seconde" if seconds <= 1 else f"un numéro toutes les {seconds} s"
+    if gap < STEADY_PACE_SECONDS - 0.5:
+        return ""
+    if gap >= 100:
+        return f"Environ un numéro toutes les {max(2, math.floor(gap / 60 + 0.5))} minutes"
+    seconds = round(gap) if gap < 10 else 5 * math.floor(gap / 5 + 0.5)  # "environ": to 5 s
+    if seconds == 60:
+        return "Environ un numéro par minute"
+    return f"Environ un numéro toutes les {seconds} secondes"
 
 
 #: Verdicts of a claim checked on its grid: the hall sees that carton read back.
@@ -416,6 +426,7 @@ def public_snapshot(
         "pattern": st.pattern.value if st else "",
         "claim_hint": e.program.settings.claim_hint,
         "last_five": list(reversed(g.drawn[-6:-1])) if g else [],
-        "rhythm": rhythm((drawn_at or {}).get(g.index, [])) if g else "",
+        # the pace while numbers are drawn; a finished game's pace is no news to the hall
+        "rhythm": rhythm((drawn_at or {}).get(g.index, [])) if g and running else "",
         "stream_url": embed_url(e.program.settings.stream_url),
     }
