@@ -69,7 +69,6 @@ def relot(program: Program, i: int, description: str) -> Program:
     return with_game(program, i, dataclasses.replace(g, stages=(first, *g.stages[1:])))
 
 
-
 def test_a_later_game_is_amended_while_game_1_is_in_play_and_game_1_is_refused():
     e = fresh()
     base = e.program
