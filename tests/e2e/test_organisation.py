@@ -402,6 +402,16 @@ def test_a_program_is_edited_before_its_game(
         sign_in(page, code, secret)
         expect(page.get_by_test_id("org-evening")).to_have_text("Loto modifié", timeout=WAIT_MS)
 
+        # the organiser attaches the hall TV by the code it shows (the animateur's path)
+        tv = browser.new_context(viewport={"width": 1280, "height": 720}).new_page()
+        tv.goto(f"{app_url}/ecran")
+        shown = tv.get_by_test_id("pair-code")
+        expect(shown).to_have_text(re.compile(r"^[0-9A-Z]{6}$"), timeout=WAIT_MS)
+        page.get_by_test_id("pair-code").fill(shown.inner_text().lower())
+        page.get_by_test_id("pair-submit").click()
+        expect(page.get_by_test_id("pair-message")).to_contain_text("Écran relié")
+        tv.wait_for_url(f"**/ecran?code={code}", timeout=WAIT_MS)
+
         # the organiser opens the program before any game and changes game 1's first lot...
         page.get_by_test_id("org-edit-open").click()
         expect(page.get_by_test_id("org-edit-note")).to_contain_text("Aucune partie")
