@@ -374,7 +374,7 @@ def _game_head(g: GameDraft, i: Any) -> rx.Component:
 
 
 def _lot_word(st: StageDraft) -> rx.Component:
-    return rx.cond(st.on, rx.text(st.description, as_="span"))
+    return rx.cond(st.on, rx.text(rx.text.strong(f"{st.label} : "), st.description, as_="span"))
 
 
 def _game_line(g: GameDraft, i: Any) -> rx.Component:
