@@ -12,6 +12,7 @@ job; the engine checks that a player acts on their own cartons.
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -30,6 +31,7 @@ from loto_app.domain.cartons import (
 )
 from loto_app.domain.events import LotTicket
 from loto_app.domain.program import (
+    KIND_LABELS,
     DrawSource,
     GameSpec,
     Kind,
@@ -63,6 +65,15 @@ ORIGINS = ("hall", "remote", "paper")
 #: who settles a dispute (art. 8): the signed-in animateur or the organiser
 DECIDERS = ("animateur", "organisateur")
 MAX_DECISION_REASON = 200
+#: settings the game in play depends on: changed only between games
+PLAY_SETTINGS = (
+    "draw_source",
+    "auto_marking",
+    "tie_method",
+    "token_source",
+    "last_call_seconds",
+    "claim_hint",
+)
 #: a decision may overturn these verdicts, to "valid" or "false"
 _OVERTURNABLE = (Verdict.VALID, Verdict.FALSE, Verdict.LATE, Verdict.AFTER_AWARD)
 
@@ -844,6 +855,82 @@ class Evening:
         # (all 90 numbers out and nobody claimed in time: the game ends, the lot stays unwon)
         return self._emit(ev.UnmarkAllowed(g.index))
 
+    # ------------------------------------------------------------------ moves: the organiser
+
+    @property
+    def first_amendable_game(self) -> int:
+        """The first game the organiser may still change: every earlier one has started."""
+        return len(self.games)
+
+    def amend_program(self, program: Program, by: str = "organisateur") -> list[ev.Event]:
+        """The organiser's new program, for the games not started yet.
+
+        The games already started (the one in play included) stay as they were, and so does
+        the série (cartons are printed in it); while a game is in play, the settings it
+        depends on (`PLAY_SETTINGS`) stay too; free cartons cannot be switched once a sale is
+        recorded. Cartons already sold keep their price (the sale recorded it) and play the
+        games of their kind from their first game: an amendment that would leave sold cartons
+        with no game of their kind to play is refused. The legal checks are the program's own
+        (`Program` validates itself on construction).
+
+        Raises:
+            AmendmentRefused: with the French reason.
+        """
+        if not isinstance(program, Program):
+            raise err.InvalidArgument(f"amendment of {type(program).__name__}, not a Program")
+        by = _staff_name(by)
+        old, frozen = self.program, self.first_amendable_game
+        if self.is_over:
+            raise err.AmendmentRefused("the evening is over", "La soirée est terminée.")
+        if program.series != old.series:
+            raise err.AmendmentRefused(
+                f"series {old.series!r} -> {program.series!r:.20}",
+                "Le code de série ne change plus : les cartons sont imprimés dans cette série.",
+            )
+        if len(program.games) < frozen or program.games[:frozen] != old.games[:frozen]:
+            changed = next(
+                (
+                    i
+                    for i in range(frozen)
+                    if i >= len(program.games) or program.games[i] != old.games[i]
+                ),
+                frozen - 1,
+            )
+            raise err.AmendmentRefused(
+                f"game {changed} has started: it cannot be amended",
+                f"La partie {changed + 1} a commencé : elle ne peut plus être modifiée.",
+            )
+        g = self.game
+        if g is not None and g.status is not GameStatus.FINISHED:
+            for name in PLAY_SETTINGS:
+                if getattr(program.settings, name) != getattr(old.settings, name):
+                    raise err.AmendmentRefused(
+                        f"setting {name} changed while game {g.index} is in play",
+                        f"La partie {g.index + 1} est en cours : ce réglage (tirage, marquage, "
+                        "ex aequo, dernier appel, aide) attendra la fin de la partie.",
+                    )
+        if program.settings.free_cartons != old.settings.free_cartons and self.sales:
+            raise err.AmendmentRefused(
+                "free_cartons changed after a sale",
+                "Des ventes sont enregistrées : le loto gratuit ne peut plus changer.",
+            )
+        for kind in sorted({p.kind for p in self.purchases}, key=list(Kind).index):
+            still_sold = any(
+                p.kind is kind and not self.voided.issuperset(p.carton_nos) for p in self.purchases
+            )
+            was = any(s.kind is kind for s in old.games[frozen:])
+            now = any(s.kind is kind for s in program.games[frozen:])
+            if still_sold and was and not now:
+                raise err.AmendmentRefused(
+                    f"sold {kind} cartons would have no game left",
+                    f"Des cartons « {KIND_LABELS[kind].lower()} » sont vendus : gardez au "
+                    "moins une partie de ce type à venir.",
+                )
+        if program == old:
+            raise err.AmendmentRefused("no change", "Aucun changement à enregistrer.")
+        text = json.dumps(program.to_dict(), ensure_ascii=False, sort_keys=True)
+        return self._emit(ev.ProgramAmended(text, frozen, by))
+
     # ------------------------------------------------------------------ moves: disputes (art. 8)
 
     def reinstate_carton(self, carton_no: int, by: str, reason: str) -> list[ev.Event]:
@@ -1337,6 +1424,8 @@ class Evening:
                 g = self.games[e.game]
                 for c in self.player_cartons(e.player_id):
                     g.marks.pop(c.no, None)
+            case ev.ProgramAmended():
+                self.program = Program.from_dict(json.loads(e.program))
             case _:
                 raise TypeError(f"unknown event {e!r}")
 
@@ -1374,6 +1463,7 @@ class Evening:
     def fingerprint(self) -> dict[str, Any]:
         """A canonical, comparable picture of the whole state (for tests and audits)."""
         return {
+            "program": self.program.to_dict(),
             "players": dict(sorted(self.players.items())),
             "origins": dict(sorted(self.origins.items())),
             "sales": [

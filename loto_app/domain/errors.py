@@ -317,3 +317,11 @@ class DisputeRefused(LotoError):
 
     code = "dispute_refused"
     default_user_message = "Cette décision n'est pas possible ici."
+
+
+class AmendmentRefused(LotoError):
+    """A change of the program that would touch a game already started, a setting the game in
+    play depends on, or cartons already sold."""
+
+    code = "amendment_refused"
+    default_user_message = "Modification du programme impossible."

@@ -392,6 +392,20 @@ class AwardWithdrawn(Event):
 
 
 #: The decisions of the association (art. 8), for the report and the players' views.
+@dataclass(frozen=True, slots=True)
+class ProgramAmended(Event):
+    """The organiser changed the program before the games concerned: games not started yet
+    (their lots, stages, kinds, order), the tariff, and the settings no game in play depends
+    on. `program` is the whole program from then on (`Program.to_dict()` as canonical JSON);
+    `from_game` is the first game it may change (every earlier one had started). Cartons
+    already sold keep their price and the games they play (their kind, from `first_game`)."""
+
+    type: ClassVar[str] = "program_amended"
+    program: str
+    from_game: int
+    by: str
+
+
 DISPUTE_EVENTS = (CartonReinstated, VerdictOverturned, LotGiven, ConsolationGiven, AwardWithdrawn)
 
 #: A lot ticket's share: the whole lot, or half of it (two ex aequo who agreed to share).
@@ -453,6 +467,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         LastCallOpened,
         LastCallClosed,
         VoucherIssued,
+        ProgramAmended,
         *DISPUTE_EVENTS,
     )
 }

@@ -7,6 +7,7 @@ import reflex as rx
 from loto_app.components.board import board
 from loto_app.components.control import last_call_banner, readback
 from loto_app.components.disputes import withdraw_form
+from loto_app.components.pair_form import pair_form
 from loto_app.components.palette import (
     ACCENT,
     INFO,
@@ -508,39 +509,7 @@ def _pair_screen() -> rx.Component:
     return rx.box(
         rx.heading("Relier l'écran de la salle", size="5"),
         rx.text("Ouvrez /ecran sur la télévision et tapez le code qu'elle affiche."),
-        rx.form(
-            rx.flex(
-                rx.input(
-                    name="pair",
-                    placeholder="Code de l'écran",
-                    size="3",
-                    width="11rem",
-                    max_length=20,
-                    auto_complete="off",
-                    custom_attrs=tid(
-                        "pair-code",
-                        autocapitalize="characters",
-                        **{"aria-label": "Code de l'écran"},
-                    ),
-                ),
-                rx.button(
-                    "Relier l'écran", type="submit", size="3", custom_attrs=tid("pair-submit")
-                ),
-                wrap="wrap",
-                gap="0.5rem",
-            ),
-            on_submit=AnimateurState.pair_screen,
-            reset_on_submit=True,
-        ),
-        rx.cond(
-            AnimateurState.pair_message != "",
-            rx.text(
-                AnimateurState.pair_message,
-                font_weight="700",
-                color=rx.cond(AnimateurState.pair_ok, step("green", 11), step("red", 11)),
-                custom_attrs=tid("pair-message", role="status"),
-            ),
-        ),
+        pair_form(AnimateurState),
         padding_top="0.5rem",
         custom_attrs=tid("pair-screen"),
     )

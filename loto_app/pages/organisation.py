@@ -13,9 +13,12 @@ from loto_app.components.form import (
     error,
     section,
 )
+from loto_app.components.pair_form import pair_form
+from loto_app.components.palette import ACCENT, INK, MUTED, SECTION_LINE
 from loto_app.components.signin import sign_in_form
 from loto_app.components.ui import page_shell, tid
 from loto_app.live.states.organisation import OrganisationState
+from loto_app.live.states.organisation_staff import EveningStaff
 from loto_app.pages import organisation_records, organisation_setup, organisation_staff
 
 TITLE = "Loto — organisation"
@@ -37,35 +40,90 @@ def _login_form() -> rx.Component:
     )
 
 
-def _signed_out() -> rx.Component:
-    tab = {
-        "size": "4",
-        "flex": "1 1 12rem",
-        "min_height": "3.5rem",
-        "font_size": "1.2rem",
-        "font_weight": "700",
-    }
-    return rx.fragment(
+def _choice_card(testid: str, title: str, text: str, tab: str, icon: str) -> rx.Component:
+    return rx.el.button(
         rx.flex(
-            rx.button(
-                "Créer une soirée",
-                on_click=P.show_tab("create"),
-                variant=rx.cond(P.tab == "create", "solid", "outline"),
-                custom_attrs=tid("tab-create", **{"aria-pressed": P.tab == "create"}),
-                **tab,
+            rx.icon(icon, size=40, color=ACCENT, flex_shrink="0"),
+            rx.vstack(
+                rx.text(title, font_size="1.6rem", font_weight="800", color=INK),
+                rx.text(text, font_size="1.15rem", color=MUTED, text_align="left"),
+                spacing="1",
+                align="start",
             ),
-            rx.button(
+            gap="1rem",
+            align="center",
+        ),
+        on_click=P.show_tab(tab),
+        padding="1.4rem 1.25rem",
+        min_height="7.5rem",
+        width="100%",
+        cursor="pointer",
+        background="white",
+        border=f"2px solid {SECTION_LINE}",
+        border_left=f"0.5rem solid {ACCENT}",
+        border_radius="0.9rem",
+        text_align="left",
+        custom_attrs=tid(testid),
+    )
+
+
+def _choice() -> rx.Component:
+    """A visitor with no evening on this browser: what do you want to do?"""
+    return rx.vstack(
+        rx.text("Que voulez-vous faire ?", font_size="1.3rem", font_weight="700"),
+        rx.grid(
+            _choice_card(
+                "tab-signin",
                 "J'ai déjà une soirée",
-                on_click=P.show_tab("signin"),
-                variant=rx.cond(P.tab == "signin", "solid", "outline"),
-                custom_attrs=tid("tab-signin", **{"aria-pressed": P.tab == "signin"}),
-                **tab,
+                "La gérer ou la modifier avec son code et le secret de l'organisateur.",
+                "signin",
+                "log-in",
             ),
-            gap="0.75rem",
-            wrap="wrap",
+            _choice_card(
+                "tab-create",
+                "Créer une soirée",
+                "Le programme, les lots et le tarif, en 4 étapes (tout est prérempli).",
+                "create",
+                "circle-plus",
+            ),
+            columns=rx.breakpoints(initial="1", md="2"),
+            spacing="4",
             width="100%",
         ),
-        rx.cond(P.tab == "create", organisation_setup.create_form(), _login_form()),
+        spacing="3",
+        width="100%",
+        align="stretch",
+        custom_attrs=tid("org-choice"),
+    )
+
+
+def _signed_out() -> rx.Component:
+    tab = {"size": "3", "min_height": "2.75rem", "font_size": "1.05rem", "font_weight": "700"}
+    return rx.cond(
+        P.tab == "",
+        _choice(),
+        rx.fragment(
+            rx.flex(
+                rx.button(
+                    "Créer une soirée",
+                    on_click=P.show_tab("create"),
+                    variant=rx.cond(P.tab == "create", "soft", "ghost"),
+                    custom_attrs=tid("tab-create", **{"aria-pressed": P.tab == "create"}),
+                    **tab,
+                ),
+                rx.button(
+                    "J'ai déjà une soirée",
+                    on_click=P.show_tab("signin"),
+                    variant=rx.cond(P.tab == "signin", "soft", "ghost"),
+                    custom_attrs=tid("tab-signin", **{"aria-pressed": P.tab == "signin"}),
+                    **tab,
+                ),
+                gap="0.75rem",
+                wrap="wrap",
+                width="100%",
+            ),
+            rx.cond(P.tab == "create", organisation_setup.create_form(), _login_form()),
+        ),
     )
 
 
@@ -99,6 +157,19 @@ def _links() -> rx.Component:
     )
 
 
+def _screens() -> rx.Component:
+    return section(
+        "Relier l'écran de la salle",
+        rx.text(
+            "Ouvrez /ecran sur la télévision de la salle et tapez le code qu'elle affiche : "
+            "elle montre la soirée aussitôt, sans clavier sur la télévision.",
+            color=MUTED,
+        ),
+        pair_form(EveningStaff),
+        testid="pair-screen",
+    )
+
+
 def _signed_in() -> rx.Component:
     return rx.fragment(
         organisation_setup.credentials(),
@@ -124,7 +195,9 @@ def _signed_in() -> rx.Component:
             align="center",
             width="100%",
         ),
+        organisation_setup.edit_program(),
         _links(),
+        _screens(),
         organisation_staff.animateur_secret(),
         organisation_staff.staff(),
         organisation_staff.invitation(),

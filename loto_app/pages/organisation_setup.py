@@ -35,7 +35,14 @@ from loto_app.domain.program import (
     Kind,
     TieMethod,
 )
-from loto_app.live.input.program_form import REMOTE_WARNING, GameDraft, OfferDraft, StageDraft
+from loto_app.live.input.program_form import (
+    EDIT_STEPS,
+    REMOTE_WARNING,
+    STEPS,
+    GameDraft,
+    OfferDraft,
+    StageDraft,
+)
 from loto_app.live.states.organisation import OrganisationState
 from loto_app.live.states.organisation_setup import EveningSetup
 
@@ -309,33 +316,104 @@ def _stage_row(st: StageDraft, i: Any, j: Any) -> rx.Component:
     )
 
 
+def _locked_stage(st: StageDraft) -> rx.Component:
+    return rx.cond(
+        st.on,
+        rx.text(rx.text.strong(f"{st.label} : "), st.description, font_size="1.1rem"),
+    )
+
+
+def _locked_game(g: GameDraft, i: Any) -> rx.Component:
+    """A game already started (editing an evening): shown as it is played, not editable."""
+    return rx.box(
+        rx.flex(
+            rx.heading(f"Partie {i + 1}", as_="h3", size="5"),
+            rx.badge(g.note, size="3", color_scheme="gray", variant="surface"),
+            rx.text("ne se modifie plus", color=MUTED),
+            gap="0.75rem",
+            wrap="wrap",
+            align="center",
+        ),
+        rx.foreach(g.stages, _locked_stage),
+        padding="0.75rem 1rem",
+        border=f"2px dashed {SECTION_LINE}",
+        border_radius="0.6rem",
+        background=PAPER,
+        width="100%",
+        custom_attrs=tid(f"game-{i}", **{"data-locked": "true"}),
+    )
+
+
 def _game_card(g: GameDraft, i: Any) -> rx.Component:
+    return rx.cond(g.locked, _locked_game(g, i), _open_game(g, i))
+
+
+def _game_head(g: GameDraft, i: Any) -> rx.Component:
+    """An open game's kind and title."""
+    return rx.flex(
+        rx.el.select(
+            *[rx.el.option(label, value=v) for v, label in KIND_OPTIONS],
+            value=g.kind,
+            on_change=lambda v: F.set_game_kind(i, v),
+            custom_attrs=tid(f"game-{i}-kind", **{"aria-label": f"Type de la partie {i + 1}"}),
+            **NATIVE_SELECT,
+        ),
+        rx.input(
+            value=g.title,
+            on_change=lambda v: F.set_game_title(i, v),
+            placeholder="Titre (facultatif)",
+            custom_attrs=tid(f"game-{i}-title", **{"aria-label": f"Titre de la partie {i + 1}"}),
+            flex="1 1 12rem",
+            **FIELD,
+        ),
+        gap="0.75rem",
+        wrap="wrap",
+        flex="1 1 20rem",
+        align="center",
+    )
+
+
+def _lot_word(st: StageDraft) -> rx.Component:
+    return rx.cond(st.on, rx.text(rx.text.strong(f"{st.label} : "), st.description, as_="span"))
+
+
+def _game_line(g: GameDraft, i: Any) -> rx.Component:
+    """A folded game: its kind and its lots, on one line."""
+    kind = rx.match(g.kind, *[(v, label) for v, label in KIND_OPTIONS], g.kind)
+    return rx.flex(
+        rx.badge(kind, size="3", variant="surface", color_scheme="gray"),
+        rx.flex(rx.foreach(g.stages, _lot_word), gap="0 1rem", wrap="wrap"),
+        gap="0.6rem",
+        wrap="wrap",
+        align="center",
+        flex="1 1 16rem",
+        font_size="1.05rem",
+        custom_attrs=tid(f"game-{i}-summary"),
+    )
+
+
+def _open_game(g: GameDraft, i: Any) -> rx.Component:
+    """A game not started: folded to a line, or open with its lots (one at a time)."""
     last = F.games.length() - 1
+    shown = F.open_game == i
     return rx.box(
         rx.flex(
             rx.heading(f"Partie {i + 1}", as_="h3", size="5", min_width="6.5rem"),
-            rx.el.select(
-                *[rx.el.option(label, value=v) for v, label in KIND_OPTIONS],
-                value=g.kind,
-                on_change=lambda v: F.set_game_kind(i, v),
-                custom_attrs=tid(f"game-{i}-kind", **{"aria-label": f"Type de la partie {i + 1}"}),
-                **NATIVE_SELECT,
-            ),
-            rx.input(
-                value=g.title,
-                on_change=lambda v: F.set_game_title(i, v),
-                placeholder="Titre (facultatif)",
-                custom_attrs=tid(
-                    f"game-{i}-title", **{"aria-label": f"Titre de la partie {i + 1}"}
-                ),
-                flex="1 1 12rem",
-                **FIELD,
-            ),
+            rx.cond(shown, _game_head(g, i), _game_line(g, i)),
             rx.hstack(
+                rx.button(
+                    rx.cond(shown, "Replier", "Modifier"),
+                    on_click=F.show_game(i),
+                    variant=rx.cond(shown, "soft", "solid"),
+                    size="3",
+                    custom_attrs=tid(
+                        f"game-{i}-open", **{"aria-expanded": rx.cond(shown, "true", "false")}
+                    ),
+                ),
                 rx.icon_button(
                     rx.icon("arrow-up"),
                     on_click=F.move_game(i, -1),
-                    disabled=i == 0,
+                    disabled=i <= F.locked_count,  # (never above a game started)
                     variant="soft",
                     size="3",
                     custom_attrs=tid(f"game-{i}-up", **{"aria-label": "Monter la partie"}),
@@ -363,7 +441,7 @@ def _game_card(g: GameDraft, i: Any) -> rx.Component:
             align="center",
             width="100%",
         ),
-        rx.foreach(g.stages, lambda st, j: _stage_row(st, i, j)),
+        rx.cond(shown, rx.foreach(g.stages, lambda st, j: _stage_row(st, i, j))),
         padding="0.75rem 1rem",
         border=f"2px solid {SECTION_LINE}",
         border_left=f"0.4rem solid {ACCENT}",
@@ -382,6 +460,10 @@ def _program_fields() -> rx.Component:
             "Les lots en argent sont interdits.",
             color=MUTED,
         ),
+        rx.cond(
+            F.mode == "edit",
+            rx.text(F.edit_note, font_weight="700", custom_attrs=tid("org-edit-note")),
+        ),
         rx.foreach(F.games, _game_card),
         rx.flex(
             rx.text("Ajouter une partie :", **LABEL),
@@ -398,6 +480,14 @@ def _program_fields() -> rx.Component:
             gap="0.6rem",
             wrap="wrap",
             align="center",
+        ),
+        rx.button(
+            rx.cond(F.mode == "edit", "Annuler mes changements", "Revenir au programme type"),
+            on_click=F.reset_form,
+            variant="ghost",
+            size="3",
+            align_self="start",
+            custom_attrs=tid("org-reset"),
         ),
         testid="org-program",
     )
@@ -486,6 +576,15 @@ def _offer_fields() -> rx.Component:
     return section(
         "Prix des cartons",
         rx.text(LEGAL_PRICE_MESSAGE, color=MUTED),
+        rx.cond(
+            F.mode == "edit",
+            rx.text(
+                "Les cartons déjà vendus gardent le prix payé ; "
+                "un nouveau prix vaut pour les ventes à venir.",
+                font_weight="700",
+                custom_attrs=tid("org-tariff-note"),
+            ),
+        ),
         rx.foreach(F.offers, _offer_row),
         rx.flex(
             rx.button(
@@ -509,24 +608,96 @@ def _offer_fields() -> rx.Component:
     )
 
 
-def create_form() -> rx.Component:
-    """The new evening's form: settings, program, tariff, and the button that creates it."""
-    return rx.vstack(
-        _evening_fields(),
-        _how_fields(),
-        _remote_fields(),
-        _program_fields(),
-        _offer_fields(),
-        rx.cond(
-            F.key_required,
-            field(
-                "Clé de l'association (donnée par l'hébergeur du loto)",
-                _text_input("create_key", F.create_key, "org-create-key", type="password"),
-                "org-create-key",
-            ),
+def _step_button(number: int, title: str) -> rx.Component:
+    here = F.step == number
+    return rx.button(
+        rx.text(f"{number}. {title}"),
+        on_click=F.go_step(number),
+        variant=rx.cond(here, "solid", "outline"),
+        size="3",
+        flex="1 1 9rem",
+        min_height="3rem",
+        font_size="1.05rem",
+        font_weight="700",
+        custom_attrs=tid(f"step-{number}", **{"aria-current": rx.cond(here, "step", "false")}),
+    )
+
+
+def _steps(steps: tuple[tuple[int, str], ...]) -> rx.Component:
+    """The form's steps: one row of buttons (the form shows one step at a time)."""
+    return rx.el.nav(
+        rx.flex(*[_step_button(n, t) for n, t in steps], gap="0.5rem", wrap="wrap"),
+        aria_label="Étapes du formulaire",
+        width="100%",
+        custom_attrs=tid("org-steps"),
+    )
+
+
+def _key_field() -> rx.Component:
+    return rx.cond(
+        F.key_required,
+        field(
+            "Clé de l'association (donnée par l'hébergeur du loto)",
+            _text_input("create_key", F.create_key, "org-create-key", type="password"),
+            "org-create-key",
         ),
+    )
+
+
+def _step_content() -> rx.Component:
+    return rx.match(
+        F.step,
+        (1, rx.vstack(_evening_fields(), _key_field(), spacing="4", align="stretch")),
+        (2, _program_fields()),
+        (3, _offer_fields()),
+        _fragment_how(),
+    )
+
+
+def _fragment_how() -> rx.Component:
+    return rx.vstack(_how_fields(), _remote_fields(), spacing="4", align="stretch")
+
+
+def _nav_buttons(first: int) -> rx.Component:
+    """Previous / next step."""
+    return rx.flex(
+        rx.button(
+            "← Précédent",
+            on_click=F.go_step(F.step - 1),
+            disabled=F.step <= first,
+            variant="outline",
+            size="3",
+            custom_attrs=tid("step-prev"),
+        ),
+        rx.button(
+            "Suivant →",
+            on_click=F.go_step(F.step + 1),
+            disabled=F.step >= 4,
+            variant="outline",
+            size="3",
+            custom_attrs=tid("step-next"),
+        ),
+        gap="0.75rem",
+        justify="between",
+        wrap="wrap",
+        width="100%",
+    )
+
+
+def create_form() -> rx.Component:
+    """The new evening's form, in steps, with the button that creates it on every step (the
+    form starts filled with a typical evening)."""
+    return rx.vstack(
+        _steps(STEPS),
+        _step_content(),
+        _nav_buttons(1),
         rx.box(
             error(F.form_error, "org-form-error"),
+            rx.text(
+                "Tout est prérempli avec une soirée type : vous pouvez créer la soirée à "
+                "n'importe quelle étape et la modifier ensuite.",
+                color=MUTED,
+            ),
             big_button(
                 rx.cond(F.creating, "Création…", "Créer la soirée"),
                 "org-create",
@@ -535,19 +706,80 @@ def create_form() -> rx.Component:
                 width="100%",
                 margin_top="0.75rem",
             ),
-            rx.button(
-                "Revenir au programme type",
-                on_click=F.reset_form,
-                variant="ghost",
-                size="3",
-                margin_top="0.5rem",
-                custom_attrs=tid("org-reset"),
-            ),
             width="100%",
         ),
         spacing="4",
         width="100%",
         align="stretch",
+    )
+
+
+def edit_program() -> rx.Component:
+    """The signed-in organiser's evening: its program, and the same form, in steps, to
+    change what may still change."""
+    return section(
+        "Programme, lots et tarif",
+        rx.cond(
+            F.saved_message != "",
+            rx.callout(
+                F.saved_message,
+                icon="check",
+                color_scheme="green",
+                size="2",
+                custom_attrs=tid("org-edit-saved", role="status"),
+            ),
+        ),
+        rx.cond(
+            F.mode == "edit",
+            rx.vstack(
+                _steps(EDIT_STEPS),
+                _step_content(),
+                _nav_buttons(2),
+                error(F.form_error, "org-form-error"),
+                rx.flex(
+                    big_button(
+                        rx.cond(F.creating, "Enregistrement…", "Enregistrer les modifications"),
+                        "org-edit-save",
+                        on_click=F.save_edit,
+                        loading=F.creating,
+                        flex="2 1 16rem",
+                    ),
+                    rx.button(
+                        "Fermer sans enregistrer",
+                        on_click=F.cancel_edit,
+                        variant="outline",
+                        size="4",
+                        flex="1 1 12rem",
+                        min_height="3.5rem",
+                        custom_attrs=tid("org-edit-cancel"),
+                    ),
+                    gap="0.75rem",
+                    wrap="wrap",
+                    width="100%",
+                ),
+                spacing="4",
+                width="100%",
+                align="stretch",
+            ),
+            rx.vstack(
+                rx.text(
+                    "Les parties qui n'ont pas commencé, leurs lots, le tarif et les réglages "
+                    "se modifient jusqu'au début de chaque partie.",
+                ),
+                rx.button(
+                    "Modifier le programme, les lots ou le tarif",
+                    on_click=F.open_edit,
+                    size="4",
+                    min_height="3.5rem",
+                    width="100%",
+                    custom_attrs=tid("org-edit-open"),
+                ),
+                spacing="3",
+                width="100%",
+                align="stretch",
+            ),
+        ),
+        testid="org-edit",
     )
 
 

@@ -21,7 +21,7 @@ from typing import NamedTuple
 import segno
 from sqlmodel import Session, col, select
 
-from loto_app.domain.program import KIND_LABELS, Kind, Program
+from loto_app.domain.program import KIND_LABELS, Kind
 from loto_app.domain.reglement import Reglement, reglement
 from loto_app.records._pdf import new_pdf
 from loto_app.storage import models as m
@@ -262,5 +262,5 @@ def paper_pdf_for(store: EveningStore, evening_id: int, carton_nos: Iterable[int
         series = s.get(m.SeriesRow, evening_id)
     if row is None or series is None:
         raise KeyError(f"no evening {evening_id}")
-    rules = reglement(Program.from_dict(row.program), row.name)
+    rules = reglement(store.current_program(evening_id), row.name)
     return paper_pdf(row.name, series.code, cartons_for(store, evening_id, carton_nos), rules=rules)

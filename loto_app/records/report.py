@@ -11,6 +11,7 @@ hall's time (Europe/Paris) for display.
 
 from __future__ import annotations
 
+import json
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -734,7 +735,9 @@ def game_reports(
 
 def _pack_label(program: Program, offer: int, kind: str, quantity: int, planche: bool) -> str:
     if 0 <= offer < len(program.offers):
-        return program.offers[offer].label
+        o = program.offers[offer]
+        if (o.kind.value, o.quantity, o.planche) == (kind, quantity, planche):
+            return o.label  # (a line of a tariff amended since names another pack)
     return "Planche de 6" if planche else f"{quantity} × {_kind_label(kind)}"
 
 
@@ -851,6 +854,14 @@ def till_summary(lines: Iterable[SaleRecord], entries: Iterable[Entry] = ()) -> 
     )
 
 
+def amended_program(entries: Iterable[Entry], program: Program) -> Program:
+    """The program as the organiser last amended it (`ProgramAmended`), or as created."""
+    for _, _, e in entries:
+        if isinstance(e, ev.ProgramAmended):
+            program = Program.from_dict(json.loads(e.program))
+    return program
+
+
 def report_from_entries(
     entries: Sequence[Entry],
     program: Program,
@@ -874,6 +885,7 @@ def report_from_entries(
         key: the série's secret key, to print the lot ticket codes (None: no codes).
         audit: the log's check (None: only counted from the entries, nothing verified).
     """
+    program = amended_program(entries, program)
     names = player_names(entries)
     sales = sale_lines(entries, program, names)
     if not date and entries:

@@ -44,6 +44,7 @@ from loto_app.domain.engine import Evening
 from loto_app.domain.program import Program
 from loto_app.storage import models as m
 from loto_app.storage.audit import GENESIS, canonical_time, entry_hash
+from loto_app.storage.eventlog import amended
 from loto_app.storage.projections import project
 from loto_app.storage.repository import EveningStore
 
@@ -372,7 +373,10 @@ def import_evening(store: EveningStore, lines: Iterable[str]) -> Imported:
                 )
             )
         s.flush()
+        program = parsed.program  # (as created, then as each amendment left it)
         for e in parsed.entries:
+            if isinstance(e.event, ev.ProgramAmended):
+                program = amended(e.payload)
             s.add(
                 m.AuditRow(
                     evening_id=eid,
@@ -385,7 +389,7 @@ def import_evening(store: EveningStore, lines: Iterable[str]) -> Imported:
                 )
             )
             # the query tables, as the original commit wrote them (at its time)
-            project(s, eid, parsed.program, parsed.key, e.event, e.at)
+            project(s, eid, program, parsed.key, e.event, e.at)
             if e.seq % 500 == 0:
                 s.flush()
         s.flush()

@@ -6,8 +6,10 @@ An evening is restored by replaying its log; nothing is announced before it is a
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from datetime import UTC
+from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
@@ -19,6 +21,14 @@ from loto_app.domain.program import Program
 from loto_app.storage import models as m
 from loto_app.storage.audit import GENESIS, entry_hash, verify_chain
 from loto_app.storage.projections import project
+
+#: events whose projection reads the program's games (which an amendment may have changed)
+NEEDS_PROGRAM = (ev.GameStarted, ev.StageAwarded)
+
+
+def amended(payload: dict[str, Any]) -> Program:
+    """The program a `ProgramAmended` payload holds."""
+    return Program.from_dict(json.loads(payload["program"]))
 
 
 class EventLog:
@@ -36,6 +46,22 @@ class EventLog:
                 raise KeyError(f"no evening {evening_id}")
             self._meta[evening_id] = (Program.from_dict(row.program), bytes.fromhex(series.key_hex))
         return self._meta[evening_id]
+
+    def _program_now(self, s: Session, evening_id: int) -> Program:
+        """The program as last amended (the log's last `ProgramAmended`), or as created."""
+        base, _ = self._program_and_key(s, evening_id)
+        last = s.exec(
+            select(m.AuditRow.payload)
+            .where(m.AuditRow.evening_id == evening_id, m.AuditRow.type == ev.ProgramAmended.type)
+            .order_by(m.AuditRow.seq.desc())  # type: ignore[union-attr]
+            .limit(1)
+        ).first()
+        return base if last is None else amended(last)
+
+    def current_program(self, evening_id: int) -> Program:
+        """The evening's program now: as created, then as the organiser amended it."""
+        with Session(self.engine) as s:
+            return self._program_now(s, evening_id)
 
     def load(self, evening_id: int) -> tuple[Evening, int, str]:
         """Replay an evening from its audit log.
@@ -106,6 +132,8 @@ class EventLog:
         """
         with Session(self.engine) as s:
             program, key = self._program_and_key(s, evening_id)
+            if any(isinstance(e, NEEDS_PROGRAM) for e in events):  # (the games' lots)
+                program = self._program_now(s, evening_id)
             seq, prev = after_seq, after_hash
             now = m.utcnow()
             for e in events:
@@ -123,6 +151,8 @@ class EventLog:
                         hash=h,
                     )
                 )
+                if isinstance(e, ev.ProgramAmended):
+                    program = amended(payload)
                 project(s, evening_id, program, key, e, now)
                 prev = h
             if extra is not None:

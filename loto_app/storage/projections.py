@@ -328,6 +328,7 @@ RECORD_ONLY: frozenset[type[ev.Event]] = frozenset(
         ev.VerdictOverturned,
         ev.ConsolationGiven,
         ev.AwardWithdrawn,
+        ev.ProgramAmended,  # (the log holds the program; `EventLog.current_program` reads it)
     }
 )
 

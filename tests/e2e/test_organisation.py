@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
+from axe_check import blocking_violations, describe
 from live_driver import Driver
 from playwright.sync_api import expect
 from sqlmodel import Session, select
@@ -57,7 +58,10 @@ def open_page(browser: Browser, app_url: str, size: str = "laptop") -> Page:
 
 
 def wait_connected(page: Page) -> None:
-    """The page's state is hydrated (the on_load handler ran): the form shows today's date."""
+    """The page's state is hydrated (the on_load handler ran): a new visitor is asked what they
+    want to do; the creation form, its first step, shows today's date."""
+    expect(page.get_by_test_id("org-choice")).to_be_visible(timeout=WAIT_MS)
+    page.get_by_test_id("tab-create").click()
     expect(page.get_by_test_id("org-date")).not_to_have_value("", timeout=WAIT_MS)
 
 
@@ -66,6 +70,13 @@ def fill(page: Page, testid: str, value: str, shown: str | None = None) -> None:
     box.fill(value)
     box.blur()  # the debounced input reports on blur at once
     expect(box).to_have_value(value if shown is None else shown)
+
+
+def edit_game(page: Page, i: int) -> None:
+    """Open game i's lots (the form shows one game's lots at a time)."""
+    if page.get_by_test_id(f"game-{i}-kind").count() == 0:
+        page.get_by_test_id(f"game-{i}-open").click()
+    expect(page.get_by_test_id(f"game-{i}-kind")).to_be_visible()
 
 
 def shots(page: Page, results_dir: Path, name: str) -> None:
@@ -91,36 +102,49 @@ def test_create_an_evening_through_the_form(
 ) -> None:
     page = open_page(browser, app_url)
     try:
+        expect(page.get_by_test_id("org-choice")).to_be_visible(timeout=WAIT_MS)
+        shots(page, results_dir, "choice")
         wait_connected(page)
-        expect(page.get_by_test_id("game-5")).to_be_visible()  # the typical program, prefilled
         shots(page, results_dir, "create-form")
+        page.get_by_test_id("step-2").click()
+        expect(page.get_by_test_id("game-5")).to_be_visible()  # the typical program, prefilled
+        page.get_by_test_id("step-1").click()
 
         name = f"Loto du comité des fêtes {uuid.uuid4().hex[:6]}"
         fill(page, "org-name", name)
         fill(page, "org-date", "2031-03-15")
         fill(page, "org-series", "b7", shown="B7")
+        page.get_by_test_id("step-next").click()  # (the form's steps keep what was typed)
+        page.get_by_test_id("step-4").click()
         page.get_by_test_id("draw_source-physical").click()
         page.get_by_test_id("tie_method-draw").click()
         page.get_by_test_id("org-auto-marking").click()
         fill(page, "org-stream", "https://video.example.org/loto")
 
         # the program: drop the spéciale game, move the vitrine up, add a spéciale at the end
+        page.get_by_test_id("step-2").click()
+        expect(page.get_by_test_id("game-2-summary")).to_contain_text("Spéciale")  # folded
+        expect(page.get_by_test_id("stage-2-0-desc")).to_have_count(0)
+        edit_game(page, 2)
         expect(page.get_by_test_id("game-2-kind")).to_have_value("special")
+        expect(page.get_by_test_id("game-0-kind")).to_have_count(0)  # one game open at a time
         page.get_by_test_id("game-2-remove").click()
         expect(page.get_by_test_id("game-5")).to_have_count(0)
-        expect(page.get_by_test_id("game-2-kind")).to_have_value("vitrine")
+        expect(page.get_by_test_id("game-2-summary")).to_contain_text("Vitrine")
         page.get_by_test_id("game-2-up").click()
-        expect(page.get_by_test_id("game-1-kind")).to_have_value("vitrine")
-        expect(page.get_by_test_id("game-2-kind")).to_have_value("classique")
+        expect(page.get_by_test_id("game-1-summary")).to_contain_text("Vitrine")
+        expect(page.get_by_test_id("game-2-summary")).to_contain_text("Classique")
         page.get_by_test_id("add-game-special").click()
-        expect(page.get_by_test_id("game-5-kind")).to_have_value("special")
+        expect(page.get_by_test_id("game-5-kind")).to_have_value("special")  # opened
         fill(page, "stage-5-0-desc", "Bon d'achat de 100 €")
         fill(page, "stage-5-0-value", "100")
         page.get_by_test_id("stage-5-0-divisible").click()
         # the second classique game: quine, double quine (added) and carton plein
+        edit_game(page, 2)
         page.get_by_test_id("stage-2-1-on").click()
         fill(page, "stage-2-1-desc", "Lot de bouteilles")
         fill(page, "stage-2-1-value", "35,50")
+        edit_game(page, 0)
         fill(page, "stage-0-0-desc", "Jambon sec")
         fill(page, "stage-0-0-value", "45")
         page.get_by_test_id("game-0-title").fill("Partie d'ouverture")
@@ -133,11 +157,13 @@ def test_create_an_evening_through_the_form(
         error = page.get_by_test_id("org-form-error")
         expect(error).to_contain_text("Partie 1, Carton plein")
         expect(error).to_contain_text(LEGAL_CASH_MESSAGE)
+        expect(page.get_by_test_id("step-2")).to_have_attribute("aria-current", "step")
         shots(page, results_dir, "refused-cash-lot")
         page.get_by_test_id("stage-0-2-cash").click()
         expect(page.get_by_test_id("stage-0-2-problem")).to_have_count(0)
 
-        # a price of 20 euros: refused with the legal reason
+        # a price of 20 euros: refused with the legal reason (the form shows the tariff's step)
+        page.get_by_test_id("step-3").click()
         fill(page, "offer-0-price", "20")
         expect(page.get_by_test_id("offer-0-problem")).to_have_text(LEGAL_PRICE_MESSAGE)
         page.get_by_test_id("org-create").click()
@@ -147,6 +173,7 @@ def test_create_an_evening_through_the_form(
         expect(page.get_by_test_id("offer-0-problem")).to_have_count(0)
 
         # remote play: the legal warning, and a confirmation before creating
+        page.get_by_test_id("step-4").click()
         expect(page.get_by_test_id("org-remote-warning")).to_have_count(0)
         page.get_by_test_id("org-remote").click()
         expect(page.get_by_test_id("org-remote-warning")).to_contain_text("cercle restreint")
@@ -351,5 +378,117 @@ def test_sign_in_and_manage_the_desk(
         page.get_by_test_id("audit-verify").click()
         expect(page.get_by_test_id("org-login-error")).to_contain_text("n'est plus valable")
         expect(page.get_by_test_id("org-evening")).to_have_count(0)
+    finally:
+        page.context.close()
+
+
+def test_a_program_is_edited_before_its_game(
+    app_url: str, db_url: str, browser: Browser, results_dir: Path, phone: dict
+) -> None:
+    """Issue 13: the organiser changes a lot and a stage of game 2 while game 1 is in play;
+    an edit of game 1 that reached the server after game 1 started is refused in French; the
+    règlement, the animateur and the phone follow the new program."""
+    store = EveningStore(make_engine(db_url))
+    secret, animateur = f"org-{uuid.uuid4().hex[:12]}", f"anim-{uuid.uuid4().hex[:12]}"
+    program = demo_program("M").with_settings(free_cartons=True, last_call_seconds=0)
+    creds = store.create_evening(
+        "Loto modifié", program, organiser_secret=secret, animateur_secret=animateur
+    )
+    code, eid = creds.join_code, creds.evening_id
+    page = open_page(browser, app_url, "tablet")
+    page.set_viewport_size({"width": 1180, "height": 820})
+    try:
+        expect(page.get_by_test_id("org-choice")).to_be_visible(timeout=WAIT_MS)
+        sign_in(page, code, secret)
+        expect(page.get_by_test_id("org-evening")).to_have_text("Loto modifié", timeout=WAIT_MS)
+
+        # the organiser attaches the hall TV by the code it shows (the animateur's path)
+        tv = browser.new_context(viewport={"width": 1280, "height": 720}).new_page()
+        tv.goto(f"{app_url}/ecran")
+        shown = tv.get_by_test_id("pair-code")
+        expect(shown).to_have_text(re.compile(r"^[0-9A-Z]{6}$"), timeout=WAIT_MS)
+        page.get_by_test_id("pair-code").fill(shown.inner_text().lower())
+        page.get_by_test_id("pair-submit").click()
+        expect(page.get_by_test_id("pair-message")).to_contain_text("Écran relié")
+        tv.wait_for_url(f"**/ecran?code={code}", timeout=WAIT_MS)
+
+        # the organiser opens the program before any game and changes game 1's first lot...
+        page.get_by_test_id("org-edit-open").click()
+        expect(page.get_by_test_id("org-edit-note")).to_contain_text("Aucune partie")
+        fill(page, "stage-0-0-desc", "Jambon sec")
+        # ... meanwhile the animateur starts game 1 (another worker's registry: the database)
+        with Driver(EveningStore(make_engine(db_url))) as other:
+            live = other.on(eid)
+            live.run(lambda e: e.start_game())
+            for _ in range(89):  # (no carton sold yet: nobody can win game 1)
+                live.run(lambda e: e.draw())
+        page.get_by_test_id("org-edit-save").click()
+        error = page.get_by_test_id("org-form-error")
+        expect(error).to_have_text(
+            "La partie 1 a commencé : elle ne peut plus être modifiée.", timeout=WAIT_MS
+        )
+        assert store.current_program(eid) == program  # nothing changed
+        expect(page.get_by_test_id("game-0")).to_have_attribute("data-locked", "true")
+        shots(page, results_dir, "amend-refused")
+
+        # back to the program as it is now: game 1 locked; game 2 edited and saved
+        page.get_by_test_id("org-reset").click()
+        expect(page.get_by_test_id("game-0")).to_have_attribute("data-locked", "true")
+        expect(page.get_by_test_id("game-0")).to_contain_text("En cours")
+        expect(page.get_by_test_id("stage-0-0-desc")).to_have_count(0)
+        expect(page.get_by_test_id("org-edit-note")).to_contain_text("La partie 1 a commencé")
+        fill(page, "stage-1-0-desc", "Cafetière")
+        fill(page, "stage-1-0-value", "45")
+        page.get_by_test_id("stage-1-1-on").click()  # a double quine added
+        fill(page, "stage-1-1-desc", "Bouteilles de cidre")
+        page.get_by_test_id("step-3").click()
+        expect(page.get_by_test_id("org-tariff-note")).to_contain_text("gardent le prix payé")
+        page.get_by_test_id("org-edit-save").click()
+        expect(page.get_by_test_id("org-edit-saved")).to_contain_text(
+            "Programme enregistré", timeout=WAIT_MS
+        )
+        expect(error).to_have_count(0)
+        now = store.current_program(eid)
+        assert now.games[0] == program.games[0]
+        assert [(s.pattern, s.lot.description, s.lot.value_cents) for s in now.games[1].stages] == [
+            (Pattern.ONE_LINE, "Cafetière", 4500),
+            (Pattern.TWO_LINES, "Bouteilles de cidre", 0),
+            (Pattern.FULL_CARD, "Vélo", 20000),
+        ]
+        assert now.games[2:] == program.games[2:]
+        found = blocking_violations(page)
+        assert not found, f"/organisation (editing): {describe(found)}"
+        shots(page, results_dir, "amend-saved")
+
+        # the règlement, on a phone, reads the new program
+        player = browser.new_context(**phone).new_page()
+        player.goto(f"{app_url}/reglement?code={code}")
+        expect(player.get_by_text("Cafetière", exact=False).first).to_be_visible(timeout=WAIT_MS)
+        expect(player.get_by_text("Bouteilles de cidre", exact=False).first).to_be_visible()
+
+        # a player buys a carton (it plays from game 2), the animateur ends game 1 and starts 2
+        player.goto(f"{app_url}/?code={code}")
+        player.get_by_test_id("join-name").fill("Mamie Jo")
+        player.get_by_test_id("join-submit").click()
+        player.wait_for_url("**/jouer")
+        player.get_by_test_id("buy-classique").click()
+        expect(player.locator("[data-testid^=carton-]")).to_have_count(1, timeout=WAIT_MS)
+        anim = browser.new_context(viewport={"width": 1180, "height": 820}).new_page()
+        anim.goto(f"{app_url}/animateur")
+        anim.get_by_test_id("animateur-code").fill(code)
+        anim.get_by_test_id("animateur-secret").fill(animateur)
+        anim.get_by_test_id("animateur-login").click()
+        anim.get_by_test_id("draw").click()  # the 90th number: game 1 is over, nobody won
+        expect(anim.get_by_test_id("allow-unmark")).to_be_enabled(timeout=WAIT_MS)
+        anim.get_by_test_id("allow-unmark").click()
+        anim.get_by_test_id("next-game").click()
+        expect(anim.get_by_text("Quine — Cafetière")).to_be_visible(timeout=WAIT_MS)
+        expect(player.get_by_test_id("stage")).to_have_text("Quine : Cafetière", timeout=WAIT_MS)
+        anim.screenshot(path=results_dir / "amend-animateur.png")
+        player.screenshot(path=results_dir / "amend-phone.png")
+        # game 2 has started: it is locked in the organiser's editor too
+        page.get_by_test_id("org-edit-cancel").click()
+        page.get_by_test_id("org-edit-open").click()
+        expect(page.get_by_test_id("game-1")).to_have_attribute("data-locked", "true")
     finally:
         page.context.close()

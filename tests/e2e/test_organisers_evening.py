@@ -104,18 +104,23 @@ def test_an_evening_from_creation_to_closing_report(
     monkeypatch.setenv("LOTO_CREATE_KEY", "cle-du-comite")
     org = browser.new_context(**LAPTOP).new_page()
     org.goto(f"{app_url}/organisation")
+    org.get_by_test_id("tab-create").click(timeout=60_000)  # a new visitor chooses
     expect(org.get_by_test_id("org-date")).not_to_have_value("", timeout=60_000)
     name = f"Loto de l'école {uuid.uuid4().hex[:5]}"
     fill(org, "org-name", name)
+    org.get_by_test_id("step-4").click()
     org.get_by_test_id("draw_source-physical").click()
+    org.get_by_test_id("step-2").click()
     for i in range(5, 0, -1):  # keep the first game of the typical program only
         org.get_by_test_id(f"game-{i}-remove").click()
         expect(org.get_by_test_id(f"game-{i}")).to_have_count(0)
     org.get_by_test_id("stage-0-1-on").click()  # no double quine,
     org.get_by_test_id("stage-0-2-on").click()  # no carton plein: a quine only
+    org.get_by_test_id("step-3").click()
     org.get_by_test_id("usual-offers").click()  # the usual prices for the kinds left
     found = blocking_violations(org)  # the create form, as the organiser first sees it
     assert not found, f"/organisation: {describe(found)}"
+    org.get_by_test_id("step-1").click()
     fill(org, "org-create-key", "pas-la-bonne")
     org.get_by_test_id("org-create").click()
     expect(org.get_by_test_id("org-form-error")).to_contain_text("Clé de l'association")

@@ -98,6 +98,8 @@ class GameDraft:
     kind: str = Kind.CLASSIQUE.value
     title: str = ""
     stages: list[StageDraft] = dataclasses.field(default_factory=list)
+    locked: bool = False  # (editing an evening) started or played: shown, not changed
+    note: str = ""  # why it is locked ("En cours", "Jouée")
 
 
 @dataclasses.dataclass
@@ -254,6 +256,24 @@ def default_game_drafts() -> list[GameDraft]:
 
 def default_offer_drafts() -> list[OfferDraft]:
     return [offer_draft(o) for o in demo_program().offers]
+
+
+#: The steps of the organiser's form: (number, title). Editing an evening shows 2 to 4.
+STEPS = ((1, "La soirée"), (2, "Les parties"), (3, "Le tarif"), (4, "Réglages"))
+EDIT_STEPS = tuple(s for s in STEPS if s[0] != 1)
+
+
+def step_of(problem: str) -> int:
+    """The step of the form where a French problem is fixed (the form jumps there)."""
+    if problem.startswith(("Partie", "La partie", "Le programme", "Des cartons")):
+        return 2
+    if problem.startswith(("Tarif", "Ajoutez au moins un tarif", "Aucune partie", "Le tarif")):
+        return 3
+    if problem.startswith(("Jeu à distance", "Le lien", "Le dernier appel", "Des ventes")):
+        return 4
+    if "en cours : ce réglage" in problem:
+        return 4
+    return 1
 
 
 def choice(value: Any, allowed: Any, what: str) -> str:

@@ -81,6 +81,7 @@ DESK_EVENTS = (
     ev.VoucherIssued,
     ev.LotGiven,
     ev.AwardWithdrawn,
+    ev.ProgramAmended,  # (the tariff may have changed)
 )
 
 
@@ -284,6 +285,7 @@ PUBLIC_EVENTS = (
     ev.LastCallOpened,
     ev.LastCallClosed,
     ev.VoucherIssued,
+    ev.ProgramAmended,  # the lots, the games to come and the settings everyone reads
     *ev.DISPUTE_EVENTS,
 )
 

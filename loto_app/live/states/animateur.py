@@ -32,6 +32,7 @@ from loto_app.live.input.disputes import (
 from loto_app.live.input.guards import BadInput, as_bool, as_int, as_text, form, refuse
 from loto_app.live.present.views import VERDICT_KIND, verdict_text
 from loto_app.live.runtime import broadcast, registry
+from loto_app.live.states.screen_pairing import ScreenPairing
 from loto_app.live.states.session import StaffSession, access
 from loto_app.storage.access import StaffMember
 
@@ -42,7 +43,7 @@ REVOKED = (
 )
 
 
-class AnimateurState(StaffSession, rx.State):
+class AnimateurState(ScreenPairing, StaffSession, rx.State):
     """Sign-in (live/states/session.py) and the animateur's moves."""
 
     ROUTE: ClassVar[str] = "/animateur"
@@ -243,34 +244,6 @@ class AnimateurState(StaffSession, rx.State):
             who = lv.evening.players.get(c.player_id or "", "carton non vendu")
             self.paper_verdict = f"{verdict_text(c.verdict, c.carton_no, c.number)} ({who})"
             self.paper_verdict_kind = VERDICT_KIND[Verdict(c.verdict)]
-
-    # the hall TV's pairing (issue 13): its own line of result, under its form
-    pair_message: str = ""
-    pair_ok: bool = False
-
-    @rx.event
-    async def pair_screen(self, form_data: dict):
-        """Attach the hall TV showing this pairing code to the evening (live/runtime/pairing.py)."""
-        from loto_app.live.runtime import pairing
-
-        self.pair_ok = False
-        try:
-            code = as_text(form(form_data).get("pair", ""), "pair", 20)
-        except BadInput as exc:
-            refuse(self._who(), "pair_screen", exc)
-            self.pair_message = pairing.UNKNOWN
-            return
-        if not await self._signed_in_now("pair_screen"):
-            return
-        try:
-            address = signin_limit.counted_address(self.router)
-            await pairing.store().attach(code, self._evening_id, address)
-        except pairing.Refused as exc:
-            refuse(self._who(), "pair_screen", exc)
-            self.pair_message = exc.user_message
-            return
-        self.pair_ok = True
-        self.pair_message = "Écran relié : il affiche la soirée dans un instant."
 
     # ------------------------------------------------------------------ helpers
 

@@ -44,7 +44,7 @@ class OrganisationState(StaffSession, rx.State):
     code: str = rx.LocalStorage("", name="loto_organiser_code")
     secret: str = rx.LocalStorage("", name="loto_organiser_secret")
     signed_in: bool = False
-    tab: str = "create"  # "create" | "signin" while signed out
+    tab: str = ""  # while signed out: "" (the choice), "create" or "signin"
     login_message: str = ""
     message: str = ""  # from the event gate (loto_app/live/gate/ratelimit.py): too many requests
     origin: str = ""  # the page's scheme://host, for the links
@@ -67,9 +67,9 @@ class OrganisationState(StaffSession, rx.State):
 
     @rx.event
     def show_tab(self, tab: Any):
-        """Signed out: switch between creating an evening and signing in."""
+        """Signed out: the choice, creating an evening, or signing in."""
         try:
-            self.tab = choice(tab, ("create", "signin"), "tab")
+            self.tab = choice(tab, ("", "create", "signin"), "tab")
         except BadInput as exc:
             refuse(self._who(), "show_tab", exc)
             return
@@ -103,6 +103,7 @@ class OrganisationState(StaffSession, rx.State):
 
     def _resume_failed(self) -> None:
         self.code, self.secret = "", ""
+        self.tab = "signin"  # (this browser had signed in to an evening: sign in again)
 
     def _locked_out(self, exc: signin_limit.TooManyAttempts) -> None:
         refuse(self._who(), "resume", exc)

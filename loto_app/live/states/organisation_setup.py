@@ -1,6 +1,10 @@
-"""The organiser's first task: the new evening's form (program, tariff, settings), kept in this
-per-client substate of `OrganisationState` as plain rows (`live/input/program_form.py`);
-creating the evening shows its secrets once and signs its creator in.
+"""The organiser's first task: the evening's form (program, tariff, settings), kept in this
+per-client substate of `OrganisationState` as plain rows (`live/input/program_form.py`), in
+steps (`STEPS`); creating the evening shows its secrets once and signs its creator in.
+
+The same form edits the signed-in organiser's evening (`mode` "edit", issue 13): it opens on the
+program as it is now, the games already started shown but locked, and saving plays
+`Evening.amend_program` (the engine refuses what may no longer change, in French).
 
 Open to anyone (creating an evening only hands out new secrets), unless `LOTO_CREATE_KEY` is
 set: then the association's key is asked for.
@@ -12,15 +16,17 @@ import asyncio
 import datetime as dt
 import logging
 import os
+import re
 import secrets
 from typing import Any, ClassVar
 
 import reflex as rx
 
-from loto_app.domain.errors import InvalidProgram
+from loto_app.domain.errors import InvalidProgram, LotoError
 from loto_app.domain.program import (
     DrawSource,
     Kind,
+    Program,
     Settings,
     TieMethod,
     TokenSource,
@@ -47,10 +53,12 @@ from loto_app.live.input.program_form import (
     choice,
     default_game_drafts,
     default_offer_drafts,
+    game_draft,
     offer_draft,
     offer_problem,
     stage_problem,
     stage_rows,
+    step_of,
 )
 from loto_app.live.runtime import registry
 from loto_app.live.states.organisation import OrganisationState
@@ -60,6 +68,22 @@ log = logging.getLogger("loto_app.live")
 
 #: When set, creating an evening asks for this key (a server open to the internet should set it).
 CREATE_KEY_ENV = "LOTO_CREATE_KEY"
+
+
+#: The form's settings as a new evening starts with them (the class defaults below).
+SETTING_DEFAULTS: dict[str, Any] = {
+    "series": "A",
+    "draw_source": DrawSource.ELECTRONIC.value,
+    "tie_method": TieMethod.SHARE_OR_DRAW.value,
+    "token_source": "auto",
+    "last_call": "5",
+    "auto_marking": False,
+    "claim_hint": False,
+    "free_cartons": False,
+    "stream_url": "",
+    "remote_play": False,
+    "remote_ack": False,
+}
 
 
 class EveningSetup(OrganisationState):
@@ -86,6 +110,12 @@ class EveningSetup(OrganisationState):
     offers: list[OfferDraft] = default_offer_drafts()
     form_error: str = ""
     creating: bool = False
+    step: int = 1  # the step of the form shown (program_form.STEPS)
+    mode: str = "create"  # "create" | "edit" (the signed-in organiser's evening)
+    open_game: int = 0  # the game whose lots are shown to edit (-1: none; the others: a line)
+    locked_count: int = 0  # editing: the games started (the first ones) stay as they are
+    edit_note: str = ""  # editing: which games are locked, and why
+    saved_message: str = ""  # editing: the amendment was saved
 
     # --- shown once after creation
     created: bool = False
@@ -119,6 +149,30 @@ class EveningSetup(OrganisationState):
         self.form_error = ""
 
     @rx.event
+    def go_step(self, number: Any):
+        """Show a step of the form."""
+        try:
+            self.step = as_int(number, 2 if self.mode == "edit" else 1, 4, "step")
+        except BadInput as exc:
+            return self._form_refused("go_step", exc)
+
+    @rx.event
+    def show_game(self, index: Any):
+        """Show a game's lots to edit them (again: fold it back to its line)."""
+        try:
+            i = as_int(index, 0, len(self.games) - 1, "game")
+        except BadInput as exc:
+            return self._form_refused("show_game", exc)
+        self.open_game = -1 if self.open_game == i else i
+
+    def _locked(self, i: int) -> bool:
+        """Editing: game i has started; say so (the engine would refuse it anyway)."""
+        if self.games[i].locked:
+            self.form_error = f"La partie {i + 1} a commencé : elle ne peut plus être modifiée."
+            return True
+        return False
+
+    @rx.event
     def add_game(self, kind: Any):
         """Add a game of this kind at the end of the program."""
         try:
@@ -129,6 +183,7 @@ class EveningSetup(OrganisationState):
             self.form_error = f"Le programme compte déjà {MAX_GAMES} parties."
             return
         self.games.append(GameDraft(kind=kind, stages=stage_rows(Kind(kind))))
+        self.open_game = len(self.games) - 1
 
     @rx.event
     def remove_game(self, index: Any):
@@ -137,7 +192,13 @@ class EveningSetup(OrganisationState):
             i = as_int(index, 0, len(self.games) - 1, "game")
         except BadInput as exc:
             return self._form_refused("remove_game", exc)
+        if self._locked(i):
+            return
         del self.games[i]
+        if self.open_game == i:
+            self.open_game = -1
+        elif self.open_game > i:
+            self.open_game -= 1
         self.form_error = ""
 
     @rx.event
@@ -150,7 +211,11 @@ class EveningSetup(OrganisationState):
                 raise BadInput("step 0")
         except BadInput as exc:
             return self._form_refused("move_game", exc)
+        if self._locked(i) or self._locked(j):
+            return
         self.games.insert(j, self.games.pop(i))  # pop/insert move the raw value, not a proxy
+        if self.open_game in (i, j):
+            self.open_game = j if self.open_game == i else i
 
     @rx.event
     def set_game_kind(self, index: Any, kind: Any):
@@ -160,6 +225,8 @@ class EveningSetup(OrganisationState):
             kind = choice(kind, KINDS, "kind")
         except BadInput as exc:
             return self._form_refused("set_game_kind", exc)
+        if self._locked(i):
+            return
         self.form_error = ""
         if self.games[i].kind != kind:
             self.games[i] = GameDraft(
@@ -171,9 +238,11 @@ class EveningSetup(OrganisationState):
         """A game's own title (optional)."""
         try:
             i = as_int(index, 0, len(self.games) - 1, "game")
-            self.games[i].title = as_text(value, "title", MAX_TITLE)
+            title = as_text(value, "title", MAX_TITLE)
         except BadInput as exc:
-            self._form_refused("set_game_title", exc)
+            return self._form_refused("set_game_title", exc)
+        if not self._locked(i):
+            self.games[i].title = title
 
     @rx.event
     def set_stage_field(self, index: Any, stage: Any, field: Any, value: Any):
@@ -181,6 +250,8 @@ class EveningSetup(OrganisationState):
         try:
             i = as_int(index, 0, len(self.games) - 1, "game")
             j = as_int(stage, 0, len(self.games[i].stages) - 1, "stage")
+            if self._locked(i):
+                return
             row = self.games[i].stages[j]
             name = choice(field, [*STAGE_TEXT_FIELDS, *STAGE_BOOL_FIELDS], "stage field")
             if name in STAGE_TEXT_FIELDS:
@@ -241,7 +312,9 @@ class EveningSetup(OrganisationState):
 
     @rx.event
     def reset_form(self):
-        """Back to the typical program."""
+        """Back to the typical program (editing: back to the program as it is now)."""
+        if self.mode == "edit":
+            return EveningSetup.open_edit
         self.games, self.offers = default_game_drafts(), default_offer_drafts()
         self.form_error = ""
 
@@ -266,33 +339,15 @@ class EveningSetup(OrganisationState):
             and not secrets.compare_digest(self.create_key.strip().encode(), wanted.encode())
         ):
             problem = "Clé de l'association incorrecte : demandez-la à l'hébergeur du loto."
-        if not problem and self.remote_play and not self.remote_ack:
-            problem = (
-                "Jeu à distance : cochez la case qui confirme que le lien d'invitation sera "
-                "réservé à un cercle restreint, ou désactivez le jeu à distance."
-            )
+        if not problem and self.mode != "create":
+            problem = "Vous modifiez une soirée : enregistrez ou annulez d'abord."
+        problem = problem or self._remote_problem()
         if problem:
             refuse(self._who(), "create_evening", f"form: {problem}")
-            self.form_error = problem
+            self._problem(problem)
             return
-        try:
-            settings = Settings(
-                draw_source=DrawSource(self.draw_source),
-                auto_marking=self.auto_marking,
-                tie_method=TieMethod(self.tie_method),
-                claim_hint=self.claim_hint,
-                stream_url=self.stream_url.strip(),
-                remote_play=self.remote_play,
-                free_cartons=self.free_cartons,
-                last_call_seconds=int(self.last_call),
-                token_source=None
-                if self.token_source == "auto"
-                else TokenSource(self.token_source),
-            )
-            program = build_program(self.series.strip(), settings, self.games, self.offers)
-        except (InvalidProgram, FormProblem) as exc:
-            refuse(self._who(), "create_evening", f"invalid program: {exc}")
-            self.form_error = exc.user_message
+        program = self._program("create_evening", self.series.strip())
+        if program is None:
             return
         self.creating, self.form_error = True, ""
         yield
@@ -315,6 +370,158 @@ class EveningSetup(OrganisationState):
         organiser = StaffMember(0, self.KIND, self.KIND, True)
         await self._enter(creds.evening_id, creds.organiser_secret, organiser)
 
+    def _remote_problem(self) -> str:
+        if self.remote_play and not self.remote_ack:
+            return (
+                "Jeu à distance : cochez la case qui confirme que le lien d'invitation sera "
+                "réservé à un cercle restreint, ou désactivez le jeu à distance."
+            )
+        return ""
+
+    def _problem(self, text: str) -> None:
+        """Say what is wrong, on the step where it is fixed."""
+        self.form_error = text
+        self.step = max(step_of(text), 2 if self.mode == "edit" else 1)
+        game = re.match(r"(?:La p|P)artie (\d+)", text)
+        if (
+            game
+            and int(game.group(1)) <= len(self.games)
+            and not self.games[int(game.group(1)) - 1].locked
+        ):
+            self.open_game = int(game.group(1)) - 1
+
+    def _program(self, handler: str, series: str) -> Program | None:
+        """The program the form describes (None: the problem is shown and logged)."""
+        try:
+            settings = Settings(
+                draw_source=DrawSource(self.draw_source),
+                auto_marking=self.auto_marking,
+                tie_method=TieMethod(self.tie_method),
+                claim_hint=self.claim_hint,
+                stream_url=self.stream_url.strip(),
+                remote_play=self.remote_play,
+                free_cartons=self.free_cartons,
+                last_call_seconds=int(self.last_call),
+                token_source=None
+                if self.token_source == "auto"
+                else TokenSource(self.token_source),
+            )
+            return build_program(series, settings, self.games, self.offers)
+        except (InvalidProgram, FormProblem, ValueError) as exc:
+            refuse(self._who(), handler, f"invalid program: {exc}")
+            self._problem(getattr(exc, "user_message", "Le programme n'est pas valide."))
+            return None
+
+    # ------------------------------------------------------------------ editing an evening
+
+    @rx.event
+    async def open_edit(self):
+        """The signed-in organiser edits their evening: the form shows its program now."""
+        if not await self._signed_in_now("open_edit"):
+            return
+        lv = await registry.live(self._evening_id)
+        self._show_program(lv.evening)
+        self.mode, self.step, self.form_error, self.saved_message = "edit", 2, "", ""
+
+    @rx.event
+    def cancel_edit(self):
+        """Leave the edit without saving (nothing was changed)."""
+        self._back_to_create()
+
+    @rx.event
+    async def save_edit(self):
+        """Amend the evening's program as the form describes it (the engine decides)."""
+        if self.creating:
+            return
+        if not await self._signed_in_now("save_edit"):
+            return
+        if self.mode != "edit":
+            refuse(self._who(), "save_edit", "not editing")
+            return
+        lv = await registry.live(self._evening_id)
+        problem = self._remote_problem()
+        if problem:
+            refuse(self._who(), "save_edit", f"form: {problem}")
+            self._problem(problem)
+            return
+        program = self._program("save_edit", lv.evening.program.series)
+        if program is None:
+            return
+        self.creating = True
+        yield
+        try:
+            await registry.play(
+                self._evening_id, lambda e: e.amend_program(program, "organisateur")
+            )
+        except LotoError as exc:
+            refuse(self._who(), "save_edit", exc)
+            self._relock(lv.evening)  # (a game may have started meanwhile)
+            self._problem(exc.user_message)
+            return
+        except Exception:
+            log.exception("save_edit: the amendment of evening %s failed", self._evening_id)
+            self.form_error = "Le programme n'a pas pu être enregistré. Réessayez."
+            return
+        finally:
+            self.creating = False
+        log.info("organiser amended the program of evening %s", self._evening_id)
+        self.evening_remote = program.settings.remote_play
+        for task in await self._tasks():  # (the invitation link, when remote play is now on)
+            await task._evening_loaded()
+        self._show_program(lv.evening)
+        self.form_error = ""
+        self.saved_message = (
+            "Programme enregistré : les téléphones, l'écran, l'animateur et le règlement "
+            "suivent le nouveau programme."
+        )
+
+    def _show_program(self, evening: Any) -> None:
+        """The form holds this evening's program now; the games started are locked."""
+        p = evening.program
+        self.games = [game_draft(g) for g in p.games]
+        self.offers = [offer_draft(o) for o in p.offers]
+        self._relock(evening)
+        self.open_game = self.locked_count if self.locked_count < len(self.games) else -1
+        st = p.settings
+        self.series = p.series
+        self.draw_source, self.tie_method = st.draw_source.value, st.tie_method.value
+        self.token_source = st.token_source.value if st.token_source else "auto"
+        self.last_call = str(st.last_call_seconds)
+        self.auto_marking, self.claim_hint = st.auto_marking, st.claim_hint
+        self.free_cartons, self.stream_url = st.free_cartons, st.stream_url
+        self.remote_play = self.remote_ack = st.remote_play
+
+    def _relock(self, evening: Any) -> None:
+        """The games started now are shown as played (the organiser's other changes stay)."""
+        p, frozen = evening.program, evening.first_amendable_game
+        games = list(self.games)
+        for i in range(min(frozen, len(p.games))):
+            running = evening.game is not None and evening.game.index == i
+            if i < len(games):
+                games[i] = game_draft(p.games[i])
+            else:
+                games.append(game_draft(p.games[i]))
+            games[i].locked = True
+            games[i].note = "En cours" if running and evening.game.status != "finished" else "Jouée"
+        self.games, self.locked_count = games, frozen
+        if self.open_game < frozen:
+            self.open_game = -1
+        self.edit_note = (
+            f"Parties 1 à {frozen} commencées : elles ne se modifient plus."
+            if frozen > 1
+            else "La partie 1 a commencé : elle ne se modifie plus."
+            if frozen == 1
+            else "Aucune partie n'a commencé : tout le programme se modifie."
+        )
+
+    def _back_to_create(self) -> None:
+        """The form as a new evening's, with its defaults."""
+        for name, value in SETTING_DEFAULTS.items():
+            setattr(self, name, value)
+        self.games, self.offers = default_game_drafts(), default_offer_drafts()
+        self.locked_count, self.open_game = 0, 0
+        self.mode, self.step, self.form_error, self.saved_message = "create", 1, "", ""
+
     @rx.event
     def dismiss_credentials(self):
         """The organiser wrote the secrets down: stop showing them."""
@@ -335,6 +542,8 @@ class EveningSetup(OrganisationState):
 
     def _signed_out(self) -> None:
         self._forget_created()
+        if self.mode == "edit":
+            self._back_to_create()
 
     def _tell(self, text: str) -> None:
         self.form_error = text

@@ -19,6 +19,7 @@ from loto_app.live.input.guards import BadInput, as_bool, as_int, as_text, form,
 from loto_app.live.input.program_form import choice
 from loto_app.live.runtime import broadcast
 from loto_app.live.states.organisation import OrganisationState
+from loto_app.live.states.screen_pairing import ScreenPairing
 from loto_app.live.states.session import access
 from loto_app.storage.access import ROLES, AccessError
 
@@ -36,8 +37,9 @@ class StaffView:
     active: bool = True
 
 
-class EveningStaff(OrganisationState):
-    """The desk's members, the animateur's secret, the invitation link."""
+class EveningStaff(ScreenPairing, OrganisationState):
+    """The desk's members, the animateur's secret, the invitation link, and the hall TVs
+    attached by their pairing code (the animateur's handler: `ScreenPairing`)."""
 
     staff: list[StaffView] = []
     staff_message: str = ""
@@ -171,6 +173,7 @@ class EveningStaff(OrganisationState):
     def _signed_out(self) -> None:
         self.new_staff_secret = self.new_staff_name = ""
         self.renew_animateur_asked, self.renewed_animateur_secret = False, ""
+        self.pair_message, self.pair_ok = "", False
 
     def _tell(self, text: str) -> None:
         self.staff_message = text
