@@ -31,9 +31,10 @@ A player: opens `/?code=CODE` (the QR code), waits for hydration, submits `join_
 secret from the PlayerState delta (LocalStorage), follows the redirect to `/jouer` so that
 `resume` runs (or, with `--after-join reload`, reconnects with the same token as a reloaded page),
 gets its cartons (`get_cartons`: today the in-app `buy("classique", 3)`), then listens; once a
-game runs it marks every drawn number found on its cartons (`save_marks` batches, after a human delay,
-`--mark-delay`), and in a claim storm it claims (`claim`). The animateur opens `/animateur`,
-signs in (`login`), and once every player is ready starts the first game and draws.
+game runs it marks every drawn number found on its cartons (after a human delay, `--mark-delay`;
+sent a second later in one `save_marks` batch, as assets/loto.js does), and in a claim storm
+it claims (`claim`). The animateur opens `/animateur`, signs in (`login`), and once every
+player is ready starts the first game and draws.
 
 Measured: the join storm (first connect to last player holding its cartons; per-player join time
 and its phases), the start of the game (every phone re-reads its cartons after the server's
