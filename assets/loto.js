@@ -4,6 +4,8 @@
 //   with "une quine possible !" when a carton can be claimed;
 // - hall screen: the last number read aloud in French (speech synthesis, with the traditional
 //   phrases as an option), toggled on the screen and remembered by the browser;
+// - the player's pions (`data-cell`): marked on the phone at once, kept in local storage, sent
+//   to the server in batches for safekeeping (see "marks" below);
 // - the claim buttons (`data-claim`): a slip of the thumb never claims. The first tap only arms
 //   the button ("Confirmer : QUINE ?" for a few seconds, no server event); a second tap on the
 //   same spot claims at once. A second tap within a fraction of a second of the first (a
@@ -189,9 +191,213 @@
     if (!armed || armed.button !== button) arm(button);
   }, true);
 
+  // ---------------------------------------------------------------- marks (pions)
+  // A touch marks at once, on the phone: no server round trip. The phone keeps the ops not yet
+  // confirmed ("cell -> marked or not") in local storage (they survive a reload and a dropped
+  // connection) and sends them, FLUSH_MS after the first, in one batch for safekeeping (the
+  // server's copy comes back on another device, after a restart). What a cell shows: the op
+  // not yet confirmed if any, else the server's pions (rendered in data-marks by the app, or
+  // the last ack, whichever came last). loto_app/live/marks.py answers the batches.
+  var FLUSH_MS = 1000; // a batch goes this long after the first touch it holds
+  var RESEND_MS = 5000; // a batch unanswered this long is sent again (its ack was lost)
+  var MARKS_KEY = "loto_marks";
+  var mk = { base: {}, baseAttr: null, ops: {}, game: 0, code: "", sent: null, timer: null };
+
+  function playerMarker() { return document.querySelector('[data-page="player"]'); }
+
+  function mkSave() {
+    try {
+      window.localStorage.setItem(MARKS_KEY, JSON.stringify({
+        code: mk.code, game: mk.game, ops: mk.ops,
+      }));
+    } catch (e) { /* storage full or blocked: the ops still go to the server */ }
+    var pending = Object.keys(mk.ops).length;
+    document.documentElement.setAttribute("data-marks-pending", String(pending));
+  }
+
+  function mkSetBase(keys) {
+    mk.base = {};
+    keys.forEach(function (k) { if (k) mk.base[k] = true; });
+  }
+
+  // The page's evening and game: a new game (or another evening) drops the ops of the last one.
+  // Runs before each render and each touch.
+  function mkSync(page) {
+    // only once the page knows me and the room (`resume` done): before, the defaults show
+    if (page.getAttribute("data-ready") !== "true") return;
+    var code = page.getAttribute("data-code") || "";
+    var game = parseInt(page.getAttribute("data-game"), 10) || 0;
+    var attr = page.getAttribute("data-marks");
+    if (attr !== mk.baseAttr) { // the server's pions, freshly rendered (a load, a refresh)
+      mk.baseAttr = attr;
+      mkSetBase((attr || "").split(" "));
+    }
+    if (!mk.code) { // first look at the page: the ops this browser kept
+      var kept = null;
+      try { kept = JSON.parse(window.localStorage.getItem(MARKS_KEY) || "null"); } catch (e) { }
+      if (kept && kept.code === code && kept.game === game && kept.ops) mk.ops = kept.ops;
+      mk.code = code;
+      mk.game = game;
+      mkSave();
+      if (Object.keys(mk.ops).length) mkSchedule(FLUSH_MS);
+      return;
+    }
+    if (code !== mk.code || game !== mk.game) {
+      mk.code = code;
+      mk.game = game;
+      mk.ops = {};
+      mk.sent = null;
+      mkSave();
+    }
+  }
+
+  function mkMarked(cell, auto) {
+    if (auto) return cell.getAttribute("data-drawn") === "true";
+    var key = cell.getAttribute("data-cell");
+    return Object.prototype.hasOwnProperty.call(mk.ops, key) ? mk.ops[key] === 1 : !!mk.base[key];
+  }
+
+  var lastAck = "";
+  function mkRender() {
+    var page = playerMarker();
+    if (!page) return;
+    var ack = page.getAttribute("data-marks-ack") || "";
+    if (ack !== lastAck) { // the server's answer to a batch (a delta, applied on arrival)
+      lastAck = ack;
+      try { if (ack) mkAck(JSON.parse(ack)); } catch (e) { /* not an ack */ }
+    }
+    mkSync(page);
+    var auto = page.getAttribute("data-auto-marking") === "true";
+    document.querySelectorAll("[data-cell]").forEach(function (cell) {
+      var on = mkMarked(cell, auto) ? "true" : "false";
+      if (cell.getAttribute("data-marked") !== on) cell.setAttribute("data-marked", on);
+      if (cell.getAttribute("aria-pressed") !== on) cell.setAttribute("aria-pressed", on);
+      var n = cell.getAttribute("data-n");
+      var label = on === "true" ? n + ", marqué" : n;
+      if (cell.getAttribute("aria-label") !== label) cell.setAttribute("aria-label", label);
+    });
+  }
+
+  var mkMessageTimer = null;
+  function mkSay(text) {
+    var box = document.querySelector('[data-testid="mark-message"]');
+    if (!box) return;
+    box.textContent = text;
+    box.hidden = false;
+    clearTimeout(mkMessageTimer);
+    mkMessageTimer = setTimeout(function () { box.hidden = true; }, 4000);
+  }
+
+  function mkTouch(cell) {
+    var page = playerMarker();
+    if (!page || page.getAttribute("data-auto-marking") === "true") return;
+    mkSync(page);
+    if (page.getAttribute("data-ready") !== "true") return; // (a moment, while it loads)
+    var n = cell.getAttribute("data-n");
+    var carton = cell.closest('[data-testid^="carton-"]');
+    if (page.getAttribute("data-game-over") === "true") {
+      mkSay("La partie est terminée.");
+      return;
+    }
+    if (!mk.game || !carton || carton.getAttribute("data-plays") !== "true") {
+      mkSay("Ce carton ne joue pas cette partie.");
+      return;
+    }
+    var key = cell.getAttribute("data-cell");
+    var marked = mkMarked(cell, false);
+    if (!marked && carton.getAttribute("data-annulled") === "true") {
+      mkSay("Ce carton est annulé pour cette partie.");
+      return;
+    }
+    if (!marked && cell.getAttribute("data-drawn") !== "true") {
+      mkSay("Le " + n + " n'est pas encore sorti.");
+      return;
+    }
+    mk.ops[key] = marked ? 0 : 1;
+    mkSave();
+    mkRender();
+    if (!mk.timer) mkSchedule(FLUSH_MS);
+  }
+
+  function mkSchedule(ms) {
+    clearTimeout(mk.timer);
+    mk.timer = setTimeout(mkFlush, ms);
+  }
+
+  function mkFlush() {
+    mk.timer = null;
+    var keys = Object.keys(mk.ops);
+    if (!keys.length || !mk.game) return;
+    if (mk.sent && Date.now() - mk.sent.at < RESEND_MS) { // one batch in flight at a time
+      mkSchedule(RESEND_MS - (Date.now() - mk.sent.at));
+      return;
+    }
+    var form = document.querySelector('[data-testid="marks-flush"]');
+    var input = document.querySelector('[data-testid="marks-batch"]');
+    if (!form || !input || !form.requestSubmit) { mkSchedule(FLUSH_MS); return; }
+    var snapshot = {};
+    var ops = keys.map(function (k) {
+      snapshot[k] = mk.ops[k];
+      var p = k.split("-");
+      return [parseInt(p[0], 10), parseInt(p[1], 10), mk.ops[k]];
+    });
+    var id = ((mk.sent && mk.sent.batch.id) || 0) + 1;
+    var secret = "";
+    try { secret = window.localStorage.getItem("loto_player_secret") || ""; } catch (e) { }
+    if (!secret) { mkSchedule(RESEND_MS); return; }
+    mk.sent = { at: Date.now(), snapshot: snapshot, batch: { id: id, game: mk.game, ops: ops } };
+    // the identity this browser stores goes along: the server checks the batch against it
+    input.value = JSON.stringify({
+      id: id, game: mk.game, code: mk.code, secret: secret, ops: ops,
+    });
+    form.requestSubmit(); // the app's hidden form: PlayerState.save_marks
+    mkSchedule(RESEND_MS); // unanswered: again
+  }
+
+  // The server's answer to a batch, once stored: it holds my pions with the batch's ops
+  // applied (but those it skipped as illegal), or it refused the batch (another game, or a
+  // finished one: these pions are moot).
+  function mkAck(ack) {
+    window.__lotoMarkAcks = (window.__lotoMarkAcks || 0) + 1;
+    if (!ack || !mk.sent || ack.id !== mk.sent.batch.id) return; // an answer to an older batch
+    var snapshot = mk.sent.snapshot;
+    mk.sent = null;
+    if (!ack.ok || ack.game !== mk.game) {
+      mk.ops = {};
+    } else {
+      var skipped = {};
+      (ack.skipped || []).forEach(function (k) { skipped[k] = true; });
+      Object.keys(snapshot).forEach(function (k) {
+        if (!skipped[k]) {
+          if (snapshot[k] === 1) mk.base[k] = true; else delete mk.base[k];
+        }
+        if (mk.ops[k] === snapshot[k]) delete mk.ops[k];
+      });
+    }
+    mkSave();
+    mkRender();
+    clearTimeout(mk.timer);
+    mk.timer = null;
+    if (Object.keys(mk.ops).length) mkSchedule(FLUSH_MS);
+  }
+
+  document.addEventListener("click", function (e) {
+    var cell = e.target.closest && e.target.closest("[data-cell]");
+    if (cell) { mkTouch(cell); return; }
+    var unmark = e.target.closest && e.target.closest('[data-testid="unmark-all"]');
+    if (unmark && !unmark.disabled) { // "Démarquer": my pions go at once (the app clears mine)
+      mk.ops = {};
+      mk.sent = null;
+      mk.base = {};
+      mkSave();
+      mkRender();
+    }
+  });
+
   // ---------------------------------------------------------------- watch the last number
   function check() {
     showPrefs();
+    mkRender();
     var n = lastNumber();
     if (n === null || n === lastSeen) return;
     var first = lastSeen === null;
@@ -203,7 +409,14 @@
   }
 
   new MutationObserver(check).observe(document.documentElement, {
-    subtree: true, childList: true, characterData: true,
+    subtree: true, childList: true, characterData: true, attributes: true,
+    // what the pions depend on (not what mkRender writes: data-marked, aria-*)
+    attributeFilter: [
+      "data-marks", "data-marks-ack", "data-game", "data-game-over", "data-code",
+      "data-auto-marking", "data-ready",
+      "data-drawn", "data-plays", "data-annulled",
+    ],
   });
   keepAwake();
+  check(); // the page may be complete already (the script came last): show the pions now
 })();

@@ -31,9 +31,10 @@ A player: opens `/?code=CODE` (the QR code), waits for hydration, submits `join_
 secret from the PlayerState delta (LocalStorage), follows the redirect to `/jouer` so that
 `resume` runs (or, with `--after-join reload`, reconnects with the same token as a reloaded page),
 gets its cartons (`get_cartons`: today the in-app `buy("classique", 3)`), then listens; once a
-game runs it marks every drawn number found on its cartons (`toggle`, after a human delay,
-`--mark-delay`), and in a claim storm it claims (`claim`). The animateur opens `/animateur`,
-signs in (`login`), and once every player is ready starts the first game and draws.
+game runs it marks every drawn number found on its cartons (after a human delay, `--mark-delay`;
+sent a second later in one `save_marks` batch, as assets/loto.js does), and in a claim storm
+it claims (`claim`). The animateur opens `/animateur`, signs in (`login`), and once every
+player is ready starts the first game and draws.
 
 Measured: the join storm (first connect to last player holding its cartons; per-player join time
 and its phases), the start of the game (every phone re-reads its cartons after the server's
@@ -91,6 +92,10 @@ from serving import ROOT, VENV, free_port, ping
 
 EV = "42/_event,"  # socket.io EVENT packet on the /_event namespace
 RE_LAST = re.compile(r'"last_rx_state_":\s*(\d+)')
+RE_GAME = re.compile(r'"game_no_rx_state_":\s*(\d+)')
+ACK = "marks_ack_rx_state_"  # the answer to a batch of marks (loto_app/live/gate/marks_path.py)
+FLUSH_S = 1.0  # a phone sends its marks this long after the first touch (assets/loto.js)
+RESEND_S = 5.0  # ... and the batch again when it had no answer this long (a lost ack)
 HYDRATED = '"is_hydrated_rx_state_":true'
 SECRET = "bench-animateur-" + secrets.token_hex(8)
 IDLE_CPU = 0.05  # "idle": the server used less than 5 % of a core over a window
@@ -343,7 +348,13 @@ class Tab:
         self.storage_frozen = False  # a reload was asked: no local-storage write until it
         self.marking = False  # mark drawn numbers found on my playing cartons
         self.where: dict[int, list[int]] = {}  # number -> my playing cartons holding it
-        self.mark_sent: dict[str, float] = {}  # "<carton>-<number>" -> toggle sent, unanswered
+        self.mark_sent: dict[str, float] = {}  # "<carton>-<number>" -> touched, unconfirmed
+        self.mark_ops: dict[str, int] = {}  # ops not yet confirmed, as assets/loto.js keeps them
+        self.mark_batch: tuple[int, dict[str, int], float] | None = None  # (id, ops, sent)
+        self.batches = 0  # batches of marks sent
+        self.game_no = 0  # HallView.game_no, as the last picture said
+        self._flush: asyncio.TimerHandle | None = None
+        self.marks_due = 0  # numbers of mine that came out and that I have yet to touch
         self.verdict_at = 0.0  # when a PlayerState delta with a verdict last arrived
         self._ws: WebSocket | None = None
 
@@ -421,11 +432,14 @@ class Tab:
         body = d[len(EV) :]
         if '"last_rx_state_"' in body:  # the fast path: every draw, every phone
             m = RE_LAST.search(body)
+            if g := RE_GAME.search(body):
+                self.game_no = int(g.group(1))
             if m and (x := int(m.group(1))) not in self.seen:
                 self.seen[x] = t
                 self.b.arrivals[x] += 1
                 if self.marking and x in self.where:
                     lo, hi = self.b.args.mark_delay
+                    self.marks_due += 1
                     asyncio.get_running_loop().call_later(random.uniform(lo, hi), self._mark, x)
             if not (
                 self.track_hall or self.fe.player in body or '"events"' in body or HYDRATED in body
@@ -456,9 +470,8 @@ class Tab:
                     self._index()
                 if state == self.fe.player and vars_.get("verdict_kind_rx_state_"):
                     self.verdict_at = t
-                if state == self.fe.player and self.mark_sent and "marks_rx_state_" in vars_:
-                    for key in set(self.mark_sent) & set(vars_["marks_rx_state_"]):
-                        self.b.mark_lat.append(t - self.mark_sent.pop(key))
+                if state == self.fe.player and vars_.get(ACK):
+                    self._ack(vars_[ACK], t)
         if self.track_hall and (vars_ := delta.get(self.fe.hall)):
             self.hall.update({k[:-marker]: v for k, v in vars_.items()})
         roots = [v for k, v in delta.items() if "." not in k]
@@ -505,7 +518,9 @@ class Tab:
         return []
 
     def _mark(self, x: int) -> None:
-        """A human touching the drawn number on each of my cartons that holds it."""
+        """A human touching the drawn number on each of my cartons that holds it: the pion is
+        the phone's at once; the batch goes `FLUSH_S` after the first touch (assets/loto.js)."""
+        self.marks_due -= 1
         if not self.marking:  # (stopped marking, or left, since the number arrived)
             return
         marks = set(self.player.get("marks") or ())
@@ -513,7 +528,66 @@ class Tab:
             key = f"{no}-{x}"
             if key not in marks and key not in self.mark_sent:
                 self.mark_sent[key] = now()
-                self.emit(f"{self.fe.player}.toggle", {"carton_no": no, "number": x})
+                self.mark_ops[key] = 1
+        if self.mark_ops and self._flush is None:
+            self._later(FLUSH_S)
+
+    def _later(self, delay: float) -> None:
+        if self._flush is not None:
+            self._flush.cancel()
+        self._flush = asyncio.get_running_loop().call_later(delay, self.flush_marks)
+
+    def flush_marks(self) -> None:
+        """Send the ops not yet confirmed in one batch (`PlayerState.save_marks`, with the
+        identity the browser stores); one in flight at a time, again when unanswered."""
+        self._flush = None
+        if not self.mark_ops:
+            return
+        if self.mark_batch is not None and (left := self.mark_batch[2] + RESEND_S - now()) > 0:
+            self._later(left + 0.01)
+            return
+        self.batches += 1
+        ops = dict(self.mark_ops)
+        self.mark_batch = (self.batches, ops, now())
+        wire = [[int(k.split("-")[0]), int(k.split("-")[1]), v] for k, v in ops.items()]
+        batch = {
+            "id": self.batches,
+            "game": self.game_no,
+            "code": self.storage.get("loto_player_code", ""),
+            "secret": self.storage.get("loto_player_secret", ""),
+            "ops": wire,
+        }
+        form = {"__reflex_form_data__": [["batch", json.dumps(batch)]]}  # the hidden form
+        self.emit(f"{self.fe.player}.save_marks", {"form_data": form})
+        self._later(RESEND_S + 0.01)  # unanswered: again
+
+    def _ack(self, text: str, t: float) -> None:
+        """The server's answer to a batch: what it now holds for me."""
+        ack = json.loads(text)
+        if self.mark_batch is None or ack.get("id") != self.mark_batch[0]:
+            return
+        ops = self.mark_batch[1]
+        self.mark_batch = None
+        ok = ack.get("ok") and ack.get("game") == self.game_no
+        skipped = set(ack.get("skipped") or ())
+        stored = set(self.player.get("marks") or ())
+        for key, v in ops.items():
+            if self.mark_ops.get(key) == v:
+                del self.mark_ops[key]
+            if key in self.mark_sent:
+                self.b.mark_lat.append(t - self.mark_sent.pop(key))
+            if ok and key not in skipped:
+                (stored.add if v else stored.discard)(key)
+        if not ok:
+            for key in self.mark_ops:  # moot: another game, or a finished one
+                self.mark_sent.pop(key, None)
+            self.mark_ops.clear()
+        self.player["marks"] = sorted(stored)
+        if self.mark_ops:
+            self._later(FLUSH_S)
+        elif self._flush is not None:
+            self._flush.cancel()
+            self._flush = None
 
     def _storage_vars(self) -> dict[str, str]:
         return {self.fe.local_storage[name]: v for name, v in self.storage.items()}
@@ -752,7 +826,7 @@ class Bench:
     secret: str
     storage_names: dict[str, str] = field(default_factory=dict)  # state key -> storage name
     arrivals: collections.Counter = field(default_factory=collections.Counter)  # `last` -> tabs
-    mark_lat: list[float] = field(default_factory=list)  # toggle sent -> marks delta, seconds
+    mark_lat: list[float] = field(default_factory=list)  # touched -> the batch's ack, seconds
     vendeur_secrets: list[str] = field(default_factory=list)
     offer: int = -1  # the tariff line sold at the desk (classique x --cartons)
     vendeurs: list[Tab] = field(default_factory=list)  # signed in at /caisse
@@ -1216,7 +1290,9 @@ async def bench_main(b: Bench, srv: Server) -> dict[str, Any]:
 
     async def settle() -> tuple[float, float] | None:
         """Wait for the marks of the last draw to be answered, then for the server to idle."""
-        await until(lambda: not any(t.mark_sent for t in tabs), args.draw_timeout, 0.01)
+        await until(
+            lambda: not any(t.mark_sent or t.marks_due for t in tabs), args.draw_timeout, 0.01
+        )
         return await srv.wait_idle(30, window=0.5)
 
     x, _ = await draw()  # warm-up, not measured

@@ -4,7 +4,7 @@ import reflex as rx
 
 from loto_app import network
 from loto_app.components.palette import ACCENT, radix_css
-from loto_app.live.gate import frame_guard
+from loto_app.live.gate import frame_guard, marks_path
 from loto_app.live.gate.ratelimit import EventGate
 from loto_app.live.gate.rehydrate import WarmHydrate
 from loto_app.live.runtime import broadcast, reaper
@@ -72,6 +72,9 @@ app.add_page(
 broadcast.bind(app, HallView, f"{PlayerState.get_full_name()}.refresh")
 broadcast.bind_desk(f"{CaisseState.get_full_name()}.refresh")
 broadcast.bind_staff(f"{AnimateurState.get_full_name()}.recheck")
+# A phone's batch of marks is answered on the socket, not as a Reflex event
+# (live/gate/marks_path.py); installed first, so that the frame guard checks its size before.
+marks_path.install(app, f"{PlayerState.get_full_name()}.save_marks")
 # Every event passes here first: oversized events and unknown handlers are refused on the socket
 # (live/gate/frame_guard.py), then the per-client rate limit and payload shape
 # (live/gate/ratelimit.py).

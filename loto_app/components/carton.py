@@ -13,7 +13,6 @@ from loto_app.components.palette import (
     INK,
     MUTED,
     ON_SOLID,
-    WHITE,
     step,
 )
 from loto_app.components.ui import tid
@@ -23,9 +22,8 @@ from loto_app.live.states.player import PlayerState
 
 
 def _cell(c: rx.Var[CartonView], cell: rx.Var[CellView]) -> rx.Component:
-    marked = rx.cond(
-        HallView.auto_marking, HallView.drawn.contains(cell.n), PlayerState.marks.contains(cell.key)
-    )
+    """A cell. Its pion is the phone's own business (assets/loto.js): a touch marks it at once,
+    with no server event, and sets `data-marked` (styled in assets/loto.css)."""
     drawn = HallView.drawn.contains(cell.n)
     return rx.cond(
         cell.n == 0,
@@ -34,18 +32,15 @@ def _cell(c: rx.Var[CartonView], cell: rx.Var[CellView]) -> rx.Component:
             # as large as the cell's width allows (the grid is a size container), capped;
             # browsers without container units keep the button's 1.15rem
             rx.text(cell.n, as_="span", font_size="min(6.3cqi, 1.75rem)", white_space="nowrap"),
-            on_click=PlayerState.toggle(c.no, cell.n),
-            background=rx.cond(marked, ACCENT, rx.cond(drawn, DRAWN, "white")),
-            color=rx.cond(marked, "white", INK),
-            # a marked cell is a round pion with a double ring, a drawn one a thick frame: shape,
-            # not only colour; rings are inset shadows, so every cell keeps the same inner width
-            border=rx.cond(drawn | marked, f"1px solid {INK}", f"1px solid {CELL_BORDER}"),
-            box_shadow=rx.cond(
-                marked,
-                f"inset 0 0 0 1.5px {WHITE}, inset 0 0 0 3.5px {INK}",
-                rx.cond(drawn, f"inset 0 0 0 2px {INK}", "none"),
-            ),
-            border_radius=rx.cond(marked, "999px", "0.3rem"),
+            type="button",
+            background=rx.cond(drawn, DRAWN, "white"),
+            color=INK,
+            # a marked cell is a round pion with a double ring (loto.css), a drawn one a thick
+            # frame: shape, not only colour; rings are inset shadows, so every cell keeps the
+            # same inner width
+            border=rx.cond(drawn, f"1px solid {INK}", f"1px solid {CELL_BORDER}"),
+            box_shadow=rx.cond(drawn, f"inset 0 0 0 2px {INK}", "none"),
+            border_radius="0.3rem",
             font_size="1.15rem",
             font_weight=rx.cond(drawn, "800", "600"),
             min_height="3rem",
@@ -54,11 +49,11 @@ def _cell(c: rx.Var[CartonView], cell: rx.Var[CellView]) -> rx.Component:
             custom_attrs=tid(
                 f"cell-{cell.key}",
                 **{
-                    "data-marked": rx.cond(marked, "true", "false"),
+                    "data-cell": cell.key,
+                    "data-n": cell.n,
                     "data-drawn": rx.cond(drawn, "true", "false"),
                     "data-row": cell.row,
-                    "aria-pressed": rx.cond(marked, "true", "false"),
-                    "aria-label": rx.cond(marked, f"{cell.n}, marqué", f"{cell.n}"),
+                    "aria-label": f"{cell.n}",
                 },
             ),
         ),

@@ -1102,6 +1102,57 @@ class Evening:
             )
         return self._emit(ev.CellMarked(g.index, player_id, carton_no, number))
 
+    def save_marks(
+        self, batches: list[tuple[str, int, list[tuple[int, int, bool]]]]
+    ) -> tuple[list[ev.Event], list[tuple[bool, list[tuple[int, int]]]]]:
+        """Phones' pions, sent in batches for safekeeping (the pion is the phone's at once:
+        marks are not evidence). A batch is (player id, game no 1-based, ops "(carton, number)
+        is marked or not"). An op that already holds costs nothing; one `toggle_mark` would
+        refuse is skipped; the batch of another game, a finished one or an unknown player is
+        refused whole. All the changes make one event.
+
+        Returns:
+            The events (none, or one `MarksSaved`), and for each batch (taken, the (carton,
+            number) of its ops skipped as illegal).
+        """
+        g = self.game
+        now: dict[tuple[int, int], bool] = {}  # what the batches before set, in this call
+        changes: list[tuple[str, int, int, int]] = []
+        out: list[tuple[bool, list[tuple[int, int]]]] = []
+        for player_id, game_no, ops in batches:
+            if (
+                not isinstance(player_id, str)
+                or player_id not in self.players
+                or g is None
+                or g.index + 1 != game_no
+                or g.status is GameStatus.FINISHED
+            ):
+                out.append((False, []))
+                continue
+            skipped: list[tuple[int, int]] = []
+            for carton_no, number, marked in ops:
+                key = (carton_no, number)
+                held = now.get(key, number in g.marks.get(carton_no, ()))
+                if not self._may_mark(g, player_id, carton_no, number, bool(marked)):
+                    skipped.append(key)
+                elif held != bool(marked):
+                    now[key] = bool(marked)
+                    changes.append((player_id, carton_no, number, int(bool(marked))))
+            out.append((True, skipped))
+        if not changes:
+            return [], out
+        assert g is not None
+        return self._emit(ev.MarksSaved(g.index, tuple(changes))), out
+
+    def _may_mark(self, g: Game, player_id: str, carton_no: int, number: int, on: bool) -> bool:
+        """Whether `toggle_mark` would let this player put (`on`) or take off a pion there."""
+        c = self.cartons.get(carton_no) if _is_int(carton_no) else None
+        if c is None or self.owner(carton_no) != player_id or not self.plays(carton_no, g):
+            return False
+        if not _is_int(number) or number not in c.carton.numbers:
+            return False
+        return not on or (c.unit not in g.annulled and number in g.drawn)
+
     def unmark_all(self, player_id: str) -> list[ev.Event]:
         """Clear all my cartons: locked until the animateur allows it (art. 9)."""
         self._need_player(player_id)
@@ -1355,6 +1406,13 @@ class Evening:
                 self.games[e.game].marks.setdefault(e.carton_no, set()).add(e.number)
             case ev.CellUnmarked():
                 self.games[e.game].marks[e.carton_no].discard(e.number)
+            case ev.MarksSaved():
+                marks = self.games[e.game].marks
+                for _pid, carton_no, number, on in e.marks:
+                    if on:
+                        marks.setdefault(carton_no, set()).add(number)
+                    else:
+                        marks.get(carton_no, set()).discard(number)
             case ev.ClaimMade():
                 g = self.games[e.game]
                 g.claims.append(e)

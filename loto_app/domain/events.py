@@ -130,6 +130,17 @@ class CellUnmarked(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class MarksSaved(Event):
+    """Pions kept on the phones, saved for safekeeping: one event for the batches of many
+    phones (marks are not evidence, RULES.md: a claim is judged on the numbers drawn). Each
+    mark is (player id, carton no, number, 1 = a pion put, 0 = taken off); only changes."""
+
+    type: ClassVar[str] = "marks_saved"
+    game: int
+    marks: tuple[tuple[str, int, int, int], ...]
+
+
+@dataclass(frozen=True, slots=True)
 class ClaimMade(Event):
     """A claim and its verdict. `number` is the last number drawn when it was received."""
 
@@ -452,6 +463,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         DrawCorrected,
         CellMarked,
         CellUnmarked,
+        MarksSaved,
         ClaimMade,
         ShareOffered,
         ShareAnswered,

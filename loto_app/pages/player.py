@@ -268,7 +268,8 @@ def _buy() -> rx.Component:
 
 
 def _hall_helpers() -> rx.Component:
-    """Marker read by assets/loto.js (wake lock, vibrations, the optional claim hint)."""
+    """Marker read by assets/loto.js (wake lock, vibrations, the optional claim hint, and
+    `_marks_helpers`)."""
     return rx.fragment(
         rx.box(
             display="none",
@@ -276,10 +277,43 @@ def _hall_helpers() -> rx.Component:
                 "data-page": "player",
                 "data-claim-hint": rx.cond(HallView.claim_hint, "true", "false"),
                 "data-pattern": HallView.pattern,
+                **_marks_attrs(),
             },
         ),
+        _marks_form(),
         rx.script(src="/loto.js"),
     )
+
+
+def _marks_attrs() -> dict[str, rx.Var]:
+    """What assets/loto.js needs for the pions, which are the phone's: the game they are of,
+    the server's copy, the answer to the last batch."""
+    return {
+        "data-code": PlayerState.code,
+        "data-game": HallView.game_no,
+        "data-game-over": rx.cond(HallView.unmark_allowed, "true", "false"),
+        "data-auto-marking": rx.cond(HallView.auto_marking, "true", "false"),
+        "data-marks": PlayerState.marks.join(" "),
+        "data-marks-ack": PlayerState.marks_ack,
+        "data-ready": rx.cond(PlayerState.ready, "true", "false"),
+    }
+
+
+def _marks_form() -> rx.Component:
+    """The hidden form assets/loto.js submits to send a batch of marks (an ordinary event,
+    queued while offline; answered by live/gate/marks_path.py)."""
+    return rx.form(
+        rx.el.input(type="hidden", name="batch", custom_attrs={"data-testid": "marks-batch"}),
+        on_submit=PlayerState.save_marks,
+        reset_on_submit=False,
+        display="none",
+        custom_attrs={"data-testid": "marks-flush", "aria-hidden": "true"},
+    )
+
+
+def _mark_message() -> rx.Component:
+    """What the phone says of a touch it could not take (assets/loto.js fills it)."""
+    return rx.box(custom_attrs=tid("mark-message", hidden=True, role="status"))
 
 
 def _stream() -> rx.Component:
@@ -339,6 +373,7 @@ def index() -> rx.Component:
             border_radius="0.5rem",
         ),
         last_call_banner("1.8rem"),
+        _mark_message(),
         rx.cond(
             HallView.announcement != "",
             announcement_box(HallView.announcement, HallView.announcement_kind),

@@ -213,6 +213,40 @@ def _cell_unmarked(t: Target, e: ev.CellUnmarked) -> None:
     _delete_marks(t, e.game, m.MarkRow.carton_no == e.carton_no, m.MarkRow.number == e.number)
 
 
+def _marks_saved(t: Target, e: ev.MarksSaved) -> None:
+    """Many phones' pions in one statement or two (a batch of the marks path, live/marks.py):
+    the rows of every cell a pion left (even if one came back), then the cells that end with
+    one."""
+    final: dict[tuple[int, int], tuple[str, int]] = {}
+    off: list[tuple[int, int]] = []
+    for pid, carton_no, number, on in e.marks:
+        final[(carton_no, number)] = (pid, on)
+        if not on:
+            off.append((carton_no, number))
+    if off:
+        t.s.exec(
+            sa.delete(m.MarkRow).where(
+                m.MarkRow.evening_id == t.evening_id,
+                m.MarkRow.game_idx == e.game,
+                sa.tuple_(m.MarkRow.carton_no, m.MarkRow.number).in_(off),
+            )
+        )
+    rows = [
+        {
+            "evening_id": t.evening_id,
+            "game_idx": e.game,
+            "carton_no": carton_no,
+            "number": number,
+            "player_id": pid,
+            "at": t.now,
+        }
+        for (carton_no, number), (pid, on) in final.items()
+        if on
+    ]
+    if rows:
+        t.s.connection().execute(sa.insert(m.MarkRow.__table__), rows)
+
+
 def _cartons_cleared(t: Target, e: ev.CartonsCleared) -> None:
     _delete_marks(t, e.game, m.MarkRow.player_id == e.player_id)
 
@@ -307,6 +341,7 @@ PROJECTIONS: dict[type[ev.Event], Callable[[Target, Any], None]] = {
     ev.DrawCorrected: _draw_corrected,
     ev.CellMarked: _cell_marked,
     ev.CellUnmarked: _cell_unmarked,
+    ev.MarksSaved: _marks_saved,
     ev.CartonsCleared: _cartons_cleared,
     ev.ClaimMade: _claim_made,
     ev.TieBroken: _tie_broken,

@@ -429,6 +429,14 @@ def audit(evening: Evening) -> None:
                 assert cartons[e.carton_no][1] not in g.annulled, "a pion on an annulled carton"
             case ev.CellUnmarked():
                 assert owner.get(e.carton_no) == e.player_id
+            case ev.MarksSaved():
+                g = games[e.game]
+                assert g is games[-1] and g.status != "finished" and e.marks
+                for pid, no, number, on in e.marks:
+                    assert owner.get(no) == pid and playing(no, g)
+                    if on:
+                        assert number in g.drawn and number in grid_numbers(cartons[no][2])
+                        assert cartons[no][1] not in g.annulled, "a pion on an annulled carton"
             case ev.ClaimMade():
                 g = games[e.game]
                 assert e.claim_no == next_claim
@@ -1057,6 +1065,22 @@ class EveningMachine(RuleBasedStateMachine):
         pid = self.any_player(data)
         no = self.any_carton(data)
         self.act(lambda: self.evening.toggle_mark(pid, no, number))
+
+    @rule(data=st.data())
+    def save_marks_anyone(self, data: st.DataObject) -> None:
+        """Phones' batches of marks: any player, any carton, any number, any game."""
+        g = self.game
+        current = g.index + 1 if g is not None else 0
+        batches = []
+        for _ in range(data.draw(st.integers(1, 3))):
+            pid = self.any_player(data)
+            game = data.draw(st.sampled_from([current, current, current + 1, 0]))
+            ops = [
+                (self.any_carton(data), data.draw(st.integers(1, 90)), data.draw(st.booleans()))
+                for _ in range(data.draw(st.integers(0, 4)))
+            ]
+            batches.append((pid, game, ops))
+        self.act(lambda: self.evening.save_marks(batches)[0])
 
     @rule(data=st.data())
     def claim_anyone(self, data: st.DataObject) -> None:

@@ -302,6 +302,53 @@ def test_only_drawn_numbers_on_my_carton_can_be_marked_and_a_touch_unmarks():
     assert not e.game.marks[c.no]
 
 
+def test_a_batch_of_marks_applies_what_toggle_mark_would_and_skips_the_rest():
+    e = evening()
+    with_players(e, "a", "b")
+    e.start_game()
+    c, other = carton(e, "a"), carton(e, "b")
+    n, m = row(e, "a", 0)[:2]
+    theirs = row(e, "b", 0)[0]
+    e.enter_ball(n)
+    ops = [(c.no, n, True), (c.no, m, True), (other.no, theirs, True), (999, n, True)]
+    events, out = e.save_marks([("a", 1, ops)])
+    assert events == [ev.MarksSaved(0, (("a", c.no, n, 1),))]
+    assert out == [(True, [(c.no, m), (other.no, theirs), (999, n)])]  # not drawn, not mine
+    assert e.game.marks[c.no] == {n}
+    # sent again (a lost ack): nothing new; then the pion taken off, twice
+    assert e.save_marks([("a", 1, [(c.no, n, True)])]) == ([], [(True, [])])
+    events, _ = e.save_marks([("a", 1, [(c.no, n, False)]), ("a", 1, [(c.no, n, False)])])
+    assert events == [ev.MarksSaved(0, (("a", c.no, n, 0),))]
+    assert not e.game.marks[c.no]
+    # someone else's carton is skipped even when the op "already holds"
+    assert e.save_marks([("a", 1, [(other.no, n, False)])]) == ([], [(True, [(other.no, n)])])
+
+
+def test_a_batch_of_marks_of_another_game_a_finished_one_or_nobody_is_refused_whole():
+    e = evening()
+    with_players(e, "a")
+    e.start_game()
+    c = carton(e, "a")
+    n = row(e, "a", 0)[0]
+    e.enter_ball(n)
+    batches = [("a", 2, [(c.no, n, True)]), ("zz", 1, [(c.no, n, True)])]
+    assert e.save_marks(batches) == ([], [(False, []), (False, [])])
+    assert not e.game.marks.get(c.no)
+
+
+def test_marks_saved_replays_to_the_same_marks():
+    e = evening()
+    with_players(e, "a")
+    e.start_game()
+    c = carton(e, "a")
+    n, m = row(e, "a", 0)[:2]
+    e.enter_ball(n)
+    e.enter_ball(m)
+    e.save_marks([("a", 1, [(c.no, n, True), (c.no, m, True)]), ("a", 1, [(c.no, n, False)])])
+    fresh = Evening.replay(e.program, [ev.event_from_dict(x.to_dict()) for x in e.history])
+    assert fresh.game.marks == e.game.marks == {c.no: {m}}
+
+
 def test_auto_marking_marks_every_playing_carton():
     e = evening(auto=True)
     with_players(e, "a", "b")

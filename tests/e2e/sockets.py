@@ -204,6 +204,8 @@ def new_token_round_trip(
     no, n = (int(x) for x in second.removeprefix("cell-").split("-"))
     deadline = time.monotonic() + 15
     while (no, n) not in marks(engine, evening_id) and time.monotonic() < deadline:
-        time.sleep(0.1)
+        # (a Playwright wait, not a sleep: the injector's route relays the page's socket only
+        # while Playwright runs, and the pion's batch goes a second after the touch)
+        page.wait_for_timeout(100)
     assert (no, n) in marks(engine, evening_id)
     assert player_count(engine, evening_id) == players, "a second player was created"

@@ -4,6 +4,7 @@ Every one is refused and nothing changes in the database."""
 
 from __future__ import annotations
 
+import json
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -115,7 +116,18 @@ def test_a_player_phone_cannot_act_for_the_animateur_or_another_player(
         cell = victim.get_by_test_id(f"cell-{victim_carton}-{target}")
         cell.click()
         expect(cell).to_have_attribute("data-marked", "true")
+        # the pion is the phone's at once; stored once its batch is answered
+        expect(victim.locator("html")).to_have_attribute("data-marks-pending", "0")
     before_marks = marks_of(engine, eid)
+    my_secret = attacker_page.evaluate("localStorage.getItem('loto_player_secret')")
+    victim_secret = victim.evaluate("localStorage.getItem('loto_player_secret')")
+    assert my_secret and victim_secret and my_secret != victim_secret
+
+    def batch(ops: Any, secret: str = my_secret, code: str = creds.join_code, **more: Any) -> Any:
+        """A batch of marks as the player page's hidden form sends it (the light path)."""
+        b = {"id": 1, "game": 1, "code": code, "secret": secret, "ops": ops, **more}
+        return {"form_data": {"__reflex_form_data__": [["batch", json.dumps(b)]]}}
+
     before = audit_count(engine, eid)
 
     attacks: list[tuple[str, Any]] = [
@@ -150,6 +162,19 @@ def test_a_player_phone_cannot_act_for_the_animateur_or_another_player(
         (f"{PLAYER}.toggle", {"carton_no": mine, "number": None}),
         (f"{PLAYER}.toggle", {"carton_no": [mine], "number": {"n": 1}}),
         (f"{PLAYER}.toggle", {"carton_no": 10**30, "number": 10**30}),
+        # batches of marks (live/gate/marks_path.py): another's carton under my identity, a
+        # made-up identity, nonsense, too many ops, the victim's pion taken off by a guess
+        (f"{PLAYER}.save_marks", batch([[victim_carton, target, 1]])),
+        (f"{PLAYER}.save_marks", batch([[victim_carton, target, 0]])),
+        (f"{PLAYER}.save_marks", batch([[victim_carton, target, 0]], secret="guess")),
+        (f"{PLAYER}.save_marks", batch([[victim_carton, target, 0]], code="ZZZZ")),
+        (f"{PLAYER}.save_marks", batch([[mine, 91, 1]])),
+        (f"{PLAYER}.save_marks", batch([["1; drop", 5, 1]])),
+        (f"{PLAYER}.save_marks", batch([[mine, 5, 1]] * 5000)),
+        (f"{PLAYER}.save_marks", batch([[mine, 5, 1]], game=99)),
+        (f"{PLAYER}.save_marks", batch({"ops": 1}, id=-1)),
+        (f"{PLAYER}.save_marks", {"form_data": {"batch": "not json"}}),
+        (f"{PLAYER}.save_marks", {"form_data": "not a form"}),
         (f"{PLAYER}.claim", {"carton_no": True}),
         (f"{PLAYER}.claim", {"carton_no": "x" * 100_000}),
         (f"{PLAYER}.buy", {"kind": "or massif", "quantity": 1}),
@@ -184,7 +209,9 @@ def test_a_player_phone_cannot_act_for_the_animateur_or_another_player(
         expect(cell).to_have_attribute("data-marked", "true")
     deadline = time.monotonic() + 10
     while audit_count(engine, eid) < legit and time.monotonic() < deadline:
-        time.sleep(0.1)
+        # (a Playwright wait, not a sleep: the injector's route relays the page's socket only
+        # while Playwright runs, and the pion's batch goes a second after the touch)
+        attacker_page.wait_for_timeout(100)
     assert audit_count(engine, eid) == legit, "an attack changed the evening"
     after_marks = marks_of(engine, eid)
     assert before_marks <= after_marks

@@ -16,6 +16,7 @@ from loto_app.domain.errors import LotoError
 from loto_app.domain.till import DESK_QR_PREFIX, desk_code
 from loto_app.domain.verdicts import Verdict
 from loto_app.limits import MAX_CARTON_NO, MAX_CODE, MAX_OFFER_INDEX
+from loto_app.live.gate import marks_path
 from loto_app.live.input.guards import BadInput, as_bool, as_int, as_text, form, log, refuse
 from loto_app.live.present.views import (
     VERDICT_KIND,
@@ -45,6 +46,7 @@ class PlayerState(BrowserSession, rx.State):
     name: str = ""
     cartons: list[CartonView] = []
     marks: list[str] = []
+    marks_ack: str = ""  # the answer to my last batch of marks (a display slot: marks_path.py)
     tickets: list[TicketView] = []
     consolations: int = 0
     verdict: str = ""
@@ -196,6 +198,19 @@ class PlayerState(BrowserSession, rx.State):
                 self.marks = [*self.marks, key]
             elif isinstance(x, ev.CellUnmarked):
                 self.marks = [k for k in self.marks if k != key]
+
+    @rx.event
+    async def save_marks(self, form_data: dict):
+        """A batch of the pions this phone keeps (assets/loto.js), for safekeeping. Answered on
+        the socket by live/gate/marks_path.py before it gets here; this is the same answer,
+        should an event reach Reflex (the batch carries the identity it is checked against)."""
+        try:
+            batch = marks_path.read({"form_data": form_data})
+        except BadInput as exc:
+            return self._refused("save_marks", exc)
+        ack = await marks_path.answer(batch)
+        if ack is not None:
+            self.marks_ack = marks_path.ack_text(ack)
 
     @rx.event
     async def claim(self, carton_no: int):

@@ -1,0 +1,142 @@
+"""The marks' light path: a phone's batch of marks is answered on the socket, before Reflex
+loads, locks and diffs the client's state (most of what an ordinary event costs).
+
+A batch is sent as an ordinary Reflex event (`PlayerState.save_marks`, the page's hidden form:
+queued while offline, sent on reconnect) and is taken here instead: checked
+(`live/input/marks_batch.py`), rate limited per socket, its sender identified from the identity
+it carries (the browser's stored code and secret, as `PlayerState._identify` does: never the
+socket or Reflex's client token), stored with the other batches of the same quarter second
+(`live/runtime/marks.py`), and answered on the same socket with a delta of one display slot,
+`PlayerState.marks_ack` (read by assets/loto.js; the server never reads its copy). The frame
+guard, installed after this, checks the event's size first.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+from reflex_base.constants.state import FIELD_MARKER
+
+from loto_app.live.input.guards import BadInput
+from loto_app.live.input.marks_batch import MarksBatch, batch_text, parse
+from loto_app.live.runtime import marks
+
+if TYPE_CHECKING:
+    import reflex as rx
+
+log = logging.getLogger("loto_app.live")
+
+BURST = 10  # batches a socket may send at once (a phone sends one a second at most)
+RATE = 2.0  # batches per second, sustained
+MAX_SOCKETS = 50_000  # rate buckets kept
+
+_buckets: dict[str, list[float]] = {}  # sid -> [tokens, last refill]
+_acks = itertools.count(1)
+
+
+def ack_text(ack: dict[str, Any]) -> str:
+    """An ack as the page receives it: each one a new text (`n`), so that the page sees every
+    answer, even two alike."""
+    return json.dumps({**ack, "n": next(_acks)}, separators=(",", ":"))
+
+
+def allowed(sid: str) -> bool:
+    """A token bucket per socket: `BURST` at once, `RATE` a second."""
+    now = time.monotonic()
+    b = _buckets.get(sid)
+    if b is None:
+        if len(_buckets) >= MAX_SOCKETS:
+            _buckets.clear()
+        b = _buckets[sid] = [float(BURST), now]
+    b[0] = min(float(BURST), b[0] + (now - b[1]) * RATE)
+    b[1] = now
+    if b[0] < 1:
+        return False
+    b[0] -= 1
+    return True
+
+
+def read(payload: Any) -> MarksBatch:
+    """The batch of a `save_marks` event's payload.
+
+    Raises:
+        BadInput: not a batch.
+    """
+    form_data = payload.get("form_data") if isinstance(payload, dict) else None
+    return parse(batch_text(form_data))
+
+
+async def answer(batch: MarksBatch) -> dict[str, Any] | None:
+    """Identify, store, and the ack (None: nobody's identity, or not stored)."""
+    who = await marks.identify(batch.code, batch.secret)
+    if who is None:
+        log.warning("marks batch with no valid player identity (code %s)", batch.code)
+        return None
+    try:
+        return await marks.save(*who, batch)
+    except Exception:
+        log.exception("marks batch of player %s not stored", who[1])
+        return None
+
+
+class MarksPath:
+    """Wraps the socket's `on_event`: a `save_marks` event is answered here."""
+
+    def __init__(
+        self, app: rx.App, on_event: Callable[[str, Any], Awaitable[None]], handler: str
+    ) -> None:
+        self.app, self.on_event, self.handler = app, on_event, handler
+        self.slot = handler.rpartition(".")[0], "marks_ack" + FIELD_MARKER
+
+    async def handle(self, sid: str, data: Any) -> None:
+        """The replacement `on_event`."""
+        if not isinstance(data, dict) or data.get("name") != self.handler:
+            await self.on_event(sid, data)
+            return
+        if not allowed(sid):
+            log.warning("marks batch from sid %s dropped: over the rate limit", sid)
+            return
+        try:
+            batch = read(data.get("payload"))
+        except BadInput as exc:
+            log.warning("refused marks batch from sid %s: %s", sid, exc)
+            return
+        marks.spawn(self._answer(sid, batch))
+
+    async def _answer(self, sid: str, batch: MarksBatch) -> None:
+        ack = await answer(batch)
+        if ack is None:
+            return
+        state, var = self.slot
+        update = {"delta": {state: {var: ack_text(ack)}}, "events": []}
+        assert self.app.sio is not None
+        await self.app.sio.emit(
+            "event", update, to=sid, namespace=self.app.event_namespace.namespace
+        )
+
+    def forget(self, sid: str) -> None:
+        """The socket is gone."""
+        _buckets.pop(sid, None)
+
+
+def install(app: rx.App, handler: str) -> MarksPath:
+    """Put the light path in front of Reflex's `on_event` (before the frame guard is
+    installed, so that the guard checks a batch's size first)."""
+    namespace = app.event_namespace
+    if namespace is None:
+        raise RuntimeError("the app has no event namespace yet (no state)")
+    path = MarksPath(app, namespace.on_event, handler)
+    namespace.on_event = path.handle  # type: ignore[method-assign]
+    disconnect = namespace.on_disconnect
+
+    def on_disconnect(sid: str, *_reason: Any) -> Any:
+        path.forget(sid)
+        return disconnect(sid)
+
+    namespace.on_disconnect = on_disconnect  # type: ignore[method-assign]
+    return path

@@ -1,0 +1,140 @@
+"""Marks saved for safekeeping: the phones' batches of one quarter second, one move.
+
+A pion is not evidence (RULES.md: a claim is judged on the numbers drawn), so a touch does not
+wait for the server: the phone (assets/loto.js) shows it at once, keeps it in local storage
+(a reload, a dropped connection) and sends what changed a second later, in one batch. The
+server keeps a copy (the pions come back on the player's other device and after a restart;
+démarquage clears them). The batches arriving within `GATHER_S` of each other are played as
+one move, `Evening.save_marks`: one `MarksSaved` event in the log for all of them, one commit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import logging
+from collections import OrderedDict
+from collections.abc import Coroutine
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from loto_app.live.runtime import registry
+
+if TYPE_CHECKING:
+    from loto_app.domain import events as ev
+    from loto_app.domain.engine import Evening
+    from loto_app.live.input.marks_batch import MarksBatch
+
+log = logging.getLogger("loto_app.live")
+
+GATHER_S = 0.25  # batches arriving within this are committed together
+COMMIT_TIMEOUT_S = 30.0  # a batch not stored by then is not acked (the phone sends it again)
+MAX_KNOWN = 50_000  # identities kept in memory (a player's (code, secret) -> who)
+
+_known: OrderedDict[tuple[str, str], tuple[int, str]] = OrderedDict()
+
+
+async def identify(code: str, secret: str) -> tuple[int, str] | None:
+    """(evening id, player id) of a browser's stored identity, as `PlayerState._identify`
+    finds it (the database once, then from memory); None if it is nobody's."""
+    key = (code, secret)
+    hit = _known.get(key)
+    if hit is not None:
+        _known.move_to_end(key)
+        return hit
+    from loto_app.live.states.session import access  # (the states import this module)
+
+    evening_id = await asyncio.to_thread(registry.store().evening_id_for_code, code)
+    if evening_id is None:
+        return None
+    pid = await asyncio.to_thread(access().player_for_secret, evening_id, secret)
+    if pid is None:
+        return None
+    _known[key] = (evening_id, pid)
+    while len(_known) > MAX_KNOWN:
+        _known.popitem(last=False)
+    return evening_id, pid
+
+
+def forget_all() -> None:
+    """Tests: another database."""
+    _known.clear()
+    _inbox.clear()
+    _due.clear()
+
+
+@dataclass(slots=True)
+class _Waiting:
+    player_id: str
+    batch: MarksBatch
+    answer: asyncio.Future
+    ok: bool = True
+    skipped: list[tuple[int, int]] = field(default_factory=list)
+
+
+_inbox: dict[int, list[_Waiting]] = {}  # evening id -> batches waiting for the next commit
+
+
+async def save(evening_id: int, player_id: str, batch: MarksBatch) -> dict[str, Any]:
+    """Store a batch; the phone's ack, once committed (an ack means "stored"): the batch id,
+    whether it was taken (not: another game, a finished one), the game, and the cells whose op
+    was skipped as illegal (the phone checks before: rarely any). The phone then holds the
+    server's pions: those it had, with the batch's ops applied but the skipped ones.
+
+    Raises:
+        Exception: the batch could not be stored (no ack: the phone sends it again).
+    """
+    loop = asyncio.get_running_loop()
+    w = _Waiting(player_id, batch, loop.create_future())
+    _inbox.setdefault(evening_id, []).append(w)
+    if evening_id not in _due:  # the first of a quarter second: they all commit then
+        _due.add(evening_id)
+        loop.call_later(GATHER_S, spawn, _flush(evening_id))
+    await asyncio.wait_for(asyncio.shield(w.answer), COMMIT_TIMEOUT_S)
+    if w.skipped:
+        log.info("marks of player %s: %d illegal ops skipped", player_id, len(w.skipped))
+    return {
+        "id": batch.batch_id,
+        "ok": w.ok,
+        "game": batch.game,
+        "skipped": [f"{no}-{n}" for no, n in w.skipped],
+    }
+
+
+_due: set[int] = set()  # evenings whose next commit of marks is scheduled
+_tasks: set[asyncio.Task] = set()
+
+
+def spawn(coro: Coroutine[Any, Any, None]) -> None:
+    """Run `coro` as a task of its own, in a fresh context: nothing of the socket event that
+    brought a batch (Reflex's event context, its cancellations) reaches the commit."""
+    task = asyncio.get_running_loop().create_task(coro, context=contextvars.Context())
+    _tasks.add(task)
+    task.add_done_callback(_tasks.discard)
+
+
+async def _flush(evening_id: int) -> None:
+    _due.discard(evening_id)
+    await _commit(evening_id, _inbox.pop(evening_id, []))
+
+
+async def _commit(evening_id: int, waiting: list[_Waiting]) -> None:
+    def move(e: Evening) -> list[ev.Event]:
+        events, outcomes = e.save_marks([(w.player_id, w.batch.game, w.batch.ops) for w in waiting])
+        for w, (ok, skipped) in zip(waiting, outcomes, strict=True):
+            w.ok, w.skipped = ok, skipped
+            if not ok:
+                log.info("marks of player %s for game %s refused", w.player_id, w.batch.game)
+        return events
+
+    try:
+        await registry.play(evening_id, move)
+    except Exception as exc:  # nothing of it was stored: no ack (the phones send them again)
+        log.warning("evening %s: %d batches of marks not stored: %s", evening_id, len(waiting), exc)
+        for w in waiting:
+            if not w.answer.done():
+                w.answer.set_exception(exc)
+        return
+    for w in waiting:
+        if not w.answer.done():
+            w.answer.set_result(None)

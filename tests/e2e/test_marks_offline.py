@@ -1,0 +1,139 @@
+"""Marks are the phone's: a touch shows its pion at once, also with no connection at all; the
+pions put (and taken off) while offline reach the server once the connection is back, and are
+there after a reload and on the player's other device."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from playwright.sync_api import expect
+from sockets import marks
+
+from loto_app.domain.program import demo_program
+from loto_app.storage.db import make_engine
+from loto_app.storage.repository import EveningStore
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page
+
+SECRET = "marks-offline-secret"
+
+
+def _shown(page: Page) -> set[tuple[int, int]]:
+    """The pions a page shows: (carton, number)."""
+    ids = page.locator("[data-testid^=cell-][data-marked=true]").evaluate_all(
+        "els => els.map(e => e.getAttribute('data-cell'))"
+    )
+    return {(int(k.split("-")[0]), int(k.split("-")[1])) for k in ids}
+
+
+def _stored(engine, evening_id: int, want: set[tuple[int, int]], timeout: float = 15.0) -> set:
+    deadline = time.monotonic() + timeout
+    got = marks(engine, evening_id)
+    while got != want and time.monotonic() < deadline:
+        time.sleep(0.1)
+        got = marks(engine, evening_id)
+    return got
+
+
+def test_marks_made_offline_are_kept_sent_and_seen_elsewhere(
+    app_url: str, db_url: str, browser: Browser, phone: dict, results_dir: Path
+) -> None:
+    engine = make_engine(db_url)
+    creds = EveningStore(engine).create_evening(
+        "Hors ligne",
+        demo_program("OFF").with_settings(free_cartons=True),
+        animateur_secret=SECRET,
+    )
+    eid = creds.evening_id
+
+    context = browser.new_context(**phone)
+    player = context.new_page()
+    player.goto(f"{app_url}/?code={creds.join_code}")
+    expect(player.get_by_test_id("join-code")).to_have_value(creds.join_code)
+    player.get_by_test_id("join-name").fill("Mamie Jo")
+    player.get_by_test_id("join-submit").click()
+    player.wait_for_url("**/jouer")
+    player.get_by_test_id("buy-classique-3").click()
+    expect(player.locator("[data-testid^=carton-]")).to_have_count(3)
+
+    tablet = browser.new_context().new_page()
+    tablet.goto(f"{app_url}/animateur")
+    tablet.get_by_test_id("animateur-code").fill(creds.join_code)
+    tablet.get_by_test_id("animateur-secret").fill(SECRET)
+    tablet.get_by_test_id("animateur-login").click()
+    tablet.get_by_test_id("start-game").click()
+
+    # draw until three of the player's numbers are out
+    drawn_cells = player.locator("[data-testid^=cell-][data-drawn=true]")
+    board = tablet.locator("[data-testid^=board-][data-drawn=true]")
+    for _ in range(60):
+        if drawn_cells.count() >= 3:
+            break
+        count = board.count()
+        expect(tablet.get_by_test_id("draw")).to_be_enabled()
+        tablet.get_by_test_id("draw").click()
+        expect(board).to_have_count(count + 1)
+        expect(player.get_by_test_id("last-number")).to_have_text(
+            tablet.get_by_test_id("last-number").inner_text()
+        )
+    cells = [c.get_attribute("data-cell") for c in drawn_cells.all()[:3]]
+    first, second, third = (player.locator(f"[data-cell='{k}']") for k in cells)
+    key = {k: (int(k.split("-")[0]), int(k.split("-")[1])) for k in cells}
+
+    # online: a pion, stored a moment later
+    first.click()
+    expect(first).to_have_attribute("data-marked", "true")
+    assert _stored(engine, eid, {key[cells[0]]}) == {key[cells[0]]}
+    expect(player.locator("html")).to_have_attribute("data-marks-pending", "0")
+
+    # offline: two pions put and the first taken off, each shown at once
+    context.set_offline(True)
+    expect(player.get_by_test_id("connection-banner")).to_be_visible(timeout=30_000)
+    second.click()
+    expect(second).to_have_attribute("data-marked", "true", timeout=1_000)
+    third.click()
+    expect(third).to_have_attribute("data-marked", "true", timeout=1_000)
+    first.click()
+    expect(first).to_have_attribute("data-marked", "false", timeout=1_000)
+    assert first.get_attribute("aria-pressed") == "false"
+    assert third.get_attribute("aria-label").endswith(", marqué")
+    player.screenshot(path=results_dir / "01-hors-ligne.png", full_page=True)
+    player.wait_for_timeout(2_500)  # longer than a batch waits: nothing could go out
+    assert marks(engine, eid) == {key[cells[0]]}
+    want = {key[cells[1]], key[cells[2]]}
+
+    # back online: the phone still shows them, and the server gets them
+    context.set_offline(False)
+    expect(player.get_by_test_id("connection-banner")).to_have_count(0, timeout=30_000)
+    assert _shown(player) == want
+    assert _stored(engine, eid, want) == want
+    expect(player.locator("html")).to_have_attribute("data-marks-pending", "0")
+
+    # a reload shows them (from the server: the phone has nothing left to send)
+    player.reload()
+    expect(player.locator("[data-testid^=carton-]")).to_have_count(3)
+    expect(second).to_have_attribute("data-marked", "true")
+    expect(third).to_have_attribute("data-marked", "true")
+    expect(first).to_have_attribute("data-marked", "false")
+    assert _shown(player) == want
+
+    # the player's other device (the same identity in its storage) shows them too
+    other = browser.new_context(**phone, storage_state=context.storage_state()).new_page()
+    other.goto(f"{app_url}/jouer")
+    expect(other.locator("[data-testid^=carton-]")).to_have_count(3)
+    for k in cells[1:]:
+        expect(other.locator(f"[data-cell='{k}']")).to_have_attribute("data-marked", "true")
+    expect(other.locator(f"[data-cell='{cells[0]}']")).to_have_attribute("data-marked", "false")
+    assert _shown(other) == want
+    other.screenshot(path=results_dir / "02-autre-appareil.png", full_page=True)
+
+    # a touch on a number not drawn yet: said on the phone, no pion, nothing sent
+    undrawn = player.locator("[data-cell][data-drawn=false]").first
+    undrawn.click()
+    expect(player.get_by_test_id("mark-message")).to_contain_text("pas encore sorti")
+    expect(undrawn).to_have_attribute("data-marked", "false")
+    assert _stored(engine, eid, want, timeout=2.0) == want
+    engine.dispose()
