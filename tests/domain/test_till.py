@@ -3,6 +3,7 @@ the legal limits of a loto traditionnel (L322-4) in the set-up."""
 
 from __future__ import annotations
 
+import contextlib
 import random
 
 import pytest
@@ -412,10 +413,8 @@ def test_only_the_owner_cancels_and_each_order_once(moves):
         except err.InvalidSale:
             continue
         for _ in range(2):
-            try:
+            with contextlib.suppress(err.UnknownSale, err.InvalidSale):
                 e.cancel_order(canceller, rec.sale_no)
-            except (err.UnknownSale, err.InvalidSale):
-                pass
         cancelled = e.sales[rec.sale_no].status is SaleStatus.CANCELLED
         assert cancelled == (canceller == buyer)
     done = [x for x in e.history if isinstance(x, ev.SaleCancelled)]

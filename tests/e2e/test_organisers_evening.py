@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 from axe_check import blocking_violations, describe
+from gestures import buy
 from playwright.sync_api import expect
 from pypdf import PdfReader
 from sqlmodel import Session, select
@@ -154,7 +155,7 @@ def test_an_evening_from_creation_to_closing_report(
     expect(vendeur.get_by_test_id("caisse-message")).to_contain_text("Aucun joueur")
 
     # a phone order waits "à régler" until the caissier confirms it
-    player.get_by_test_id("buy-classique").click()
+    buy(player, "buy-classique")
     expect(player.get_by_test_id("orders")).to_contain_text("3 €", timeout=WAIT_MS)
     expect(cards).to_have_count(3)
     player.screenshot(path=shots / "player-order-a-regler-phone.png", full_page=True)
@@ -165,7 +166,7 @@ def test_an_evening_from_creation_to_closing_report(
     caissier.get_by_test_id(f"confirm-{sale_no}-card").click()
     expect(cards).to_have_count(4, timeout=WAIT_MS)
     expect(player.get_by_test_id("orders")).to_have_count(0)
-    player.get_by_test_id("buy-classique-3").click()
+    buy(player, "buy-classique-3")
     expect(order).to_have_count(1, timeout=WAIT_MS)  # the desk is told at once
     cancelled = int(order.get_attribute("data-testid").split("-")[1])
     caissier.get_by_test_id("cancel-sale").fill(str(cancelled))
