@@ -8,6 +8,7 @@ from loto_app.components.carton import carton_card
 from loto_app.components.control import last_call_banner
 from loto_app.components.palette import (
     ACCENT,
+    CELL_BORDER,
     CHECK_BG,
     CHECK_LINE,
     LINE,
@@ -361,7 +362,7 @@ def _confirm_order() -> rx.Component:
             padding="1rem",
             background=PAPER,
             border_top=f"4px solid {CHECK_LINE}",
-            box_shadow="0 -0.5rem 1.5rem rgba(0, 0, 0, 0.25)",
+            box_shadow=f"0 -0.5rem 1.5rem {CELL_BORDER}",
             custom_attrs=tid(
                 "buy-confirm-box", role="dialog", **{"aria-label": "Confirmer la commande"}
             ),
