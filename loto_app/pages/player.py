@@ -84,7 +84,7 @@ OVER = HallView.status == "over"
 
 def _messages() -> rx.Component:
     """One message area, what matters now: the answer to my last action (until the next
-    number), else my verdict (until the next number or stage), else the hall's announcement
+    number), else my verdict (until the next number, or démarquage), else the hall's announcement
     (which my verdict would only repeat)."""
     message_now = (
         (PlayerState.message != "")
@@ -95,7 +95,6 @@ def _messages() -> rx.Component:
         (PlayerState.verdict != "")
         & (PlayerState.verdict_game == HallView.game_no)
         & (PlayerState.verdict_count == HallView.count)
-        & (PlayerState.verdict_stage == HallView.stage_label)
         & ~HallView.unmark_allowed
     )
     return rx.cond(

@@ -181,11 +181,10 @@ class PrivateView:
     share_offer: bool
     share_answered: bool
     decisions: list[str] = dataclasses.field(default_factory=list)
-    # the verdict holds while the hall shows this game, count of numbers and stage (the page
-    # hides it at the next number or stage, which phones are not poked for)
+    # the verdict holds while the hall shows this game and count of numbers (the page hides it
+    # at the next number, which phones are not poked for)
     verdict_game: int = 0
     verdict_count: int = 0
-    verdict_stage: str = ""
 
 
 VERDICT_KIND = {
@@ -344,7 +343,6 @@ def private_view(e: Evening, player_id: str) -> PrivateView:
                 if outcome:
                     verdict, kind = outcome, outcome_kind
     offer = bool(g and player_id in g.tie.share_offered_to and g.tie.broken is None)
-    st = g.stage_spec if g else None
     return PrivateView(
         name=e.players.get(player_id, ""),
         cartons=cartons,
@@ -360,5 +358,4 @@ def private_view(e: Evening, player_id: str) -> PrivateView:
         decisions=[t for d in reversed(e.decisions) if (t := decision_for(e, d, player_id))],
         verdict_game=g.index + 1 if g else 0,
         verdict_count=len(g.drawn) if g else 0,
-        verdict_stage=st.label if st else "",
     )

@@ -48,10 +48,9 @@ class PlayerState(BrowserSession, rx.State):
     consolations: int = 0
     verdict: str = ""
     verdict_kind: str = ""
-    # the verdict holds while the hall shows this game, count and stage (see `PrivateView`)
+    # the verdict holds while the hall shows this game and count (see `PrivateView`)
     verdict_game: int = 0
     verdict_count: int = 0
-    verdict_stage: str = ""
     message: str = ""
     # a message answers my last action: it holds until the next number (game, count)
     message_game: int = 0
@@ -353,7 +352,6 @@ class PlayerState(BrowserSession, rx.State):
         self.tickets, self.consolations = v.tickets, v.consolations
         self.verdict, self.verdict_kind = v.verdict, v.verdict_kind
         self.verdict_game, self.verdict_count = v.verdict_game, v.verdict_count
-        self.verdict_stage = v.verdict_stage
         self.share_offer, self.share_answered = v.share_offer, v.share_answered
         self.decisions = v.decisions
         self.offers = offer_views(e)
