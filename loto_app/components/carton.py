@@ -75,15 +75,21 @@ def carton_card(c: rx.Var[CartonView]) -> rx.Component:
                 rx.badge(
                     "ANNULÉ pour cette partie", color_scheme="red", size="2", high_contrast=True
                 ),
-                rx.cond(
-                    c.plays,
-                    rx.badge("en jeu", color_scheme="green", size="2"),
-                    rx.badge("partie suivante", color_scheme="gray", size="2"),
-                ),
+                rx.cond(c.plays, rx.badge("en jeu", color_scheme="green", size="2")),
             ),
             width="100%",
             align="center",
             wrap="wrap",
+        ),
+        # not in the current game: which game it will play (bought before the first number)
+        rx.cond(
+            c.when != "",
+            rx.text(
+                c.when,
+                font_weight="700",
+                font_size="1.05rem",
+                custom_attrs=tid(f"when-{c.no}"),
+            ),
         ),
         rx.box(
             rx.foreach(c.rows, lambda r: rx.foreach(r, lambda cell: _cell(c, cell))),

@@ -62,6 +62,9 @@ TOKEN_BAG = 90  # tokens numbered 1..90 in the tie-break bag
 #: verdicts of a claim checked on the grid (one such claim per unit, stage and number)
 _JUDGED = (Verdict.VALID, Verdict.LATE, Verdict.FALSE, Verdict.ANNULLED, Verdict.AFTER_AWARD)
 ORIGINS = ("hall", "remote", "paper")
+#: how an order cancelled by its player from the phone is recorded (`cancel_order`)
+PLAYER_CANCEL_BY = "joueur"
+PLAYER_CANCEL_REASON = "Annulée par le joueur sur son téléphone"
 #: who settles a dispute (art. 8): the signed-in animateur or the organiser
 DECIDERS = ("animateur", "organisateur")
 MAX_DECISION_REASON = 200
@@ -457,6 +460,20 @@ class Evening:
                 )
             refund = sale.amount_cents
         return self._emit(ev.SaleCancelled(sale_no, by, " ".join(reason.split()), refund))
+
+    def cancel_order(self, player_id: str, sale_no: int) -> list[ev.Event]:
+        """A player cancels their own order still "à régler" from the phone (a paid sale is
+        the desk's to refund, `cancel_sale`). Recorded as a cancellation by the player."""
+        self._need_player(player_id)
+        sale = self._sale(sale_no)
+        if sale.player_id != player_id:
+            raise err.UnknownSale(f"sale {sale_no} is not an order of player {player_id}")
+        if sale.status is not SaleStatus.PENDING:
+            raise err.InvalidSale(
+                f"sale {sale_no} is {sale.status}, not pending",
+                "Cette commande est déjà réglée ou annulée.",
+            )
+        return self._emit(ev.SaleCancelled(sale_no, PLAYER_CANCEL_BY, PLAYER_CANCEL_REASON, 0))
 
     def close_till(self, by: str) -> list[ev.Event]:
         """The caissier closes the till (every order settled or cancelled first)."""

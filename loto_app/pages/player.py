@@ -8,6 +8,7 @@ from loto_app.components.carton import carton_card
 from loto_app.components.control import last_call_banner
 from loto_app.components.palette import (
     ACCENT,
+    CELL_BORDER,
     CHECK_BG,
     CHECK_LINE,
     LINE,
@@ -78,13 +79,46 @@ def _header() -> rx.Component:
     )
 
 
-def _verdict() -> rx.Component:
+OVER = HallView.status == "over"
+
+
+def _messages() -> rx.Component:
+    """One message area, what matters now: the answer to my last action (until the next
+    number), else my verdict (until the next number, or démarquage), else the hall's announcement
+    (which my verdict would only repeat)."""
+    message_now = (
+        (PlayerState.message != "")
+        & (PlayerState.message_game == HallView.game_no)
+        & (PlayerState.message_count == HallView.count)
+    )
+    verdict_now = (
+        (PlayerState.verdict != "")
+        & (PlayerState.verdict_game == HallView.game_no)
+        & (PlayerState.verdict_count == HallView.count)
+        & ~HallView.unmark_allowed
+    )
     return rx.cond(
-        PlayerState.verdict != "",
-        announcement_box(
-            PlayerState.verdict,
-            rx.match(PlayerState.verdict_kind, ("valid", "winner"), ("false", "false"), "check"),
-            testid="verdict",
+        message_now,
+        rx.callout(
+            PlayerState.message,
+            color_scheme="orange",
+            size="2",
+            custom_attrs=tid("player-message", role="alert"),
+            high_contrast=True,
+        ),
+        rx.cond(
+            verdict_now,
+            announcement_box(
+                PlayerState.verdict,
+                rx.match(
+                    PlayerState.verdict_kind, ("valid", "winner"), ("false", "false"), "check"
+                ),
+                testid="verdict",
+            ),
+            rx.cond(
+                HallView.announcement != "",
+                announcement_box(HallView.announcement, HallView.announcement_kind),
+            ),
         ),
     )
 
@@ -173,97 +207,218 @@ def _decisions() -> rx.Component:
     )
 
 
-def _buy() -> rx.Component:
-    def offer(o) -> rx.Component:
-        return rx.button(
-            rx.text(o.label, font_weight="700"),
-            rx.text(o.price, font_weight="400"),
-            on_click=PlayerState.order(o.index),
-            size="3",
-            variant="outline",
-            height="auto",
-            padding_y="0.4rem",
-            flex_direction="column",
-            custom_attrs=tid(o.testid),
-        )
+def _desk_code(testid: str = "desk-code") -> rx.Component:
+    """My code for the desk, with its QR (the vendeur types or scans it)."""
+    return rx.hstack(
+        rx.code(PlayerState.desk_code, size="8", custom_attrs=tid(testid)),
+        rx.image(
+            src=PlayerState.desk_qr,
+            alt="QR code de mon code caisse",
+            width="8rem",
+            height="8rem",
+        ),
+        align="center",
+        spacing="4",
+        wrap="wrap",
+    )
 
-    return rx.box(
-        rx.heading("Acheter des cartons", size="4"),
-        rx.text(
-            "Un carton acheté après le premier numéro joue à la partie suivante.",
-            color=MUTED,
-            font_size="0.95rem",
-        ),
-        # the first purchase: say what buying accepts (the règlement, art. 10)
-        rx.cond(
-            (PlayerState.cartons.length() == 0) & (PlayerState.orders.length() == 0),
+
+def _order_waiting() -> rx.Component:
+    """At the top while an order waits: what to pay, the code to show, a way back."""
+    return rx.cond(
+        (PlayerState.orders.length() > 0) & ~OVER,
+        rx.box(
+            rx.heading("À régler à la caisse", size="5"),
             rx.text(
-                "En commandant, vous acceptez le règlement de la soirée.",
-                font_size="1rem",
-                custom_attrs=tid("reglement-accept"),
+                rx.cond(
+                    PlayerState.remote,
+                    "Réglez selon les consignes des organisateurs (virement, lien de "
+                    "paiement) : vos cartons arrivent ici dès que la caisse confirme.",
+                    "Montrez ce code à la caisse : vos cartons arrivent ici dès le paiement.",
+                ),
+                font_size="1.05rem",
             ),
+            rx.cond(~PlayerState.remote, _desk_code()),
+            rx.foreach(
+                PlayerState.orders,
+                lambda o: rx.hstack(
+                    rx.text(
+                        f"Commande n° {o.no} : {o.label} — {o.price}",
+                        font_weight="700",
+                        custom_attrs=tid(f"order-{o.no}"),
+                    ),
+                    rx.spacer(),
+                    rx.button(
+                        "Annuler",
+                        on_click=PlayerState.cancel_order(o.no),
+                        size="3",
+                        variant="outline",
+                        color_scheme="gray",
+                        high_contrast=True,
+                        min_height="2.75rem",
+                        custom_attrs=tid(
+                            f"cancel-order-{o.no}",
+                            **{"aria-label": f"Annuler la commande n° {o.no}"},
+                        ),
+                    ),
+                    align="center",
+                    width="100%",
+                    wrap="wrap",
+                    padding_top="0.4rem",
+                    border_top=f"1px solid {CHECK_LINE}",
+                    margin_top="0.4rem",
+                ),
+            ),
+            padding="0.75rem",
+            border=f"3px solid {CHECK_LINE}",
+            border_radius="0.5rem",
+            background=ORDER_BG,
+            custom_attrs=tid("orders"),
         ),
-        rx.link(
-            "Lire le règlement de la soirée",
-            href=f"/reglement?code={HallView.join_code}",
-            size="3",
-            custom_attrs=tid("reglement-link"),
-        ),
-        rx.flex(
-            rx.foreach(PlayerState.offers, offer),
-            wrap="wrap",
+    )
+
+
+def _offer(o) -> rx.Component:
+    return rx.button(
+        rx.text(o.label, font_weight="800", font_size="1.15rem"),
+        rx.text(o.price, font_weight="600", font_size="1.1rem"),
+        on_click=PlayerState.choose(o.index),
+        size="3",
+        variant="outline",
+        height="auto",
+        min_height="3.5rem",
+        padding_y="0.5rem",
+        flex_direction="column",
+        white_space="normal",
+        custom_attrs=tid(o.testid),
+    )
+
+
+def _offer_group(g) -> rx.Component:
+    return rx.box(
+        rx.heading(g.title, size="4", as_="h3"),
+        rx.text(g.look, font_size="1rem"),
+        rx.text(g.games, font_size="1rem", font_weight="700"),
+        rx.grid(
+            rx.foreach(g.offers, _offer),
+            columns="2",
             gap="0.5rem",
             margin_top="0.4rem",
         ),
-        rx.cond(
-            PlayerState.orders.length() > 0,
-            rx.box(
-                rx.heading("À régler à la caisse", size="4"),
-                rx.foreach(
-                    PlayerState.orders,
-                    lambda o: rx.text(
-                        f"Commande n° {o.no} : {o.label} — {o.price}",
-                        custom_attrs=tid(f"order-{o.no}"),
-                    ),
-                ),
-                rx.text(
-                    rx.cond(
-                        PlayerState.remote,
-                        "Réglez selon les consignes des organisateurs (virement, lien de "
-                        "paiement) : vos cartons arrivent dès que la caisse confirme.",
-                        "Montrez votre code à la caisse : vos cartons arrivent dès le paiement.",
-                    ),
-                    color=MUTED,
-                ),
-                padding="0.6rem",
-                margin_top="0.5rem",
-                border=f"2px solid {CHECK_LINE}",
-                border_radius="0.5rem",
-                background=ORDER_BG,
-                custom_attrs=tid("orders"),
-            ),
-        ),
+        padding="0.6rem",
+        border=f"1px solid {LINE}",
+        border_radius="0.5rem",
+        background="white",
+        custom_attrs=tid(f"offers-{g.kind}"),
+    )
+
+
+def _confirm_order() -> rx.Component:
+    """Asked once before ordering, at the bottom of the screen whatever the scroll."""
+    return rx.cond(
+        PlayerState.chosen >= 0,
         rx.box(
-            rx.text("Mon code pour la caisse", font_weight="700"),
-            rx.hstack(
-                rx.code(PlayerState.desk_code, size="7", custom_attrs=tid("desk-code")),
-                rx.image(
-                    src=PlayerState.desk_qr,
-                    alt="QR code de mon code caisse",
-                    width="7rem",
-                    height="7rem",
-                ),
-                align="center",
-                spacing="4",
-            ),
             rx.text(
-                "Le vendeur le tape ou le scanne pour vous vendre des cartons.",
-                color=MUTED,
-                font_size="0.95rem",
+                rx.cond(
+                    PlayerState.chosen_price == "offert",
+                    f"Recevoir {PlayerState.chosen_what} (offert) ?",
+                    f"Commander {PlayerState.chosen_what} pour {PlayerState.chosen_price} ?",
+                ),
+                font_weight="800",
+                font_size="1.25rem",
             ),
-            margin_top="0.6rem",
+            rx.text(PlayerState.chosen_games, font_size="1rem"),
+            rx.cond(
+                PlayerState.chosen_price != "offert",
+                rx.text("Vous réglerez à la caisse.", font_size="1rem"),
+            ),
+            rx.hstack(
+                big_button(
+                    "Oui, commander",
+                    "buy-confirm",
+                    on_click=PlayerState.confirm_order,
+                    color_scheme="green",
+                    flex="1",
+                ),
+                big_button(
+                    "Non",
+                    "buy-cancel",
+                    on_click=PlayerState.unchoose,
+                    color_scheme="gray",
+                    variant="outline",
+                    high_contrast=True,
+                ),
+                width="100%",
+                margin_top="0.5rem",
+            ),
+            position="fixed",
+            bottom="0",
+            left="0",
+            right="0",
+            z_index="10",
+            max_width="40rem",
+            margin="0 auto",
+            padding="1rem",
+            background=PAPER,
+            border_top=f"4px solid {CHECK_LINE}",
+            box_shadow=f"0 -0.5rem 1.5rem {CELL_BORDER}",
+            custom_attrs=tid(
+                "buy-confirm-box", role="dialog", **{"aria-label": "Confirmer la commande"}
+            ),
         ),
-        padding_top="0.5rem",
+    )
+
+
+def _buy() -> rx.Component:
+    return rx.cond(
+        ~OVER,
+        rx.box(
+            rx.heading("Acheter des cartons", size="5"),
+            rx.cond(
+                HallView.count > 0,
+                rx.text(
+                    "La partie en cours a commencé : un carton acheté maintenant joue à "
+                    "partir de la partie suivante.",
+                    color=MUTED,
+                    font_size="1rem",
+                ),
+            ),
+            # the first purchase: say what buying accepts (the règlement, art. 10)
+            rx.cond(
+                (PlayerState.cartons.length() == 0) & (PlayerState.orders.length() == 0),
+                rx.text(
+                    "En commandant, vous acceptez le règlement de la soirée.",
+                    font_size="1rem",
+                    custom_attrs=tid("reglement-accept"),
+                ),
+            ),
+            rx.link(
+                "Lire le règlement de la soirée",
+                href=f"/reglement?code={HallView.join_code}",
+                size="3",
+                custom_attrs=tid("reglement-link"),
+            ),
+            rx.vstack(
+                rx.foreach(PlayerState.offer_groups, _offer_group),
+                spacing="3",
+                width="100%",
+                align="stretch",
+                margin_top="0.5rem",
+            ),
+            # the code for buying at the desk (at the top instead while an order waits)
+            rx.cond(
+                PlayerState.orders.length() == 0,
+                rx.box(
+                    rx.text("Ou achetez à la caisse : montrez ce code", font_weight="700"),
+                    _desk_code(),
+                    margin_top="0.8rem",
+                ),
+            ),
+            _confirm_order(),
+            padding_top="0.5rem",
+            # room for the confirmation at the bottom of the screen
+            padding_bottom=rx.cond(PlayerState.chosen >= 0, "14rem", "0"),
+        ),
     )
 
 
@@ -374,10 +529,8 @@ def index() -> rx.Component:
         ),
         last_call_banner("1.8rem"),
         _mark_message(),
-        rx.cond(
-            HallView.announcement != "",
-            announcement_box(HallView.announcement, HallView.announcement_kind),
-        ),
+        _messages(),
+        _order_waiting(),
         rx.cond(
             HallView.tie_tokens.length() > 0,
             rx.flex(
@@ -391,19 +544,8 @@ def index() -> rx.Component:
                 custom_attrs=tid("tie-tokens"),
             ),
         ),
-        _verdict(),
         _decisions(),
         _share_offer(),
-        rx.cond(
-            PlayerState.message != "",
-            rx.callout(
-                PlayerState.message,
-                color_scheme="orange",
-                size="2",
-                custom_attrs=tid("player-message", role="alert"),
-                high_contrast=True,
-            ),
-        ),
         rx.hstack(
             rx.cond(
                 PlayerState.ready,
@@ -417,19 +559,32 @@ def index() -> rx.Component:
             width="100%",
         ),
         rx.cond(
-            (PlayerState.cartons.length() == 0) & PlayerState.ready,
-            rx.text("Vous n'avez pas encore de carton : achetez-en ci-dessous."),
+            (PlayerState.cartons.length() == 0)
+            & (PlayerState.orders.length() == 0)
+            & PlayerState.ready
+            & ~OVER,
+            rx.text(
+                "Vous n'avez pas encore de carton : choisissez-en ci-dessous.",
+                font_size="1.1rem",
+                custom_attrs=tid("no-carton"),
+            ),
         ),
         rx.foreach(PlayerState.cartons, carton_card),
-        big_button(
-            rx.cond(
-                HallView.unmark_allowed, "Démarquer mes cartons", "Démarquer (attendez l'animateur)"
+        # démarquage means something once a game has started, with cartons to clear
+        rx.cond(
+            (PlayerState.cartons.length() > 0) & (HallView.game_no > 0) & ~OVER,
+            big_button(
+                rx.cond(
+                    HallView.unmark_allowed,
+                    "Démarquer mes cartons",
+                    "Démarquer (attendez l'animateur)",
+                ),
+                "unmark-all",
+                on_click=PlayerState.unmark_all,
+                disabled=~HallView.unmark_allowed,
+                variant="soft",
+                color_scheme="green",
             ),
-            "unmark-all",
-            on_click=PlayerState.unmark_all,
-            disabled=~HallView.unmark_allowed,
-            variant="soft",
-            color_scheme="green",
         ),
         _tickets(),
         rx.cond(

@@ -3,6 +3,7 @@ the legal limits of a loto traditionnel (L322-4) in the set-up."""
 
 from __future__ import annotations
 
+import contextlib
 import random
 
 import pytest
@@ -402,3 +403,63 @@ def test_desk_codes_name_one_player_typed_or_scanned():
     for bad in ("3FA2C91", "", None, 42, "ZZZZZZZZ"):
         assert player_for_desk_code(bad, ids) is None
     assert player_for_desk_code("3FA2C91B", [*ids, "3fa2c91bffff"]) is None, "ambiguous"
+
+
+# ---------------------------------------------------------------------- a player cancels an order
+
+
+def test_a_player_cancels_their_own_unpaid_order_recorded_as_theirs():
+    e = evening()
+    (rec,) = e.order("ana", 1)
+    (c,) = e.cancel_order("ana", rec.sale_no)
+    assert (c.sale_no, c.by, c.refunded_cents) == (rec.sale_no, "joueur", 0)
+    assert e.sales[rec.sale_no].status is SaleStatus.CANCELLED
+    assert rec in e.history and c in e.history  # nothing deleted
+    with pytest.raises(err.InvalidSale):
+        e.confirm_payment(rec.sale_no, "cash", "Jeanne")
+
+
+def test_a_player_cannot_cancel_someone_elses_order_or_a_paid_or_cancelled_one():
+    e = evening()
+    (rec,) = e.order("ana", 1)
+    with pytest.raises(err.UnknownSale):
+        e.cancel_order("bob", rec.sale_no)
+    with pytest.raises(err.UnknownSale):
+        e.cancel_order("ana", 99)
+    with pytest.raises(err.UnknownPlayer):
+        e.cancel_order("nobody", rec.sale_no)
+    e.confirm_payment(rec.sale_no, "cash", "Jeanne", rng=random.Random(3))
+    with pytest.raises(err.InvalidSale):
+        e.cancel_order("ana", rec.sale_no)
+    (other,) = e.order("ana", 0)
+    e.cancel_order("ana", other.sale_no)
+    with pytest.raises(err.InvalidSale):
+        e.cancel_order("ana", other.sale_no)
+    assert e.sales[rec.sale_no].status is SaleStatus.PAID
+    assert e.player_cartons("ana")  # the paid order's cartons stay
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["ana", "bob"]), st.sampled_from(["ana", "bob"]))))
+def test_only_the_owner_cancels_and_each_order_once(moves):
+    """Orders by one player, cancellations tried by either: an order is cancelled only by
+    its owner, at most once, and the replayed log gives the same till."""
+    e = evening()
+    for buyer, canceller in moves:
+        if sum(s.status is SaleStatus.PENDING for s in e.sales.values()) >= 5:
+            break
+        try:
+            (rec,) = e.order(buyer, 0)
+        except err.InvalidSale:
+            continue
+        for _ in range(2):
+            with contextlib.suppress(err.UnknownSale, err.InvalidSale):
+                e.cancel_order(canceller, rec.sale_no)
+        cancelled = e.sales[rec.sale_no].status is SaleStatus.CANCELLED
+        assert cancelled == (canceller == buyer)
+    done = [x for x in e.history if isinstance(x, ev.SaleCancelled)]
+    assert len({x.sale_no for x in done}) == len(done)
+    again = Evening.replay(e.program, e.history, KEY)
+    assert {n: s.status for n, s in again.sales.items()} == {
+        n: s.status for n, s in e.sales.items()
+    }

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from playwright.sync_api import expect
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Locator
+    from playwright.sync_api import Locator, Page
 
 
 def claim(button: Locator) -> None:
@@ -19,3 +19,12 @@ def claim(button: Locator) -> None:
     expect(button).to_have_attribute("data-armed", "ready")
     button.click()
     expect(button).not_to_have_attribute("data-armed", "ready")
+
+
+def buy(page: Page, offer: str) -> None:
+    """Order a pack from the phone: a tap on the tariff line (`buy-<kind>[-<n>]`) asks
+    "Commander … ?", "Oui, commander" orders."""
+    page.get_by_test_id(offer).click()
+    expect(page.get_by_test_id("buy-confirm-box")).to_be_visible()
+    page.get_by_test_id("buy-confirm").click()
+    expect(page.get_by_test_id("buy-confirm-box")).to_have_count(0)

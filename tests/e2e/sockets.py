@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from gestures import buy
 from playwright.sync_api import expect
 
 if TYPE_CHECKING:
@@ -148,7 +149,7 @@ def new_token_round_trip(
     page.get_by_test_id("join-name").fill("Pépé Lucien")
     page.get_by_test_id("join-submit").click()
     page.wait_for_url("**/jouer")
-    page.get_by_test_id("buy-classique-3").click()
+    buy(page, "buy-classique-3")
     expect(page.locator("[data-testid^=carton-]")).to_have_count(3)
     cartons = sorted(
         page.locator("[data-testid^=carton-]").evaluate_all("els => els.map(e => e.dataset.testid)")

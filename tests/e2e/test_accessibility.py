@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 from axe_check import BLOCKING, axe_script, describe, run_axe
-from gestures import claim
+from gestures import buy, claim
 from playwright.sync_api import expect
 
 from loto_app.domain.program import demo_program
@@ -99,7 +99,7 @@ def _join(browser: Browser, phone: dict, app_url: str, code: str, name: str, pac
     page.wait_for_url("**/jouer")
     count = 0
     for pack in packs:
-        page.get_by_test_id(pack).click()
+        buy(page, pack)
         count += 3 if pack.endswith("-3") else 1
         expect(page.locator('[data-testid^="carton-"]')).to_have_count(count, timeout=WAIT_MS)
     return ctx, page

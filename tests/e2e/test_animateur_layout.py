@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from axe_check import blocking_violations, describe
-from gestures import claim
+from gestures import buy, claim
 from playwright.sync_api import expect
 
 from loto_app.domain.program import (
@@ -141,7 +141,7 @@ def test_tablet_layout_landscape_and_phone_and_the_unmark_action(
     player.get_by_test_id("join-name").fill("Mamie Jo")
     player.get_by_test_id("join-submit").click()
     player.wait_for_url("**/jouer")
-    player.get_by_test_id("buy-classique").click()
+    buy(player, "buy-classique")
     carton = player.locator("[data-testid^=carton-]")
     expect(carton).to_have_count(1)
     row = sorted(

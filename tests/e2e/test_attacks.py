@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
+from gestures import buy
 from playwright.sync_api import expect
 from sockets import ANIMATEUR, HALL, PLAYER, ROOT, Injector
 from sqlmodel import Session, func, select
@@ -49,7 +50,7 @@ def join(browser: Browser, phone: dict, app_url: str, code: str, name: str) -> P
     expect(page.get_by_test_id("join-code")).to_have_value(code)
     page.get_by_test_id("join-submit").click()
     page.wait_for_url("**/jouer")
-    page.get_by_test_id("buy-classique").click()
+    buy(page, "buy-classique")
     page.locator("[data-testid^=carton-]").first.wait_for()
     return page
 
@@ -80,7 +81,7 @@ def test_a_player_phone_cannot_act_for_the_animateur_or_another_player(
     expect(attacker_page.get_by_test_id("join-code")).to_have_value(creds.join_code)
     attacker_page.get_by_test_id("join-submit").click()
     attacker_page.wait_for_url("**/jouer")
-    attacker_page.get_by_test_id("buy-classique").click()
+    buy(attacker_page, "buy-classique")
     attacker_page.locator("[data-testid^=carton-]").first.wait_for()
 
     tablet = browser.new_context().new_page()

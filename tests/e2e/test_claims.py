@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 from axe_check import BLOCKING, axe_script, describe, run_axe
-from gestures import claim
+from gestures import buy, claim
 from playwright.sync_api import expect
 from test_evening import READ_CARTONS_JS, Shots
 
@@ -164,7 +164,7 @@ def test_claims_as_the_hall_lives_them(
         for _ in range(8):
             for page in phones.values():
                 n = len(cartons(page))
-                page.get_by_test_id("buy-classique").click()
+                buy(page, "buy-classique")
                 expect(page.locator('[data-testid^="carton-"]')).to_have_count(n + 1)
             plan = common_row(cartons(alice), cartons(bruno), cartons(chloe))
             if plan is not None and len(cartons(chloe)) >= 2:

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
+from gestures import buy
 from playwright.sync_api import expect
 
 if TYPE_CHECKING:
@@ -79,7 +80,7 @@ def test_server_killed_three_times_with_a_real_phone(
         page.get_by_test_id("join-name").fill("Mamie Jo")
         page.get_by_test_id("join-submit").click()
         page.wait_for_url("**/jouer")
-        page.get_by_test_id("buy-classique-3").click()
+        buy(page, "buy-classique-3")
         expect(page.locator("[data-testid^=carton-]")).to_have_count(3)
         cartons = _cartons(page)
         page.evaluate(WATCH)

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from gestures import claim
+from gestures import buy, claim
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
@@ -256,7 +256,7 @@ class Phone:
     def buy_one(self) -> int:
         """Buy one classique carton; returns its number."""
         before = set(self.read_cartons())
-        self.page.get_by_test_id("buy-classique").click()
+        buy(self.page, "buy-classique")
         expect(self.page.locator('[data-testid^="carton-"]')).to_have_count(len(before) + 1)
         (new,) = set(self.read_cartons()) - before
         return new
@@ -546,7 +546,7 @@ def test_full_evening(
 
         # A purchase after the first number joins the next game.
         late_buy = chloe.buy_one()
-        chloe.badge(late_buy, "partie suivante")
+        chloe.badge(late_buy, "Joue à la partie 2")
         chloe.badge(c1, "ANNULÉ pour cette partie")
         shot(chloe.page, "achat-en-cours-de-partie")
 
@@ -591,7 +591,7 @@ def test_full_evening(
         )
         (gift,) = set(loser.read_cartons()) - cartons_before[loser.name]
         loser.badge(gift, "offert")
-        loser.badge(gift, "partie suivante")
+        loser.badge(gift, "Joue à la partie ")
         expect(loser.page.get_by_test_id("consolations")).to_have_text(
             "Cartons offerts (ex aequo) : 1"
         )

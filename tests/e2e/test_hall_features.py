@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from gestures import buy
 from playwright.sync_api import expect
 
 from loto_app.domain.program import DrawSource, Program, Settings, demo_program
@@ -45,7 +46,7 @@ def test_vibrations_hint_voice_rhythm_and_stream(
     player.get_by_test_id("join-name").fill("Mamie Jo")
     player.get_by_test_id("join-submit").click()
     player.wait_for_url("**/jouer")
-    player.get_by_test_id("buy-classique").click()
+    buy(player, "buy-classique")
     carton = player.locator("[data-testid^=carton-]")
     expect(carton).to_have_count(1)
     expect(player.get_by_test_id("stream").locator("iframe")).to_have_attribute(

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from axe_check import blocking_violations, describe
-from gestures import claim
+from gestures import buy, claim
 from playwright.sync_api import expect
 
 from loto_app.domain.program import (
@@ -152,7 +152,7 @@ def test_pairing_code_and_the_screen_states_at_tv_sizes(
     player.get_by_test_id("join-submit").click()
     player.wait_for_url("**/jouer")
     expect(player.get_by_test_id("reglement-accept")).to_be_visible()
-    player.get_by_test_id("buy-classique").click()
+    buy(player, "buy-classique")
     carton = player.locator("[data-testid^=carton-]")
     expect(carton).to_have_count(1)
     expect(player.get_by_test_id("reglement-accept")).to_have_count(0)  # the first purchase only

@@ -40,6 +40,7 @@ from typing import TYPE_CHECKING, Any
 import gestures
 import pytest
 from conftest import CHROMIUM, CHROMIUM_ARGS
+from gestures import buy
 from outside import read_qr, serving
 from playwright.sync_api import expect
 
@@ -286,7 +287,7 @@ def test_the_server_recipe_over_https(
     player.get_by_test_id("join-name").fill("Paulette")
     player.get_by_test_id("join-submit").click()
     player.wait_for_url("**/jouer")
-    player.get_by_test_id("buy-classique").click()
+    buy(player, "buy-classique")
     carton = player.locator("[data-testid^=carton-]")
     expect(carton).to_have_count(1)
     no = int((carton.get_attribute("data-testid") or "").removeprefix("carton-"))

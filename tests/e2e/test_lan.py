@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING
 
 import gestures
 import pytest
+from gestures import buy
 from outside import read_qr, serving
 from playwright.sync_api import expect
 
@@ -210,7 +211,7 @@ def test_a_quine_over_the_hall_s_lan_address(
     player.get_by_test_id("join-name").fill("Mamie Jo")
     player.get_by_test_id("join-submit").click()
     player.wait_for_url("**/jouer")
-    player.get_by_test_id("buy-classique").click()
+    buy(player, "buy-classique")
     carton = player.locator("[data-testid^=carton-]")
     expect(carton).to_have_count(1)
     no = int((carton.get_attribute("data-testid") or "").removeprefix("carton-"))

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
+from gestures import buy
 from playwright.sync_api import expect
 from sockets import PLAYER, ROOT, Injector
 from sqlmodel import Session, select
@@ -54,7 +55,7 @@ def _join(browser: Browser, phone: dict, url: str, code: str, name: str) -> tupl
     page.get_by_test_id("join-name").fill(name)
     page.get_by_test_id("join-submit").click()
     page.wait_for_url("**/jouer")
-    page.get_by_test_id("buy-classique").click()
+    buy(page, "buy-classique")
     expect(page.locator("[data-testid^=carton-]")).to_have_count(1)
     return page, inject
 

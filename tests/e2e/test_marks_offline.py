@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from gestures import buy
 from playwright.sync_api import expect
 from sockets import marks
 
@@ -56,7 +57,7 @@ def test_marks_made_offline_are_kept_sent_and_seen_elsewhere(
     player.get_by_test_id("join-name").fill("Mamie Jo")
     player.get_by_test_id("join-submit").click()
     player.wait_for_url("**/jouer")
-    player.get_by_test_id("buy-classique-3").click()
+    buy(player, "buy-classique-3")
     expect(player.locator("[data-testid^=carton-]")).to_have_count(3)
 
     tablet = browser.new_context().new_page()

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 from axe_check import blocking_violations, describe
+from gestures import buy
 from live_driver import Driver
 from playwright.sync_api import expect
 from sqlmodel import Session, select
@@ -471,7 +472,7 @@ def test_a_program_is_edited_before_its_game(
         player.get_by_test_id("join-name").fill("Mamie Jo")
         player.get_by_test_id("join-submit").click()
         player.wait_for_url("**/jouer")
-        player.get_by_test_id("buy-classique").click()
+        buy(player, "buy-classique")
         expect(player.locator("[data-testid^=carton-]")).to_have_count(1, timeout=WAIT_MS)
         anim = browser.new_context(viewport={"width": 1180, "height": 820}).new_page()
         anim.goto(f"{app_url}/animateur")

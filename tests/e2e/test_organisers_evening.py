@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 from axe_check import blocking_violations, describe
+from gestures import buy
 from playwright.sync_api import expect
 from pypdf import PdfReader
 from sqlmodel import Session, select
@@ -176,7 +177,7 @@ def test_an_evening_from_creation_to_closing_report(
 
     # a phone order waits "à régler": the desk finds it by the player's code and settles it,
     # and a second sale over it is refused (the same money twice) unless chosen "en plus"
-    player.get_by_test_id("buy-classique").click()
+    buy(player, "buy-classique")
     expect(player.get_by_test_id("orders")).to_contain_text("3 €", timeout=WAIT_MS)
     expect(cards).to_have_count(3)
     player.screenshot(path=shots / "player-order-a-regler-phone.png", full_page=True)
@@ -213,7 +214,7 @@ def test_an_evening_from_creation_to_closing_report(
     expect(caissier.get_by_test_id("total-pending")).to_have_text("0 €")
     caissier.get_by_test_id("found-done").click()
 
-    player.get_by_test_id("buy-classique-3").click()
+    buy(player, "buy-classique-3")
     expect(order).to_have_count(1, timeout=WAIT_MS)  # the desk is told at once
     cancelled = int(order.get_attribute("data-testid").split("-")[1])
     find_player(vendeur, player_code)  # the vendeur sees the order too

@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from gestures import buy
 from playwright.sync_api import expect
 from sockets import new_token_round_trip
 
@@ -46,7 +47,7 @@ def test_connection_lost_and_back_mid_game(
     player.get_by_test_id("join-name").fill("Mamie Jo")
     player.get_by_test_id("join-submit").click()
     player.wait_for_url("**/jouer")
-    player.get_by_test_id("buy-classique-3").click()
+    buy(player, "buy-classique-3")
     expect(player.locator("[data-testid^=carton-]")).to_have_count(3)
 
     tablet = browser.new_context().new_page()

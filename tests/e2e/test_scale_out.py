@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 import psutil
 import pytest
-from gestures import claim
+from gestures import buy, claim
 from outside import serving
 from playwright.sync_api import expect
 from sockets import new_token_round_trip
@@ -171,7 +171,7 @@ def test_draws_reach_phones_on_both_workers(
         page.get_by_test_id("join-name").fill(f"Joueur {i + 1}")
         page.get_by_test_id("join-submit").click()
         page.wait_for_url("**/jouer")
-        page.get_by_test_id("buy-classique").click()
+        buy(page, "buy-classique")
         page.locator("[data-testid^=carton-]").first.wait_for()
         phones.append(page)
     screen = browser.new_context(viewport={"width": 1920, "height": 1080}).new_page()

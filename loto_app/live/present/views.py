@@ -10,7 +10,7 @@ from loto_app.domain.program import KIND_LABELS, Kind
 from loto_app.domain.serial import check_code
 from loto_app.domain.till import SaleStatus
 from loto_app.domain.verdicts import VERDICT_LABELS, Verdict
-from loto_app.present import HALF_LOT, TicketView, euros, share_note, ticket_view
+from loto_app.present import HALF_LOT, TicketView, euros, plural, share_note, ticket_view
 
 
 @dataclasses.dataclass
@@ -34,6 +34,7 @@ class CartonView:
     plays: bool = False
     annulled: bool = False
     free: bool = False
+    when: str = ""  # when it does not play now: the game it will play ("Joue à la partie 1 …")
     rows: list[list[CellView]] = dataclasses.field(default_factory=list)
 
 
@@ -47,6 +48,18 @@ class OfferView:
     label: str = ""
     price: str = ""
     testid: str = ""
+    what: str = ""  # the pack in a sentence, for the confirmation ("3 cartons classiques")
+
+
+@dataclasses.dataclass
+class OfferGroup:
+    """The tariff's lines of one kind, with what that kind plays, in plain French."""
+
+    kind: str = ""
+    title: str = ""
+    look: str = ""  # what one carton of the kind is
+    games: str = ""  # the games it still plays tonight
+    offers: list[OfferView] = dataclasses.field(default_factory=list)
 
 
 @dataclasses.dataclass
@@ -58,13 +71,75 @@ class OrderView:
     price: str = ""
 
 
+#: a kind of carton, as a player reads it: (group title, what one looks like)
+KIND_WORDS: dict[Kind, tuple[str, str]] = {
+    Kind.CLASSIQUE: ("Cartons classiques", "Le carton habituel : 3 lignes de 5 numéros."),
+    Kind.SPECIAL: ("Cartons de la partie spéciale", "Un carton habituel, pour cette partie seule."),
+    Kind.VITRINE: (
+        "Vitrines",
+        "3 cartons vendus et joués ensemble : un lot pour 1 carton plein, puis 2, puis 3.",
+    ),
+    Kind.MAXIQUINE: ("Grands cartons (maxiquine)", "Un grand carton de 25 numéros."),
+}
+#: a kind's cartons in the plural, after a count ("3 cartons classiques")
+_KIND_PLURAL: dict[Kind, tuple[str, str]] = {
+    Kind.CLASSIQUE: ("carton classique", "cartons classiques"),
+    Kind.SPECIAL: ("carton spécial", "cartons spéciaux"),
+    Kind.VITRINE: ("vitrine de 3 cartons", "vitrines de 3 cartons"),
+    Kind.MAXIQUINE: ("grand carton", "grands cartons"),
+}
+
+
+def _game_what(e: Evening, index: int) -> str:
+    """What a game plays for: its title when the program gives one, else its lots."""
+    spec = e.program.games[index]
+    return spec.title or ", ".join(s.lot.description for s in spec.stages)
+
+
+def _games_left(e: Evening, kind: Kind) -> list[int]:
+    """The games a carton of this kind bought now would play."""
+    first = e.next_game_index()
+    return [i for i, g in enumerate(e.program.games) if i >= first and g.kind is kind]
+
+
+def _pack(kind: Kind, quantity: int, planche: bool) -> tuple[str, str]:
+    """(button label, the pack in a sentence)."""
+    one, many = _KIND_PLURAL[kind]
+    if planche:
+        return "Planche de 6 cartons", f"une planche de 6 {many} (chaque numéro une fois)"
+    label = plural(quantity, "vitrine") if kind is Kind.VITRINE else plural(quantity, "carton")
+    return label, plural(quantity, one, many)
+
+
+def offer_groups(e: Evening) -> list[OfferGroup]:
+    """The tariff grouped by kind, each kind with the games it still plays tonight (a kind
+    with no game left is not offered: the engine would refuse it)."""
+    groups: dict[Kind, OfferGroup] = {}
+    for o in offer_views(e):
+        kind = Kind(o.kind)
+        if kind not in groups:
+            left = _games_left(e, kind)
+            if not left:
+                continue
+            title, look = KIND_WORDS[kind]
+            games = (
+                f"Joue la partie {left[0] + 1} : {_game_what(e, left[0])}."
+                if len(left) == 1
+                else "Joue les parties "
+                + ", ".join(str(i + 1) for i in left[:-1])
+                + f" et {left[-1] + 1}."
+            )
+            groups[kind] = OfferGroup(kind.value, title, look, games)
+        groups[kind].offers.append(o)
+    return list(groups.values())
+
+
 def offer_views(e: Evening) -> list[OfferView]:
     """The evening's tariff for the buy buttons (test ids `buy-<kind>[-<quantity>]`)."""
     free = e.program.settings.free_cartons
     out = []
     for i, o in enumerate(e.program.offers):
-        plain = o.kind in (Kind.CLASSIQUE, Kind.VITRINE)
-        label = o.label if plain else o.name
+        label, what = _pack(o.kind, o.quantity, o.planche)
         out.append(
             OfferView(
                 index=i,
@@ -73,6 +148,7 @@ def offer_views(e: Evening) -> list[OfferView]:
                 label=label,
                 price="offert" if free else euros(o.price_cents),
                 testid=f"buy-{o.kind.value}" + (f"-{o.quantity}" if o.quantity > 1 else ""),
+                what=what,
             )
         )
     return out
@@ -83,7 +159,7 @@ def order_views(e: Evening, player_id: str) -> list[OrderView]:
     return [
         OrderView(
             no=s.no,
-            label=e.program.offers[s.offer].name,
+            label=_pack(e.program.offers[s.offer].kind, s.quantity, s.planche)[1],
             price=euros(s.amount_cents),
         )
         for s in e.sales.values()
@@ -105,6 +181,10 @@ class PrivateView:
     share_offer: bool
     share_answered: bool
     decisions: list[str] = dataclasses.field(default_factory=list)
+    # the verdict holds while the hall shows this game and count of numbers (the page hides it
+    # at the next number, which phones are not poked for)
+    verdict_game: int = 0
+    verdict_count: int = 0
 
 
 VERDICT_KIND = {
@@ -185,6 +265,34 @@ def _outcome(e: Evening, g: Game, stage: int, player_id: str) -> tuple[str, str]
     return "", ""
 
 
+def _when(e: Evening, carton_no: int) -> str:
+    """For a carton that does not play now: the game it plays next (or that it plays no
+    more); "" when it plays the current game."""
+    if e.plays(carton_no):
+        return ""
+    if carton_no in e.voided:
+        return "Remboursé : ne joue plus."
+    p = e.purchase_of[carton_no]
+    g = e.game
+    start = max(p.first_game, g.index + 1 if g else 0)
+    nxt = next(
+        (i for i, spec in enumerate(e.program.games) if i >= start and spec.kind is p.kind), None
+    )
+    if nxt is None:
+        return "Ne joue plus ce soir."
+    return f"Joue à la partie {nxt + 1} : {_game_what(e, nxt)}"
+
+
+def _claim_is_current(e: Evening, g: Game, claim: ev.ClaimMade) -> bool:
+    """A claim's verdict matters until the next number of its game (or a correction)."""
+    for x in reversed(e.history):
+        if x is claim:
+            return True
+        if isinstance(x, (ev.NumberDrawn, ev.DrawCorrected)) and x.game == g.index:
+            return False
+    return True
+
+
 def private_view(e: Evening, player_id: str) -> PrivateView:
     """Build a player's view from the engine."""
     g = e.game
@@ -205,6 +313,7 @@ def private_view(e: Evening, player_id: str) -> PrivateView:
                 plays=e.plays(c.no),
                 annulled=bool(g and c.unit in g.annulled),
                 free=e.purchase_of[c.no].reason == "consolation",
+                when=_when(e, c.no),
                 rows=rows,
             )
         )
@@ -218,7 +327,7 @@ def private_view(e: Evening, player_id: str) -> PrivateView:
     verdict, kind = "", ""
     if g is not None and g.status is not GameStatus.FINISHED:
         mine_claims = [c for c in g.claims if c.player_id == player_id]
-        if mine_claims:
+        if mine_claims and _claim_is_current(e, g, mine_claims[-1]):
             last = mine_claims[-1]
             now = g.verdict_of(last)
             verdict = verdict_text(now, last.carton_no, last.number)
@@ -247,4 +356,6 @@ def private_view(e: Evening, player_id: str) -> PrivateView:
         share_offer=offer,
         share_answered=bool(offer and g and player_id in g.tie.answers),
         decisions=[t for d in reversed(e.decisions) if (t := decision_for(e, d, player_id))],
+        verdict_game=g.index + 1 if g else 0,
+        verdict_count=len(g.drawn) if g else 0,
     )

@@ -77,6 +77,10 @@ class Registry:
         """Register what runs after every committed move (the broadcast)."""
         self._publishers.append(publisher)
 
+    def loaded(self, evening_id: int) -> LiveEvening | None:
+        """The evening if it is in memory here (no loading, no catching up)."""
+        return self._lives.get(evening_id)
+
     async def live(self, evening_id: int, *, fresh: bool = True) -> LiveEvening:
         """The evening, loaded on first use; `fresh` catches up with other processes' commits."""
         lv = self._lives.get(evening_id)
@@ -238,6 +242,11 @@ def on_change(publisher: Publisher) -> None:
 async def live(evening_id: int, *, fresh: bool = True) -> LiveEvening:
     """The evening, loaded on first use; `fresh` catches up with other processes' commits."""
     return await _default.live(evening_id, fresh=fresh)
+
+
+def loaded(evening_id: int) -> LiveEvening | None:
+    """The evening if this process has it in memory (no loading, no catching up)."""
+    return _default.loaded(evening_id)
 
 
 async def play(

@@ -14,19 +14,18 @@ from loto_app.domain import events as ev
 from loto_app.domain.engine import MAX_NAME, Evening
 from loto_app.domain.errors import LotoError
 from loto_app.domain.till import DESK_QR_PREFIX, desk_code
-from loto_app.domain.verdicts import Verdict
-from loto_app.limits import MAX_CARTON_NO, MAX_CODE, MAX_OFFER_INDEX
+from loto_app.limits import MAX_CARTON_NO, MAX_CODE, MAX_OFFER_INDEX, MAX_SALE_NO
 from loto_app.live.gate import marks_path
 from loto_app.live.input.guards import BadInput, as_bool, as_int, as_text, form, log, refuse
 from loto_app.live.present.views import (
-    VERDICT_KIND,
     CartonView,
+    OfferGroup,
     OfferView,
     OrderView,
+    offer_groups,
     offer_views,
     order_views,
     private_view,
-    verdict_text,
 )
 from loto_app.live.runtime import broadcast, registry
 from loto_app.live.states.screen import qr_svg_data_uri
@@ -51,13 +50,25 @@ class PlayerState(BrowserSession, rx.State):
     consolations: int = 0
     verdict: str = ""
     verdict_kind: str = ""
+    # the verdict holds while the hall shows this game and count (see `PrivateView`)
+    verdict_game: int = 0
+    verdict_count: int = 0
     message: str = ""
+    # a message answers my last action: it holds until the next number (game, count)
+    message_game: int = 0
+    message_count: int = 0
     share_offer: bool = False
     share_answered: bool = False
     decisions: list[str] = []  # the association's decisions that concern me (art. 8)
     ready: bool = False
     offers: list[OfferView] = []
+    offer_groups: list[OfferGroup] = []
     orders: list[OrderView] = []
+    # the tariff line tapped, waiting for "Oui, commander" (-1: none)
+    chosen: int = -1
+    chosen_what: str = ""
+    chosen_price: str = ""
+    chosen_games: str = ""
     desk_code: str = ""
     desk_qr: str = ""
     remote: bool = False
@@ -220,13 +231,8 @@ class PlayerState(BrowserSession, rx.State):
         except BadInput as exc:
             return self._refused("claim", exc)
         events = await self._play("claim", lambda e: e.claim(self._player_id, no))
-        claims = [x for x in events or () if isinstance(x, ev.ClaimMade)]
-        if claims:
-            c = claims[-1]
-            self.verdict = verdict_text(c.verdict, c.carton_no, c.number)
-            self.verdict_kind = VERDICT_KIND[Verdict(c.verdict)]
-            if c.verdict == Verdict.FALSE:
-                await self.refresh()
+        if any(isinstance(x, ev.ClaimMade) for x in events or ()):
+            await self.refresh()  # (my verdict, with the number and stage it holds for)
 
     @rx.event
     async def unmark_all(self):
@@ -246,15 +252,51 @@ class PlayerState(BrowserSession, rx.State):
         await self._order(index)
 
     async def _order(self, index: int) -> None:
-        events = await self._play("order", lambda e: e.order(self._player_id, index))
-        if events is not None:
+        """(The order waiting shows at the top of the page, with the desk code, until it is
+        paid or cancelled; on a free loto the cartons show at once: no message to clear.)"""
+        self.chosen = -1
+        if await self._play("order", lambda e: e.order(self._player_id, index)) is not None:
             await self.refresh()
-            sold = any(isinstance(x, ev.CartonsSold) for x in events)
-            self.message = (
-                "Cartons ajoutés."
-                if sold
-                else "Commande enregistrée : réglez-la à la caisse, vos cartons arriveront ici."
-            )
+
+    @rx.event
+    async def choose(self, offer: int):
+        """A tap on a tariff line: ask "Commander … ?" first (nothing is ordered yet)."""
+        try:
+            index = as_int(offer, 0, MAX_OFFER_INDEX, "offer")
+        except BadInput as exc:
+            return self._refused("choose", exc)
+        if not self._player_id and not await self._identify():
+            return self._refused("choose", BadInput("not identified"))
+        lv = await registry.live(self._evening_id, fresh=False)
+        self.offer_groups = offer_groups(lv.evening)  # (the games left, as of now)
+        group = next((g for g in self.offer_groups for o in g.offers if o.index == index), None)
+        if group is None:
+            return self._refused("choose", BadInput(f"no offer {index} on sale"))
+        o = next(o for o in group.offers if o.index == index)
+        self.chosen, self.chosen_what, self.chosen_price = index, o.what, o.price
+        self.chosen_games = group.games
+
+    @rx.event
+    def unchoose(self):
+        """ "Non": back to the tariff, nothing ordered."""
+        self.chosen = -1
+
+    @rx.event
+    async def confirm_order(self):
+        """ "Oui, commander": order the tariff line chosen by `choose`."""
+        if self.chosen < 0:
+            return self._refused("confirm_order", BadInput("no offer chosen"))
+        await self._order(self.chosen)
+
+    @rx.event
+    async def cancel_order(self, sale_no: int):
+        """Cancel one of my orders not paid yet (the engine checks that it is mine)."""
+        try:
+            no = as_int(sale_no, 1, MAX_SALE_NO, "sale")
+        except BadInput as exc:
+            return self._refused("cancel_order", exc)
+        if await self._play("cancel_order", lambda e: e.cancel_order(self._player_id, no)):
+            await self.refresh()
 
     @rx.event
     async def buy(self, kind: str, quantity: int):
@@ -289,6 +331,13 @@ class PlayerState(BrowserSession, rx.State):
 
     # ------------------------------------------------------------------ helpers
 
+    def _tell(self, text: str) -> None:
+        """A refusal's message, kept until the next number (the page compares the stamp)."""
+        self.message = text
+        lv = registry.loaded(self._evening_id) if self._player_id else None
+        g = lv.evening.game if lv else None
+        self.message_game, self.message_count = (g.index + 1, len(g.drawn)) if g else (0, 0)
+
     def _identified(self) -> bool:
         return bool(self._player_id)
 
@@ -317,9 +366,11 @@ class PlayerState(BrowserSession, rx.State):
         self.name, self.cartons, self.marks = v.name, v.cartons, v.marks
         self.tickets, self.consolations = v.tickets, v.consolations
         self.verdict, self.verdict_kind = v.verdict, v.verdict_kind
+        self.verdict_game, self.verdict_count = v.verdict_game, v.verdict_count
         self.share_offer, self.share_answered = v.share_offer, v.share_answered
         self.decisions = v.decisions
         self.offers = offer_views(e)
+        self.offer_groups = offer_groups(e)
         self.orders = order_views(e, self._player_id)
         self.remote = e.origins.get(self._player_id) == "remote"
         code = desk_code(self._player_id)

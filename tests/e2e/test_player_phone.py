@@ -1,0 +1,198 @@
+"""The player's phone (/jouer): buying asked once and an unpaid order cancelled, the desk code at
+the top while an order waits, the game a pre-bought carton plays, one message area (a verdict
+cleared at the next number, the hall's announcement not repeating it), démarquage only when it
+means something, and nothing to buy or démarquer once the evening is over."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from gestures import buy, claim
+from playwright.sync_api import expect
+
+from loto_app.domain.program import (
+    DrawSource,
+    GameSpec,
+    Kind,
+    Lot,
+    Pattern,
+    Program,
+    Settings,
+    Stage,
+)
+from loto_app.storage.db import make_engine
+from loto_app.storage.repository import EveningStore
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from playwright.sync_api import Browser, Page
+
+SECRET = "phone-secret"
+FIRST = GameSpec(
+    Kind.CLASSIQUE, (Stage(Pattern.ONE_LINE, Lot("Panier garni", 3000)),), title="Partie du maire"
+)
+SECOND = GameSpec(Kind.CLASSIQUE, (Stage(Pattern.FULL_CARD, Lot("Vélo", 20000)),))
+
+
+def _evening(db_url: str, series: str, settings: Settings, games=(FIRST, SECOND)):
+    engine = make_engine(db_url)
+    creds = EveningStore(engine).create_evening(
+        "Salle des fêtes", Program(series, games, settings), animateur_secret=SECRET
+    )
+    engine.dispose()
+    return creds
+
+
+def _join(browser: Browser, phone: dict, app_url: str, code: str, name: str) -> Page:
+    page = browser.new_context(**phone).new_page()
+    page.goto(f"{app_url}/?code={code}")
+    expect(page.get_by_test_id("join-code")).to_have_value(code)
+    page.get_by_test_id("join-name").fill(name)
+    page.get_by_test_id("join-submit").click()
+    page.wait_for_url("**/jouer")
+    expect(page.get_by_text(f"Bonjour {name} !")).to_be_visible()
+    return page
+
+
+def _tablet(browser: Browser, app_url: str, code: str) -> Page:
+    tablet = browser.new_context().new_page()
+    tablet.goto(f"{app_url}/animateur")
+    tablet.get_by_test_id("animateur-code").fill(code)
+    tablet.get_by_test_id("animateur-secret").fill(SECRET)
+    tablet.get_by_test_id("animateur-login").click()
+    return tablet
+
+
+def _ball(tablet: Page, n: int) -> None:
+    expect(tablet.get_by_test_id("ball-submit")).to_be_enabled()
+    tablet.get_by_test_id("ball-input").fill(str(n))
+    tablet.get_by_test_id("ball-submit").click()
+    expect(tablet.get_by_test_id("last-number")).to_have_text(str(n))
+
+
+def _top(page: Page, testid: str) -> float:
+    box = page.get_by_test_id(testid).bounding_box()
+    assert box is not None
+    return box["y"]
+
+
+def test_an_order_is_asked_once_waits_at_the_top_and_can_be_cancelled(
+    app_url: str, db_url: str, browser: Browser, phone: dict, results_dir: Path
+) -> None:
+    creds = _evening(db_url, "PHA", Settings(DrawSource.PHYSICAL))
+    p = _join(browser, phone, app_url, creds.join_code, "Mamie Jo")
+    expect(p.get_by_test_id("no-carton")).to_be_visible()
+    expect(p.get_by_test_id("unmark-all")).to_have_count(0)  # no carton: nothing to démarquer
+    expect(p.get_by_test_id("offers-classique")).to_contain_text("Joue les parties 1 et 2.")
+
+    # a tap asks first; "Non" orders nothing
+    p.get_by_test_id("buy-classique-3").click()
+    box = p.get_by_test_id("buy-confirm-box")
+    expect(box).to_contain_text("Commander 3 cartons classiques pour 8 €")
+    expect(box).to_be_in_viewport()
+    p.screenshot(path=results_dir / "01-confirm.png")
+    p.get_by_test_id("buy-cancel").click()
+    expect(box).to_have_count(0)
+    expect(p.get_by_test_id("orders")).to_have_count(0)
+
+    # "Oui, commander": the order and the desk code (with its QR) at the top of the page
+    buy(p, "buy-classique-3")
+    orders = p.get_by_test_id("orders")
+    expect(orders).to_contain_text("3 cartons classiques")
+    expect(orders.get_by_test_id("desk-code")).to_be_visible()
+    expect(orders.get_by_role("img", name="QR code de mon code caisse")).to_be_visible()
+    expect(p.get_by_test_id("desk-code")).to_have_count(1)  # not twice on the page
+    assert _top(p, "orders") < _top(p, "large-text")  # above the greeting and the cartons
+    expect(orders).to_be_in_viewport()
+    expect(p.get_by_test_id("player-message")).to_have_count(0)  # the box says it, once
+    expect(p.get_by_test_id("no-carton")).to_have_count(0)
+    p.screenshot(path=results_dir / "02-order-waiting.png")
+
+    # the player takes it back: the order is cancelled, the desk code back with the tariff
+    (order,) = p.locator('[data-testid^="order-"]').all()
+    sale_no = order.get_attribute("data-testid").removeprefix("order-")
+    p.get_by_test_id(f"cancel-order-{sale_no}").click()
+    expect(p.get_by_test_id("orders")).to_have_count(0)
+    expect(p.get_by_test_id("desk-code")).to_have_count(1)
+    assert _top(p, "desk-code") > _top(p, "offers-classique")  # at the bottom again
+    expect(p.locator('[data-testid^="carton-"]')).to_have_count(0)
+    p.screenshot(path=results_dir / "03-cancelled.png", full_page=True)
+
+
+def test_pre_bought_cartons_name_their_game_and_a_verdict_goes_at_the_next_number(
+    app_url: str, db_url: str, browser: Browser, phone: dict, results_dir: Path
+) -> None:
+    creds = _evening(db_url, "PHB", Settings(DrawSource.PHYSICAL, free_cartons=True))
+    p = _join(browser, phone, app_url, creds.join_code, "Mamie Jo")
+    other = _join(browser, phone, app_url, creds.join_code, "Bernard")
+    buy(p, "buy-classique")
+    buy(other, "buy-classique")
+    (carton,) = p.locator('[data-testid^="carton-"]').all()
+    no = carton.get_attribute("data-testid").removeprefix("carton-")
+    expect(p.get_by_test_id(f"when-{no}")).to_have_text("Joue à la partie 1 : Partie du maire")
+    expect(p.get_by_test_id("unmark-all")).to_have_count(0)  # no game yet: nothing to clear
+    p.screenshot(path=results_dir / "01-before-the-first-game.png")
+
+    tablet = _tablet(browser, app_url, creds.join_code)
+    tablet.get_by_test_id("start-game").click()
+    mine = {int(t) for t in carton.locator("[data-testid^=cell-]").all_inner_texts()}
+    away = [n for n in range(1, 91) if n not in mine]
+    _ball(tablet, away[0])
+    expect(p.get_by_test_id("last-number")).to_have_text(str(away[0]))
+    expect(p.get_by_test_id(f"when-{no}")).to_have_count(0)
+    expect(carton).to_contain_text("en jeu")
+    expect(p.get_by_test_id("unmark-all")).to_be_disabled()
+
+    # a false claim: my verdict in the one message area, the hall's words not repeated
+    claim(p.get_by_test_id(f"claim-{no}"))
+    expect(p.get_by_test_id("verdict")).to_contain_text("Fausse annonce")
+    expect(p.get_by_test_id("announcement")).to_have_count(0)
+    expect(other.get_by_test_id("announcement")).to_contain_text("Fausse annonce de Mamie Jo")
+    p.screenshot(path=results_dir / "02-fausse-annonce.png")
+
+    # the next number: the verdict goes (the carton still says it is annulled)
+    _ball(tablet, away[1])
+    expect(p.get_by_test_id("last-number")).to_have_text(str(away[1]))
+    expect(p.get_by_test_id("verdict")).to_have_count(0)
+    expect(p.get_by_test_id("announcement")).to_contain_text("Quine en jeu")
+    expect(carton).to_contain_text("ANNULÉ pour cette partie")
+    # and after a reload too (the view is rebuilt from the server)
+    p.reload()
+    expect(p.get_by_test_id("last-number")).to_have_text(str(away[1]))
+    expect(p.get_by_test_id("announcement")).to_contain_text("Quine en jeu")
+    expect(p.get_by_test_id("verdict")).to_have_count(0)
+    p.screenshot(path=results_dir / "03-next-number.png")
+
+
+def test_once_the_evening_is_over_the_phone_offers_no_buying_nor_demarquage(
+    app_url: str,
+    db_url: str,
+    browser: Browser,
+    phone: dict,
+    drivers: Callable,
+) -> None:
+    settings = Settings(DrawSource.PHYSICAL, auto_marking=True, last_call_seconds=0)
+    creds = _evening(db_url, "PHC", settings, games=(FIRST,))
+    engine = make_engine(db_url)
+    d = drivers(EveningStore(engine))
+    eid = creds.evening_id
+    pid, _secret = d.join(eid, "Ana")
+    d.run(eid, lambda e: e.sell(pid, Kind.CLASSIQUE, 1, rng=random.Random(4)))
+    d.run(eid, lambda e: e.start_game())
+    (c,) = d.live(eid).evening.player_cartons(pid)
+    for n in (n for n in c.carton.grid[0] if n):
+        d.run(eid, lambda e, n=n: e.enter_ball(n))
+    d.run(eid, lambda e: e.claim(pid, c.no))
+    d.run(eid, lambda e: e.award())
+    d.run(eid, lambda e: e.allow_unmark())
+    assert d.live(eid).evening.is_over
+
+    p = _join(browser, phone, app_url, creds.join_code, "Mamie Jo")
+    expect(p.get_by_test_id("announcement")).to_contain_text("La soirée est terminée")
+    expect(p.locator('[data-testid^="buy-"]')).to_have_count(0)
+    expect(p.get_by_test_id("unmark-all")).to_have_count(0)
+    expect(p.get_by_test_id("no-carton")).to_have_count(0)
+    engine.dispose()
