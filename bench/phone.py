@@ -297,7 +297,8 @@ def prepare(browser: Any, device: dict[str, Any], args: argparse.Namespace) -> d
     page.get_by_test_id("join-name").fill("Mamie Jo")
     page.get_by_test_id("join-submit").click()
     page.wait_for_url("**/jouer")
-    page.get_by_test_id("buy-classique-3").click()
+    page.get_by_test_id("buy-classique-3").click()  # asks "Commander … ?" once
+    page.get_by_test_id("buy-confirm").click()
     page.locator('[data-testid^="carton-"]').nth(2).wait_for()
     if args.secret:  # the animateur starts the game and draws: a page as it is mid-game
         tablet_ctx = browser.new_context(locale="fr-FR")
