@@ -32,7 +32,8 @@ def tid(name: Any, **more: Any) -> dict[str, Any]:
 def big_button(label: Any, testid: str, **props: Any) -> rx.Component:
     """A large button for a thumb (at least 56 px high); props override the defaults."""
     style = {"size": "4", "min_height": "3.5rem", "font_size": "1.35rem", "font_weight": "700"}
-    return rx.button(label, custom_attrs=tid(testid), **{**style, **props})
+    attrs = {**tid(testid), **props.pop("custom_attrs", {})}
+    return rx.button(label, custom_attrs=attrs, **{**style, **props})
 
 
 def announcement_box(

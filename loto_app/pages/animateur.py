@@ -180,8 +180,8 @@ def _claims() -> rx.Component:
         rx.cond(
             HallView.reclamations > 0,
             rx.text(
-                "Réclamation : une annonce valide arrivée après l'attribution du lot. "
-                "L'association décide (« Réclamation / litige »).",
+                "Réclamation : une annonce valide arrivée après l'attribution du lot. "
+                "L'association décide (« Réclamation / litige »).",
                 font_weight="700",
                 custom_attrs=tid("reclamation-note"),
             ),
@@ -247,7 +247,7 @@ def _bag_tokens() -> rx.Component:
     """Tokens from the bag: the animateur types the token each tied player drew."""
     return rx.form(
         rx.el.input(type="hidden", name="tie", value=HallView.tie_key),
-        rx.text("Jetons tirés du sac : tapez le numéro de chaque joueur.", font_weight="700"),
+        rx.text("Jetons tirés du sac : tapez le numéro de chaque joueur.", font_weight="700"),
         rx.flex(
             rx.foreach(
                 HallView.tied,
@@ -296,7 +296,7 @@ def _paper_answers() -> rx.Component:
     return rx.foreach(
         HallView.paper_share,
         lambda t: rx.hstack(
-            rx.text(f"{t['name']} (carton papier) partage ?", font_weight="700"),
+            rx.text(f"{t['name']} (carton papier) partage ?", font_weight="700"),
             rx.button(
                 "Oui",
                 size="3",
@@ -322,11 +322,11 @@ def _tie_controls() -> rx.Component:
     return rx.cond(
         HallView.tie,
         rx.box(
-            rx.text("Ex aequo : ", rx.text.span(HallView.entries.join(", ")), font_weight="800"),
+            rx.text("Ex aequo : ", rx.text.span(HallView.entries.join(", ")), font_weight="800"),
             rx.cond(
                 HallView.share_first,
                 rx.text(
-                    "Deux ex aequo sur un lot divisible : proposez d'abord le partage (art. 4). "
+                    "Deux ex aequo sur un lot divisible : proposez d'abord le partage (art. 4). "
                     "Les jetons viennent après un refus.",
                     custom_attrs=tid("share-first"),
                 ),
@@ -352,7 +352,7 @@ def _tie_controls() -> rx.Component:
                 ),
                 wrap="wrap",
             ),
-            rx.cond(HallView.share_pending, rx.text("Partage proposé : en attente des joueurs.")),
+            rx.cond(HallView.share_pending, rx.text("Partage proposé : en attente des joueurs.")),
             _paper_answers(),
             rx.cond(HallView.token_source == "bag", _bag_tokens()),
             padding="0.6rem",
@@ -387,7 +387,7 @@ def _game_controls() -> rx.Component:
                 rx.cond(
                     HallView.last_call,
                     "Dernier appel en cours…",
-                    f"Attribuer le lot : {HallView.lot_label}",
+                    f"Attribuer le lot : {HallView.lot_label}",
                 ),
                 "award",
                 on_click=AnimateurState.award,
@@ -405,6 +405,12 @@ def _game_controls() -> rx.Component:
                 "Annoncer «\u00a0Vous pouvez démarquer\u00a0»",
                 "allow-unmark",
                 on_click=AnimateurState.allow_unmark,
+                # it ends the game for every phone: a first tap only asks, as a claim does
+                # (assets/loto.js); a second tap on the same spot within 4 s announces it
+                custom_attrs={
+                    "data-claim": "unmark",
+                    "data-confirm": "Confirmer : fin de partie ?",
+                },
                 background=SUCCESS,
                 color=ON_SOLID,
                 width="100%",
@@ -416,7 +422,7 @@ def _game_controls() -> rx.Component:
         ),
         rx.cond(
             HallView.status == "over",
-            rx.text("Toutes les parties ont été jouées. Merci !", font_weight="800"),
+            rx.text("Toutes les parties ont été jouées. Merci !", font_weight="800"),
         ),
         rx.cond(
             HallView.physical & (HallView.status == "running"),
@@ -534,20 +540,20 @@ def _status() -> rx.Component:
         rx.vstack(
             rx.text(HallView.evening_name, font_weight="800"),
             rx.text(
-                f"Code : {HallView.join_code} — série {HallView.series} — {HallView.players} ",
+                f"Code : {HallView.join_code} — série {HallView.series} — {HallView.players} ",
                 rx.cond(HallView.players > 1, "joueurs", "joueur"),
             ),
             rx.text(
                 rx.cond(
                     HallView.game_no > 0,
-                    f"Partie {HallView.game_no}/{HallView.games_total} : {HallView.game_label}",
+                    f"Partie {HallView.game_no}/{HallView.games_total} : {HallView.game_label}",
                     "Aucune partie commencée",
                 )
             ),
             rx.cond(
                 HallView.stage_label != "",
                 rx.text(
-                    f"En jeu : {HallView.stage_label} — {HallView.lot_label}", font_weight="700"
+                    f"En jeu : {HallView.stage_label} — {HallView.lot_label}", font_weight="700"
                 ),
             ),
             rx.text(

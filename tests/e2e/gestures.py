@@ -11,9 +11,10 @@ if TYPE_CHECKING:
 
 
 def claim(button: Locator) -> None:
-    """Claim with a carton's button (`claim-N`): a first tap arms it ("Confirmer : QUINE ?",
-    no server event), a second tap on the same spot, once the button is ready for it (a
-    second tap within a bounce's time is ignored), claims (assets/loto.js)."""
+    """Claim with a carton's button (`claim-N`), or end a game with the animateur's "Vous
+    pouvez démarquer" (`allow-unmark`): a first tap arms it ("Confirmer : QUINE ?", no server
+    event), a second tap on the same spot, once the button is ready for it (a second tap
+    within a bounce's time is ignored), acts (assets/loto.js)."""
     expect(button).to_be_enabled()
     button.click()
     expect(button).to_have_attribute("data-armed", "ready")

@@ -182,6 +182,10 @@ def test_tablet_layout_landscape_and_phone_and_the_unmark_action(
     unmark = tablet.get_by_test_id("allow-unmark")
     expect(unmark).to_be_enabled()
     _check(tablet, results_dir, "04-awarded", "allow-unmark", claims=True)
+    unmark.click()  # one tap only asks: the game goes on until the second
+    expect(unmark).to_have_attribute("data-armed", "ready")
+    expect(unmark).to_have_attribute("data-confirm", "Confirmer : fin de partie ?")
+    expect(tablet.get_by_test_id("next-game")).to_have_count(0)
     unmark.click()
     expect(tablet.get_by_test_id("next-game")).to_be_visible()
     expect(tablet.get_by_test_id("allow-unmark")).to_have_count(0)
