@@ -168,7 +168,7 @@
   function arm(button) {
     disarm();
     button.setAttribute("data-armed", "true");
-    var confirm = button.getAttribute("data-confirm") || "Confirmer ?";
+    var confirm = button.getAttribute("data-confirm") || "Confirmer\u202f?";
     button.setAttribute("aria-label", confirm + " Touchez encore pour annoncer.");
     armed = { button: button, at: Date.now(), timer: setTimeout(disarm, ARM_MS) };
     setTimeout(function () { // from now on a tap is a decision, not a bounce

@@ -44,8 +44,8 @@ class ManualProvider:
 
     name = "manual"
     instructions = (
-        "Règlement manuel : la caisse confirme chaque commande après avoir reçu l'argent "
-        "(espèces ou carte à la caisse ; virement, vérifié par le caissier, pour les joueurs "
+        "Règlement manuel : la caisse confirme chaque commande après avoir reçu l'argent "
+        "(espèces ou carte à la caisse ; virement, vérifié par le caissier, pour les joueurs "
         "à distance)."
     )
 

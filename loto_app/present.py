@@ -50,7 +50,7 @@ HALF_LOT = "moitié du lot"
 #: A lot ticket's share in the records: the whole lot or half of it.
 SHARE_LABELS: dict[str, str] = {"1": "Lot entier", HALF: HALF_LOT.capitalize()}
 #: What a voucher is, in the records (a consolation when no game is left for a free carton).
-VOUCHER = "Bon « carton offert »"
+VOUCHER = "Bon « carton offert »"
 #: What a voucher gives, as the winner's phone and the desk show it.
 VOUCHER_LOT = f"{VOUCHER} (pour un prochain loto)"
 

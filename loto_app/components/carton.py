@@ -122,7 +122,7 @@ def carton_card(c: rx.Var[CartonView]) -> rx.Component:
         rx.cond(
             can_claim,
             rx.text(
-                "Touchez, puis touchez « Confirmer ».",
+                "Touchez, puis touchez « Confirmer ».",
                 font_size="0.95rem",
                 color=MUTED,
                 text_align="center",

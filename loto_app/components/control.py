@@ -43,7 +43,7 @@ def last_call_banner(
                 line_height="1.1",
             ),
             rx.text(
-                "Dernier appel : si vous l'avez aussi sur ce numéro, annoncez-le maintenant !",
+                "Dernier appel : si vous l'avez aussi sur ce numéro, annoncez-le maintenant !",
                 font_weight="700",
                 font_size=note_size,
             ),
@@ -132,7 +132,7 @@ def readback(cell_size: Any = "1.6rem", **props: Any) -> rx.Component:
                 ),
             ),
             rx.text(
-                "Vert : la ligne gagnante — cerclé : le dernier numéro — barré : pas encore sorti",
+                "Vert : la ligne gagnante — cerclé : le dernier numéro — barré : pas encore sorti",
                 font_size="0.95em",
                 margin_top="0.4rem",
             ),

@@ -399,7 +399,7 @@ class Evening:
         if len(pending) >= MAX_PENDING_PER_PLAYER:
             raise err.InvalidSale(
                 f"player {player_id} has {len(pending)} orders pending",
-                "Vous avez déjà plusieurs commandes à régler : passez à la caisse d'abord.",
+                "Vous avez déjà plusieurs commandes à régler : passez à la caisse d'abord.",
             )
         return self._emit(
             ev.SaleRecorded(
@@ -456,7 +456,7 @@ class Evening:
             if any(g.index >= p.first_game and g.spec.kind is p.kind for g in self.games):
                 raise err.InvalidSale(
                     f"sale {sale_no}: cartons already played",
-                    "Ces cartons ont déjà joué : la vente ne peut plus être remboursée.",
+                    "Ces cartons ont déjà joué : la vente ne peut plus être remboursée.",
                 )
             refund = sale.amount_cents
         return self._emit(ev.SaleCancelled(sale_no, by, " ".join(reason.split()), refund))
@@ -484,9 +484,9 @@ class Evening:
             raise err.InvalidSale(
                 f"orders {pending} still pending",
                 (
-                    "1 commande encore à régler : encaissez-la ou annulez-la."
+                    "1 commande encore à régler : encaissez-la ou annulez-la."
                     if len(pending) == 1
-                    else f"{len(pending)} commandes encore à régler : encaissez-les ou annulez-les."
+                    else f"{len(pending)} commandes encore à régler : encaissez-les ou annulez-les."
                 ),
             )
         return self._emit(ev.TillClosed(by))
@@ -499,7 +499,7 @@ class Evening:
         if ticket_no in self.withdrawn:
             raise err.UnknownTicket(
                 f"ticket {ticket_no} was voided: {self.withdrawn[ticket_no].reason!r:.60}",
-                "Ce ticket a été annulé par l'association : ne remettez pas ce lot.",
+                "Ce ticket a été annulé par l'association : ne remettez pas ce lot.",
             )
         if ticket_no in self.handed_over:
             raise err.UnknownTicket(
@@ -528,7 +528,7 @@ class Evening:
         if not self._plays_later(kind):
             raise err.InvalidSale(
                 f"no {kind} game left to play",
-                "Plus aucune partie de ce type ce soir : ce carton ne jouerait pas.",
+                "Plus aucune partie de ce type ce soir : ce carton ne jouerait pas.",
             )
 
     def sell(
@@ -563,7 +563,7 @@ class Evening:
         self._check_sellable(kind)
         if planche and kind not in (Kind.CLASSIQUE, Kind.SPECIAL):
             raise err.InvalidSale(
-                f"no planche of {kind} cartons", "Planche : classique ou spéciale."
+                f"no planche of {kind} cartons", "Planche : classique ou spéciale."
             )
         if not planche and not (_is_int(quantity) and 1 <= quantity <= MAX_PER_SALE):
             raise err.InvalidSale(
@@ -699,7 +699,7 @@ class Evening:
         if by and self.origins.get(player_id) != "paper":
             raise err.InvalidArgument(
                 f"proxy share answer for {player_id!r:.20}, not a paper player",
-                "Ce joueur répond sur son téléphone : seul un joueur papier répond par "
+                "Ce joueur répond sur son téléphone : seul un joueur papier répond par "
                 "l'animateur.",
             )
         if not isinstance(accept, bool):
@@ -762,7 +762,7 @@ class Evening:
         if st.token_source is not source:
             raise err.WrongTokenSource(
                 f"{source} tokens on an evening with {st.token_source} tokens",
-                "Ce soir, les jetons sortent du sac : tapez le jeton de chaque joueur."
+                "Ce soir, les jetons sortent du sac : tapez le jeton de chaque joueur."
                 if st.token_source is TokenSource.BAG
                 else "Ce soir, l'appli tire les jetons au sort.",
             )
@@ -775,7 +775,7 @@ class Evening:
         ):
             raise err.ShareFirst(
                 "two tied players, a divisible lot: the share must be offered and refused first",
-                "Partage proposé : attendez les réponses des deux joueurs."
+                "Partage proposé : attendez les réponses des deux joueurs."
                 if g.tie.share_offered_to
                 else None,
             )
@@ -902,7 +902,7 @@ class Evening:
         if program.series != old.series:
             raise err.AmendmentRefused(
                 f"series {old.series!r} -> {program.series!r:.20}",
-                "Le code de série ne change plus : les cartons sont imprimés dans cette série.",
+                "Le code de série ne change plus : les cartons sont imprimés dans cette série.",
             )
         if len(program.games) < frozen or program.games[:frozen] != old.games[:frozen]:
             changed = next(
@@ -915,7 +915,7 @@ class Evening:
             )
             raise err.AmendmentRefused(
                 f"game {changed} has started: it cannot be amended",
-                f"La partie {changed + 1} a commencé : elle ne peut plus être modifiée.",
+                f"La partie {changed + 1} a commencé : elle ne peut plus être modifiée.",
             )
         g = self.game
         if g is not None and g.status is not GameStatus.FINISHED:
@@ -923,13 +923,13 @@ class Evening:
                 if getattr(program.settings, name) != getattr(old.settings, name):
                     raise err.AmendmentRefused(
                         f"setting {name} changed while game {g.index} is in play",
-                        f"La partie {g.index + 1} est en cours : ce réglage (tirage, marquage, "
+                        f"La partie {g.index + 1} est en cours : ce réglage (tirage, marquage, "
                         "ex aequo, dernier appel, aide) attendra la fin de la partie.",
                     )
         if program.settings.free_cartons != old.settings.free_cartons and self.sales:
             raise err.AmendmentRefused(
                 "free_cartons changed after a sale",
-                "Des ventes sont enregistrées : le loto gratuit ne peut plus changer.",
+                "Des ventes sont enregistrées : le loto gratuit ne peut plus changer.",
             )
         for kind in sorted({p.kind for p in self.purchases}, key=list(Kind).index):
             still_sold = any(
@@ -940,7 +940,7 @@ class Evening:
             if still_sold and was and not now:
                 raise err.AmendmentRefused(
                     f"sold {kind} cartons would have no game left",
-                    f"Des cartons « {KIND_LABELS[kind].lower()} » sont vendus : gardez au "
+                    f"Des cartons « {KIND_LABELS[kind].lower()} » sont vendus : gardez au "
                     "moins une partie de ce type à venir.",
                 )
         if program == old:
@@ -957,7 +957,7 @@ class Evening:
         g = self.game
         if g is None or g.status is GameStatus.FINISHED:
             raise err.DisputeRefused(
-                "no game in progress", "Aucune partie en cours : les cartons annulés sont revenus."
+                "no game in progress", "Aucune partie en cours : les cartons annulés sont revenus."
             )
         c = self._carton(carton_no)
         if c.unit not in g.annulled:
@@ -1013,12 +1013,12 @@ class Evening:
             if held:
                 raise err.DisputeRefused(
                     f"{claim.player_id} holds lot ticket(s) {held} of that stage",
-                    "Ce joueur a reçu le lot : retirez d'abord le lot attribué.",
+                    "Ce joueur a reçu le lot : retirez d'abord le lot attribué.",
                 )
             if running and claim.stage == g.stage and g.tie.closed:
                 raise err.DisputeRefused(
                     f"the tie of stage {g.stage} is being settled",
-                    "Le départage de ce lot est en cours : attribuez-le d'abord.",
+                    "Le départage de ce lot est en cours : attribuez-le d'abord.",
                 )
         else:
             entry = (
@@ -1298,7 +1298,7 @@ class Evening:
         if g.entries():
             raise err.DrawingClosed(
                 f"valid claim open on stage {g.stage} of game {g.index}",
-                "Une annonce valide attend son lot : attribuez-le avant de tirer.",
+                "Une annonce valide attend son lot : attribuez-le avant de tirer.",
             )
         if len(g.drawn) >= len(BALLS):
             raise err.NoNumberLeft("all 90 numbers drawn")

@@ -57,7 +57,7 @@ class UnknownPlayer(LotoError):
     """No player with this id in the evening."""
 
     code = "unknown_player"
-    default_user_message = "Joueur inconnu : rejoignez la soirée d'abord."
+    default_user_message = "Joueur inconnu : rejoignez la soirée d'abord."
 
 
 class DuplicatePlayer(LotoError):
@@ -80,7 +80,7 @@ class PendingOrder(InvalidSale):
 
     code = "pending_order"
     default_user_message = (
-        "Ce joueur a une commande à régler : encaissez-la plutôt que de vendre en plus."
+        "Ce joueur a une commande à régler : encaissez-la plutôt que de vendre en plus."
     )
 
 
@@ -214,7 +214,7 @@ class TieUnresolved(LotoError):
     """Several players are tied: break the tie before awarding."""
 
     code = "tie_unresolved"
-    default_user_message = "Ex aequo : faites d'abord le tirage au sort ou le partage."
+    default_user_message = "Ex aequo : faites d'abord le tirage au sort ou le partage."
 
 
 class NoTie(LotoError):
@@ -242,7 +242,7 @@ class DemarquageLocked(LotoError):
     """A player tried to clear their cartons before the animateur allowed it (art. 9)."""
 
     code = "demarquage_locked"
-    default_user_message = "Attendez que l'animateur annonce « vous pouvez démarquer »."
+    default_user_message = "Attendez que l'animateur annonce « vous pouvez démarquer »."
 
 
 class DemarquageTooEarly(LotoError):
@@ -263,7 +263,7 @@ class TillIsClosed(LotoError):
     """The till is closed: no sale, order or payment any more."""
 
     code = "till_closed"
-    default_user_message = "La caisse est fermée : plus aucune vente ce soir."
+    default_user_message = "La caisse est fermée : plus aucune vente ce soir."
 
 
 class UnknownTicket(LotoError):
@@ -278,7 +278,7 @@ class LastCallOpen(LotoError):
 
     code = "last_call_open"
     default_user_message = (
-        "Dernier appel en cours (« Pas d'autre quine ? ») : attendez la fin du décompte."
+        "Dernier appel en cours (« Pas d'autre quine ? ») : attendez la fin du décompte."
     )
 
 
@@ -294,7 +294,7 @@ class ShareFirst(LotoError):
 
     code = "share_first"
     default_user_message = (
-        "Deux ex aequo sur un lot divisible : proposez d'abord le partage (art. 4)."
+        "Deux ex aequo sur un lot divisible : proposez d'abord le partage (art. 4)."
     )
 
 

@@ -92,11 +92,11 @@ DEFAULT_LAST_CALL = 5  # seconds of "Pas d'autre quine ?" after the first valid 
 MAX_LAST_CALL = 30
 LEGAL_PRICE_MESSAGE = (
     "Un loto traditionnel se joue avec des mises de faible valeur (art. L322-4 du Code de la "
-    "sécurité intérieure) : chaque prix doit rester inférieur à 20 €."
+    "sécurité intérieure) : chaque prix doit rester inférieur à 20 €."
 )
 LEGAL_CASH_MESSAGE = (
     "Un loto traditionnel ne peut pas faire gagner d'argent (art. L322-4 du Code de la "
-    "sécurité intérieure) : proposez un objet ou un bon d'achat."
+    "sécurité intérieure) : proposez un objet ou un bon d'achat."
 )
 
 
@@ -168,7 +168,7 @@ class GameSpec:
             if p not in allowed:
                 raise InvalidProgram(
                     f"pattern {p} cannot be played in a {self.kind} game",
-                    f"« {PATTERN_LABELS[p]} » ne se joue pas en partie "
+                    f"« {PATTERN_LABELS[p]} » ne se joue pas en partie "
                     f"{KIND_LABELS[self.kind].lower()}.",
                 )
         if self.kind is Kind.MAXIQUINE and len(order) != 1:
@@ -188,7 +188,7 @@ class GameSpec:
         """A French title for announcements."""
         if self.title:
             return self.title
-        return f"Partie {KIND_LABELS[self.kind].lower()} : " + " → ".join(
+        return f"Partie {KIND_LABELS[self.kind].lower()} : " + " → ".join(
             s.label for s in self.stages
         )
 
@@ -317,7 +317,7 @@ class Settings:
                 object.__setattr__(self, "token_source", TokenSource(self.token_source))
             except ValueError as exc:
                 raise InvalidProgram(
-                    f"token source {self.token_source!r:.20}", "Jetons : l'appli ou le sac."
+                    f"token source {self.token_source!r:.20}", "Jetons : l'appli ou le sac."
                 ) from exc
         url = self.stream_url
         if url and (
@@ -359,12 +359,12 @@ class Program:
             if o.kind not in self.kinds():
                 raise InvalidProgram(
                     f"offer for {o.kind} cartons but no {o.kind} game",
-                    f"Aucune partie {KIND_LABELS[o.kind].lower()} au programme : "
+                    f"Aucune partie {KIND_LABELS[o.kind].lower()} au programme : "
                     "ce tarif ne servirait à rien.",
                 )
             if (o.kind, o.quantity, o.planche) in seen:
                 raise InvalidProgram(
-                    f"offer {o} given twice", f"Le tarif « {o.label} » est donné deux fois."
+                    f"offer {o} given twice", f"Le tarif « {o.label} » est donné deux fois."
                 )
             seen.add((o.kind, o.quantity, o.planche))
 

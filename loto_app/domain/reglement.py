@@ -43,19 +43,19 @@ PATTERN_MEANINGS: dict[Pattern, str] = {
 #: The cartons of each kind, as the buyer sees them.
 KIND_CARTONS: dict[Kind, str] = {
     Kind.CLASSIQUE: (
-        "Carton classique : 3 lignes de 5 numéros (15 numéros de 1 à 90). "
+        "Carton classique : 3 lignes de 5 numéros (15 numéros de 1 à 90). "
         "Il joue toutes les parties classiques de la soirée"
     ),
     Kind.SPECIAL: (
-        "Carton spécial : la même grille que le classique (15 numéros). "
+        "Carton spécial : la même grille que le classique (15 numéros). "
         "Il ne joue que les parties spéciales"
     ),
     Kind.VITRINE: (
-        "Vitrine : 3 cartons vendus ensemble, qui ne se séparent pas. "
+        "Vitrine : 3 cartons vendus ensemble, qui ne se séparent pas. "
         "Elle ne joue que les parties vitrine"
     ),
     Kind.MAXIQUINE: (
-        "Grille maxiquine : 5 lignes de 5 numéros (25 numéros). "
+        "Grille maxiquine : 5 lignes de 5 numéros (25 numéros). "
         "Elle ne joue que les tirages maxiquine"
     ),
 }
@@ -123,13 +123,13 @@ def _numbers(nos: list[int]) -> str:
 def game_line(no: int, game: GameSpec) -> str:
     """'Partie 2 (classique) : Quine — Jambon ; puis Carton plein — Vélo.'"""
     kind = KIND_LABELS[game.kind].lower()
-    title = f" « {game.title} »" if game.title else ""
-    stages = " ; puis ".join(
+    title = f" « {game.title} »" if game.title else ""
+    stages = " ; puis ".join(
         f"{s.label}, {PATTERN_MEANINGS[s.pattern]} — {s.lot.description}"
         + (" (lot partageable)" if s.lot.divisible else "")
         for s in game.stages
     )
-    return f"Partie {no}{title} ({kind}) : {stages}."
+    return f"Partie {no}{title} ({kind}) : {stages}."
 
 
 def _cartons(program: Program) -> Article:
@@ -137,7 +137,7 @@ def _cartons(program: Program) -> Article:
     for kind in Kind:
         nos = [i for i, g in enumerate(program.games, start=1) if g.kind is kind]
         if nos:
-            paras.append(f"{KIND_CARTONS[kind]} : {_numbers(nos)}.")
+            paras.append(f"{KIND_CARTONS[kind]} : {_numbers(nos)}.")
     paras.append(
         "Un carton ne joue que les parties de son type. Les lots d'une partie se jouent "
         "l'un après l'autre sur le même tirage, sans démarquer entre deux lots."
@@ -148,7 +148,7 @@ def _cartons(program: Program) -> Article:
 def _program(program: Program) -> Article:
     paras = [game_line(i, g) for i, g in enumerate(program.games, start=1)]
     if any(s.pattern is Pattern.FULL_CARD for g in program.games for s in g.stages):
-        paras.append("Carton plein : 15 numéros sur un carton, 25 sur une grille maxiquine.")
+        paras.append("Carton plein : 15 numéros sur un carton, 25 sur une grille maxiquine.")
     return Article(2, "Le programme et les lots", tuple(paras))
 
 
@@ -161,8 +161,8 @@ def _buying(program: Program) -> Article:
         for kind in Kind:
             offers = [o for o in program.offers if o.kind is kind]
             if offers:
-                prices = " ; ".join(f"{o.label.lower()} : {_euros(o.price_cents)}" for o in offers)
-                paras.append(f"Tarif {TARIFF_NAMES[kind]} : {prices}.")
+                prices = " ; ".join(f"{o.label.lower()} : {_euros(o.price_cents)}" for o in offers)
+                paras.append(f"Tarif {TARIFF_NAMES[kind]} : {prices}.")
     paras.append(
         "Les cartons s'achètent pendant toute la soirée. Un carton acheté après le premier "
         "numéro d'une partie joue à partir de la partie suivante de son type."
@@ -183,7 +183,7 @@ def _draw(program: Program) -> Article:
         )
     else:
         text = (
-            "Les numéros de 1 à 90 sortent du boulier de la salle, sans remise ; l'animateur "
+            "Les numéros de 1 à 90 sortent du boulier de la salle, sans remise ; l'animateur "
             "les annonce et les saisit dans l'application."
         )
     return Article(4, "Le tirage", (text,))
@@ -194,16 +194,16 @@ def _claims(program: Program) -> Article:
         5,
         "Annoncer",
         (
-            "Sur le téléphone : touchez « QUINE ! » puis confirmez. Avec un carton papier : "
-            "levez la main et criez « QUINE ! » vers le podium ; l'animateur contrôle votre "
+            "Sur le téléphone : touchez « QUINE ! » puis confirmez. Avec un carton papier : "
+            "levez la main et criez « QUINE ! » vers le podium ; l'animateur contrôle votre "
             "carton par son numéro et son code.",
-            "L'annonce doit arriver avant la sortie du numéro suivant : après, c'est « tour "
-            "passé » (pas de lot, le carton reste en jeu). Aucun numéro n'est tiré tant qu'une "
+            "L'annonce doit arriver avant la sortie du numéro suivant : après, c'est « tour "
+            "passé » (pas de lot, le carton reste en jeu). Aucun numéro n'est tiré tant qu'une "
             "annonce valide est en cours.",
             "Le dernier numéro tiré doit figurer dans ce qui fait gagner (la ligne, les lignes, "
             "le carton ou la diagonale), sous peine de nullité. L'annonce est jugée sur les "
             "numéros tirés, pas sur les marques du carton.",
-            "Une annonce fausse annule le carton pour le reste de la partie ; il rejoue à la "
+            "Une annonce fausse annule le carton pour le reste de la partie ; il rejoue à la "
             "partie suivante.",
         ),
     )
@@ -215,13 +215,13 @@ def _ties(program: Program) -> Article:
     if s:
         first = (
             "Un seul gagnant par lot, ex aequo possibles. Dès la première annonce valide sur "
-            f"un numéro, l'animateur lance « Pas d'autre quine ? » : pendant {s} seconde"
+            f"un numéro, l'animateur lance « Pas d'autre quine ? » : pendant {s} seconde"
             f"{'s' if s > 1 else ''}, toute autre annonce valide sur ce même numéro est ex "
             "aequo. Le lot est attribué ensuite."
         )
     else:
         first = (
-            "Un seul gagnant par lot, ex aequo possibles. Pas de dernier appel ce soir : les "
+            "Un seul gagnant par lot, ex aequo possibles. Pas de dernier appel ce soir : les "
             "annonces valides sur le même numéro, reçues avant l'attribution du lot, sont ex "
             "aequo."
         )
@@ -233,26 +233,26 @@ def _ties(program: Program) -> Article:
         paras.append(
             "Deux ex aequo sur un lot partageable ("
             + ", ".join(divisible)
-            + ") : il leur est d'abord proposé de le partager ; si tous deux acceptent, "
+            + ") : il leur est d'abord proposé de le partager ; si tous deux acceptent, "
             "chacun en reçoit la moitié. Sinon, ou à trois ex aequo et plus, tirage au sort."
         )
     elif st.tie_method is TieMethod.SHARE_OR_DRAW:
-        paras.append("Aucun lot n'est partageable ce soir : les ex aequo sont tirés au sort.")
+        paras.append("Aucun lot n'est partageable ce soir : les ex aequo sont tirés au sort.")
     else:
-        paras.append("Ce soir, pas de partage : les ex aequo sont départagés par tirage au sort.")
+        paras.append("Ce soir, pas de partage : les ex aequo sont départagés par tirage au sort.")
     if st.token_source is TokenSource.BAG:
         paras.append(
-            "Tirage au sort : chaque ex aequo tire un jeton numéroté (1 à 90) dans le sac, "
-            "l'animateur le saisit ; le plus grand numéro gagne."
+            "Tirage au sort : chaque ex aequo tire un jeton numéroté (1 à 90) dans le sac, "
+            "l'animateur le saisit ; le plus grand numéro gagne."
         )
     else:
         paras.append(
-            "Tirage au sort : l'application tire pour chaque ex aequo un jeton numéroté de 1 à "
-            "90, tous différents ; le plus grand numéro gagne."
+            "Tirage au sort : l'application tire pour chaque ex aequo un jeton numéroté de 1 à "
+            "90, tous différents ; le plus grand numéro gagne."
         )
     paras.append(
-        "Les autres ex aequo reçoivent un carton offert pour une partie suivante (un bon « "
-        "carton offert » s'il n'en reste aucune)."
+        "Les autres ex aequo reçoivent un carton offert pour une partie suivante (un bon « "
+        "carton offert » s'il n'en reste aucune)."
     )
     return Article(6, "Ex aequo", tuple(paras))
 
@@ -262,17 +262,17 @@ def _marking(program: Program) -> Article:
     paras = [
         "Les numéros tirés se marquent d'eux-mêmes sur les cartons de l'application."
         if st.auto_marking
-        else "Marquez vous-même les numéros tirés (sur l'application : touchez le numéro, "
-        "touchez-le de nouveau pour l'effacer). Les marques sont une aide : l'annonce est "
+        else "Marquez vous-même les numéros tirés (sur l'application : touchez le numéro, "
+        "touchez-le de nouveau pour l'effacer). Les marques sont une aide : l'annonce est "
         "jugée sur les numéros tirés."
     ]
     if st.claim_hint:
         paras.append("L'application signale quand un de vos cartons a de quoi gagner.")
     else:
-        paras.append("L'application ne signale pas les quines : à vous de les voir.")
+        paras.append("L'application ne signale pas les quines : à vous de les voir.")
     paras.append(
-        "Ne démarquez pas avant que l'animateur l'annonce (« Vous pouvez démarquer ») : sur "
-        "l'application, « Démarquer » reste bloqué jusque-là ; sur papier, une réclamation "
+        "Ne démarquez pas avant que l'animateur l'annonce (« Vous pouvez démarquer ») : sur "
+        "l'application, « Démarquer » reste bloqué jusque-là ; sur papier, une réclamation "
         "après un démarquage n'est pas recevable."
     )
     return Article(7, "Marquer et démarquer", tuple(paras))
@@ -283,8 +283,8 @@ def _series(program: Program) -> Article:
         8,
         "La série",
         (
-            f"Série de ce soir : « {program.series} ». Chaque carton porte son numéro et un "
-            "code de contrôle ; un carton d'une autre série, ou dont le code ne correspond "
+            f"Série de ce soir : « {program.series} ». Chaque carton porte son numéro et un "
+            "code de contrôle ; un carton d'une autre série, ou dont le code ne correspond "
             "pas, est nul.",
         ),
     )
@@ -310,7 +310,7 @@ def _disputes(association: str) -> Article:
         "Litiges",
         (
             f"Tout litige est réglé par {who}. Une annonce valide reçue après l'attribution du "
-            "lot lui est transmise comme réclamation ; ses décisions sont écrites, motivées et "
+            "lot lui est transmise comme réclamation ; ses décisions sont écrites, motivées et "
             "portées au compte rendu de la soirée.",
             "Participer à la soirée vaut acceptation de ce règlement.",
         ),

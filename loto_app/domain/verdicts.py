@@ -30,13 +30,13 @@ class Verdict(StrEnum):
 
 VERDICT_LABELS: dict[Verdict, str] = {
     Verdict.VALID: "Annonce valide",
-    Verdict.FALSE: "Fausse annonce : carton annulé pour cette partie",
-    Verdict.LATE: "Tour passé : le dernier numéro n'est pas sur la ligne gagnante",
-    Verdict.WRONG_SERIES: "Carton d'une autre série : nul",
+    Verdict.FALSE: "Fausse annonce : carton annulé pour cette partie",
+    Verdict.LATE: "Tour passé : le dernier numéro n'est pas sur la ligne gagnante",
+    Verdict.WRONG_SERIES: "Carton d'une autre série : nul",
     Verdict.NOT_IN_GAME: "Ce carton ne joue pas cette partie",
     Verdict.ANNULLED: "Carton déjà annulé pour cette partie",
     Verdict.AFTER_AWARD: (
-        "Valide après l'attribution du lot : réclamation à régler par l'association"
+        "Valide après l'attribution du lot : réclamation à régler par l'association"
     ),
 }
 

@@ -35,7 +35,7 @@ def _login() -> rx.Component:
         "caisse",
         "Votre secret",
         CaisseState.login,
-        intro="Vendeurs et caissiers : le secret vous est donné par l'organisateur.",
+        intro="Vendeurs et caissiers : le secret vous est donné par l'organisateur.",
     )
 
 
@@ -117,7 +117,7 @@ def _settle_buttons(o: SaleLine, prefix: str) -> rx.Component:
         rx.cond(
             CaisseState.role == "caissier",
             rx.button(
-                "Virement reçu : valider",
+                "Virement reçu : valider",
                 on_click=CaisseState.confirm(o.no, "transfer"),
                 **BOLD,
                 variant="outline",
@@ -329,7 +329,7 @@ def _orders() -> rx.Component:
         "Commandes à régler",
         rx.text(CaisseState.payment_note, color=MUTED, font_size="0.95rem"),
         rx.text(
-            "Le joueur montre son code caisse : tapez-le ci-dessus pour le retrouver.",
+            "Le joueur montre son code caisse : tapez-le ci-dessus pour le retrouver.",
             color=MUTED,
             font_size="0.95rem",
         ),
@@ -419,7 +419,7 @@ def _totals() -> rx.Component:
     def breakdown(title: str, lines, testid: str) -> rx.Component:
         return rx.box(
             rx.text(title, font_weight="800"),
-            rx.foreach(lines, lambda t: rx.text(f"{t.label} : {t.amount}")),
+            rx.foreach(lines, lambda t: rx.text(f"{t.label} : {t.amount}")),
             custom_attrs=tid(testid),
             min_width="12rem",
         )
@@ -491,14 +491,14 @@ def _totals() -> rx.Component:
                     rx.box(
                         _ask_box(
                             rx.fragment(
-                                "Fermer la caisse pour toute la soirée ? Plus aucune vente "
+                                "Fermer la caisse pour toute la soirée ? Plus aucune vente "
                                 "ensuite.",
                                 rx.el.br(),
-                                "Encaissé : ",
+                                "Encaissé : ",
                                 CaisseState.received,
-                                " — remboursé : ",
+                                " — remboursé : ",
                                 CaisseState.refunded,
-                                " — cartons vendus : ",
+                                " — cartons vendus : ",
                                 CaisseState.sold_cartons,
                             ),
                             "Oui, fermer la caisse",
@@ -532,14 +532,14 @@ def _ticket_row(t: TicketLine) -> rx.Component:
     return rx.flex(
         rx.box(
             rx.text(rx.text.strong(f"Ticket n° {t.no}"), f" — {t.player}"),
-            rx.text(f"{t.stage} : {t.lot} ", rx.cond(t.share != "", f"({t.share})", "")),
-            rx.text("Code : ", rx.code(t.code, size="4")),
+            rx.text(f"{t.stage} : {t.lot} ", rx.cond(t.share != "", f"({t.share})", "")),
+            rx.text("Code : ", rx.code(t.code, size="4")),
         ),
         rx.cond(
             t.voided,
             # withdrawn by a decision of the association (art. 8): never handed over
             rx.badge(
-                rx.cond(t.handed, "ANNULÉ (déjà remis : à récupérer)", "ANNULÉ : ne pas remettre"),
+                rx.cond(t.handed, "ANNULÉ (déjà remis : à récupérer)", "ANNULÉ : ne pas remettre"),
                 color_scheme="red",
                 size="3",
                 high_contrast=True,
@@ -590,7 +590,7 @@ def _desk() -> rx.Component:
             rx.box(
                 rx.heading(CaisseState.evening_name, size="6"),
                 rx.text(
-                    f"Connecté : {CaisseState.staff_name} (",
+                    f"Connecté : {CaisseState.staff_name} (",
                     rx.cond(CaisseState.role == "caissier", "caissier", "vendeur"),
                     ")",
                     custom_attrs=tid("caisse-who"),

@@ -68,7 +68,7 @@ def index() -> rx.Component:
                 rx.cond(
                     JoinPrefill.invitation != "",
                     rx.callout(
-                        "Invitation à jouer à distance : vos achats seront à régler selon les "
+                        "Invitation à jouer à distance : vos achats seront à régler selon les "
                         "consignes des organisateurs.",
                         color_scheme="indigo",
                         size="2",

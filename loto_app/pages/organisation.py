@@ -70,7 +70,7 @@ def _choice_card(testid: str, title: str, text: str, tab: str, icon: str) -> rx.
 def _choice() -> rx.Component:
     """A visitor with no evening on this browser: what do you want to do?"""
     return rx.vstack(
-        rx.text("Que voulez-vous faire ?", font_size="1.3rem", font_weight="700"),
+        rx.text("Que voulez-vous faire ?", font_size="1.3rem", font_weight="700"),
         rx.grid(
             _choice_card(
                 "tab-signin",
@@ -161,7 +161,7 @@ def _screens() -> rx.Component:
     return section(
         "Relier l'écran de la salle",
         rx.text(
-            "Ouvrez /ecran sur la télévision de la salle et tapez le code qu'elle affiche : "
+            "Ouvrez /ecran sur la télévision de la salle et tapez le code qu'elle affiche : "
             "elle montre la soirée aussitôt, sans clavier sur la télévision.",
             color=MUTED,
         ),

@@ -84,7 +84,7 @@ def _evening_fields() -> rx.Component:
                 "Code de série",
                 _text_input("series", F.series, "org-series", max_length=16),
                 "org-series",
-                "Annoncé au début : il figure sur chaque carton.",
+                "Annoncé au début : il figure sur chaque carton.",
             ),
             columns=rx.breakpoints(initial="1", md="3"),
             spacing="4",
@@ -122,7 +122,7 @@ def _how_fields() -> rx.Component:
                 (
                     TieMethod.DRAW.value,
                     "Tirage au sort",
-                    "Chaque gagnant tire un jeton ; le plus fort l'emporte.",
+                    "Chaque gagnant tire un jeton ; le plus fort l'emporte.",
                 ),
                 (
                     TieMethod.SHARE_OR_DRAW.value,
@@ -141,7 +141,7 @@ def _how_fields() -> rx.Component:
                 ("app", "Tirés par l'appli", "L'application tire des jetons différents."),
             ],
         ),
-        rx.text("Dernier appel « Pas d'autre quine ? »", **LABEL),
+        rx.text("Dernier appel « Pas d'autre quine ? »", **LABEL),
         _radio(
             "last_call",
             F.last_call,
@@ -165,7 +165,7 @@ def _how_fields() -> rx.Component:
             "org-claim-hint",
         ),
         check(
-            "Loto gratuit : les cartons demandés sur les téléphones sont offerts "
+            "Loto gratuit : les cartons demandés sur les téléphones sont offerts "
             "(maison de retraite, fête d'école)",
             F.free_cartons,
             lambda v: F.set_field("free_cartons", v),
@@ -249,7 +249,7 @@ def _stage_row(st: StageDraft, i: Any, j: Any) -> rx.Component:
                         value=st.description,
                         on_change=lambda v: F.set_stage_field(i, j, "description", v),
                         placeholder="Lot (ex. Panier garni)",
-                        custom_attrs=tid(f"{pre}-desc", **{"aria-label": f"Lot : {st.label}"}),
+                        custom_attrs=tid(f"{pre}-desc", **{"aria-label": f"Lot : {st.label}"}),
                         flex="3 1 14rem",
                         **FIELD,
                     ),
@@ -261,7 +261,7 @@ def _stage_row(st: StageDraft, i: Any, j: Any) -> rx.Component:
                             custom_attrs=tid(
                                 f"{pre}-value",
                                 inputmode="decimal",
-                                **{"aria-label": f"Valeur en euros : {st.label}"},
+                                **{"aria-label": f"Valeur en euros : {st.label}"},
                             ),
                             width="7rem",
                             **FIELD,
@@ -319,7 +319,7 @@ def _stage_row(st: StageDraft, i: Any, j: Any) -> rx.Component:
 def _locked_stage(st: StageDraft) -> rx.Component:
     return rx.cond(
         st.on,
-        rx.text(rx.text.strong(f"{st.label} : "), st.description, font_size="1.1rem"),
+        rx.text(rx.text.strong(f"{st.label} : "), st.description, font_size="1.1rem"),
     )
 
 
@@ -374,7 +374,7 @@ def _game_head(g: GameDraft, i: Any) -> rx.Component:
 
 
 def _lot_word(st: StageDraft) -> rx.Component:
-    return rx.cond(st.on, rx.text(rx.text.strong(f"{st.label} : "), st.description, as_="span"))
+    return rx.cond(st.on, rx.text(rx.text.strong(f"{st.label} : "), st.description, as_="span"))
 
 
 def _game_line(g: GameDraft, i: Any) -> rx.Component:
@@ -456,7 +456,7 @@ def _program_fields() -> rx.Component:
     return section(
         "Programme des parties",
         rx.text(
-            "Chaque partie s'enchaîne sur un même tirage : cochez les lots joués, dans l'ordre. "
+            "Chaque partie s'enchaîne sur un même tirage : cochez les lots joués, dans l'ordre. "
             "Les lots en argent sont interdits.",
             color=MUTED,
         ),
@@ -579,7 +579,7 @@ def _offer_fields() -> rx.Component:
         rx.cond(
             F.mode == "edit",
             rx.text(
-                "Les cartons déjà vendus gardent le prix payé ; "
+                "Les cartons déjà vendus gardent le prix payé ; "
                 "un nouveau prix vaut pour les ventes à venir.",
                 font_weight="700",
                 custom_attrs=tid("org-tariff-note"),
@@ -694,7 +694,7 @@ def create_form() -> rx.Component:
         rx.box(
             error(F.form_error, "org-form-error"),
             rx.text(
-                "Tout est prérempli avec une soirée type : vous pouvez créer la soirée à "
+                "Tout est prérempli avec une soirée type : vous pouvez créer la soirée à "
                 "n'importe quelle étape et la modifier ensuite.",
                 color=MUTED,
             ),
@@ -788,10 +788,10 @@ def credentials() -> rx.Component:
     return rx.cond(
         F.created,
         rx.box(
-            rx.heading("Soirée créée : notez ces informations", as_="h2", size="6"),
+            rx.heading("Soirée créée : notez ces informations", as_="h2", size="6"),
             rx.callout(
                 "Elles ne seront plus affichées. Écrivez-les sur papier ou enregistrez-les en "
-                "lieu sûr : sans le secret de l'organisateur, personne ne peut gérer la soirée.",
+                "lieu sûr : sans le secret de l'organisateur, personne ne peut gérer la soirée.",
                 icon="triangle_alert",
                 color_scheme="orange",
                 size="3",

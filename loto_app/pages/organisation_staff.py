@@ -148,7 +148,7 @@ def animateur_secret() -> rx.Component:
     return section(
         "Le secret de l'animateur",
         rx.text(
-            "Tablette perdue ou secret divulgué : un nouveau secret déconnecte toutes les "
+            "Tablette perdue ou secret divulgué : un nouveau secret déconnecte toutes les "
             "tablettes qui utilisaient l'ancien.",
             color=MUTED,
         ),
@@ -156,7 +156,7 @@ def animateur_secret() -> rx.Component:
             T.renew_animateur_asked,
             rx.box(
                 rx.text(
-                    "Renouveler le secret ? Les tablettes connectées devront se reconnecter "
+                    "Renouveler le secret ? Les tablettes connectées devront se reconnecter "
                     "avec le nouveau.",
                     font_weight="700",
                 ),
@@ -201,7 +201,7 @@ def animateur_secret() -> rx.Component:
                     T.renewed_animateur_secret,
                     "animateur-new-secret",
                 ),
-                rx.text("À noter : il ne sera plus affiché.", color=MUTED),
+                rx.text("À noter : il ne sera plus affiché.", color=MUTED),
                 rx.button(
                     "C'est noté",
                     on_click=T.hide_renewed_animateur_secret,
@@ -227,7 +227,7 @@ def invitation() -> rx.Component:
             "Lien d'invitation (jeu à distance)",
             rx.text(
                 "À donner seulement aux personnes de votre cercle qui jouent à distance. "
-                "Renouvelez-le s'il a circulé : l'ancien ne permettra plus d'entrer.",
+                "Renouvelez-le s'il a circulé : l'ancien ne permettra plus d'entrer.",
                 color=MUTED,
             ),
             rx.link(

@@ -57,7 +57,7 @@ def _header() -> rx.Component:
             rx.cond(
                 HallView.stage_label != "",
                 rx.text(
-                    f"{HallView.stage_label} : {HallView.lot_label}", custom_attrs=tid("stage")
+                    f"{HallView.stage_label} : {HallView.lot_label}", custom_attrs=tid("stage")
                 ),
             ),
             rx.text(
@@ -127,7 +127,7 @@ def _share_offer() -> rx.Component:
     return rx.cond(
         PlayerState.share_offer,
         rx.box(
-            rx.text("Ex aequo ! Acceptez-vous de partager le lot ?", font_weight="800"),
+            rx.text("Ex aequo ! Acceptez-vous de partager le lot ?", font_weight="800"),
             rx.cond(
                 PlayerState.share_answered,
                 rx.text("Réponse envoyée. En attente de l'autre joueur."),
@@ -167,11 +167,11 @@ def _tickets() -> rx.Component:
                     rx.cond(
                         t.voided,
                         rx.text(
-                            "ANNULÉ par l'association : ce lot ne sera pas remis.",
+                            "ANNULÉ par l'association : ce lot ne sera pas remis.",
                             font_weight="800",
                             color=step("red", 11),
                         ),
-                        rx.text("Code à montrer au comptoir : ", rx.code(t.code, size="5")),
+                        rx.text("Code à montrer au comptoir : ", rx.code(t.code, size="5")),
                     ),
                     padding="0.6rem",
                     border=rx.cond(
@@ -233,8 +233,8 @@ def _order_waiting() -> rx.Component:
                 rx.cond(
                     PlayerState.remote,
                     "Réglez selon les consignes des organisateurs (virement, lien de "
-                    "paiement) : vos cartons arrivent ici dès que la caisse confirme.",
-                    "Montrez ce code à la caisse : vos cartons arrivent ici dès le paiement.",
+                    "paiement) : vos cartons arrivent ici dès que la caisse confirme.",
+                    "Montrez ce code à la caisse : vos cartons arrivent ici dès le paiement.",
                 ),
                 font_size="1.05rem",
             ),
@@ -243,7 +243,7 @@ def _order_waiting() -> rx.Component:
                 PlayerState.orders,
                 lambda o: rx.hstack(
                     rx.text(
-                        f"Commande n° {o.no} : {o.label} — {o.price}",
+                        f"Commande n° {o.no} : {o.label} — {o.price}",
                         font_weight="700",
                         custom_attrs=tid(f"order-{o.no}"),
                     ),
@@ -321,8 +321,8 @@ def _confirm_order() -> rx.Component:
             rx.text(
                 rx.cond(
                     PlayerState.chosen_price == "offert",
-                    f"Recevoir {PlayerState.chosen_what} (offert) ?",
-                    f"Commander {PlayerState.chosen_what} pour {PlayerState.chosen_price} ?",
+                    f"Recevoir {PlayerState.chosen_what} (offert) ?",
+                    f"Commander {PlayerState.chosen_what} pour {PlayerState.chosen_price} ?",
                 ),
                 font_weight="800",
                 font_size="1.25rem",
@@ -377,7 +377,7 @@ def _buy() -> rx.Component:
             rx.cond(
                 HallView.count > 0,
                 rx.text(
-                    "La partie en cours a commencé : un carton acheté maintenant joue à "
+                    "La partie en cours a commencé : un carton acheté maintenant joue à "
                     "partir de la partie suivante.",
                     color=MUTED,
                     font_size="1rem",
@@ -409,7 +409,7 @@ def _buy() -> rx.Component:
             rx.cond(
                 PlayerState.orders.length() == 0,
                 rx.box(
-                    rx.text("Ou achetez à la caisse : montrez ce code", font_weight="700"),
+                    rx.text("Ou achetez à la caisse : montrez ce code", font_weight="700"),
                     _desk_code(),
                     margin_top="0.8rem",
                 ),
@@ -520,7 +520,7 @@ def index() -> rx.Component:
         _header(),
         _stream(),
         rx.box(
-            rx.text("Une quine possible ! Vérifiez vos cartons.", font_weight="900"),
+            rx.text("Une quine possible ! Vérifiez vos cartons.", font_weight="900"),
             custom_attrs=tid("quine-hint", hidden=True, role="status"),
             background=CHECK_BG,
             border=f"3px solid {CHECK_LINE}",
@@ -537,7 +537,7 @@ def index() -> rx.Component:
                 rx.text("Jetons tirés :", font_weight="700"),
                 rx.foreach(
                     HallView.tie_tokens,
-                    lambda t: rx.badge(f"{t['name']} : {t['token']}", size="3"),
+                    lambda t: rx.badge(f"{t['name']} : {t['token']}", size="3"),
                 ),
                 wrap="wrap",
                 gap="0.4rem",
@@ -549,7 +549,7 @@ def index() -> rx.Component:
         rx.hstack(
             rx.cond(
                 PlayerState.ready,
-                rx.text(f"Bonjour {PlayerState.name} !", font_size="1.2rem", font_weight="700"),
+                rx.text(f"Bonjour {PlayerState.name} !", font_size="1.2rem", font_weight="700"),
                 rx.text("Chargement de vos cartons…"),
             ),
             rx.spacer(),
@@ -564,7 +564,7 @@ def index() -> rx.Component:
             & PlayerState.ready
             & ~OVER,
             rx.text(
-                "Vous n'avez pas encore de carton : choisissez-en ci-dessous.",
+                "Vous n'avez pas encore de carton : choisissez-en ci-dessous.",
                 font_size="1.1rem",
                 custom_attrs=tid("no-carton"),
             ),
@@ -590,7 +590,7 @@ def index() -> rx.Component:
         rx.cond(
             PlayerState.consolations > 0,
             rx.text(
-                f"Cartons offerts (ex aequo) : {PlayerState.consolations}",
+                f"Cartons offerts (ex aequo) : {PlayerState.consolations}",
                 custom_attrs=tid("consolations"),
             ),
         ),

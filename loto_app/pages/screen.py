@@ -53,10 +53,10 @@ def _toggles() -> rx.Component:
     }
     return rx.hstack(
         rx.button(
-            "Voix : coupée", custom_attrs=tid("voice-toggle", **{"aria-pressed": "false"}), **style
+            "Voix : coupée", custom_attrs=tid("voice-toggle", **{"aria-pressed": "false"}), **style
         ),
         rx.button(
-            "Expressions : activées",
+            "Expressions : activées",
             custom_attrs=tid("phrases-toggle", **{"aria-pressed": "true"}),
             **style,
         ),
@@ -77,7 +77,7 @@ def _join_lines(large: bool) -> list[rx.Component]:
         ),
         rx.text(
             f"Série {HallView.series} · ",
-            rx.el.span(f"ou ouvrez : {ScreenState.join_address}", custom_attrs=tid("join-address")),
+            rx.el.span(f"ou ouvrez : {ScreenState.join_address}", custom_attrs=tid("join-address")),
             font_size=MEDIUM if large else SMALL,
             color=TV_MUTED,
         ),
@@ -105,7 +105,7 @@ def _join(large: bool) -> rx.Component:
     if large:
         return rx.vstack(
             rx.text(
-                "Jouez avec votre téléphone : visez le QR code",
+                "Jouez avec votre téléphone : visez le QR code",
                 font_size=MEDIUM,
                 font_weight="700",
                 text_align="center",
@@ -151,7 +151,7 @@ def _header() -> rx.Component:
         rx.cond(
             HallView.stage_label != "",
             rx.text(
-                f"En jeu : {HallView.stage_label} — {HallView.lot_label}",
+                f"En jeu : {HallView.stage_label} — {HallView.lot_label}",
                 font_size=MEDIUM,
                 font_weight="900",
                 color=TV_HIGHLIGHT,
@@ -222,7 +222,7 @@ def _ways_in() -> rx.Component:
         rx.text(
             rx.cond(
                 HallView.status == "finished",
-                "Partie terminée : la suivante arrive",
+                "Partie terminée : la suivante arrive",
                 rx.cond(HallView.status == "over", "Soirée terminée", "La partie va commencer"),
             ),
             font_size=BIG,
@@ -300,7 +300,7 @@ def _evening() -> rx.Component:
                         rx.foreach(
                             HallView.tie_tokens,
                             lambda t: rx.text(
-                                f"{t['name']} : {t['token']}",
+                                f"{t['name']} : {t['token']}",
                                 font_size=BIG,
                                 font_weight="800",
                                 color=TV_LAST_TEXT,
@@ -350,7 +350,7 @@ def _pairing() -> rx.Component:
     return rx.vstack(
         rx.heading("Écran de la salle", as_="h1", font_size=BIG, color=TV_MUTED),
         rx.text(
-            "Sur la tablette de l'animateur, « Relier l'écran de la salle », tapez :",
+            "Sur la tablette de l'animateur, « Relier l'écran de la salle », tapez :",
             font_size=BIG,
             text_align="center",
         ),

@@ -106,7 +106,7 @@ def _blocks(r: EveningReport) -> list[tuple[str, Sequence[str], list[Sequence[An
         ("Série", r.series),
         *r.settings,
         ("Joueurs", len(r.players)),
-        *((f"Joueurs : {label}", n) for _, label, n in r.origins),
+        *((f"Joueurs : {label}", n) for _, label, n in r.origins),
         ("Parties jouées", f"{len(played)} / {len(r.games)}"),
         ("Début", when(a.first_at)),
         ("Fin", when(a.last_at)),
@@ -498,19 +498,19 @@ class _Doc:
         r = self.r
         self.font(18, True)
         self.pdf.multi_cell(0, 9, self.t(f"Rapport de soirée — {r.name}"), new_x="LMARGIN")
-        self.para(f"Date : {r.date}    Code : {r.join_code}    Série : {r.series}", 10)
+        self.para(f"Date : {r.date}    Code : {r.join_code}    Série : {r.series}", 10)
         self.pdf.ln(2)
 
     def summary(self) -> None:
         r, t, a = self.r, self.r.till, self.r.audit
         played = [g for g in r.games if g.started_at]
         tickets = [w for g in r.games for w in g.awards]
-        origins = ", ".join(f"{label.lower()} : {n}" for _, label, n in r.origins if n)
+        origins = ", ".join(f"{label.lower()} : {n}" for _, label, n in r.origins if n)
         self.heading("Résumé")
         rows = [
             ("Joueurs", f"{len(r.players)}" + (f" ({origins})" if origins else "")),
             ("Parties jouées", f"{len(played)} sur {len(r.games)}"),
-            ("Lots attribués", f"{len(tickets)} (remis : {sum(w.handed_over for w in tickets)})"),
+            ("Lots attribués", f"{len(tickets)} (remis : {sum(w.handed_over for w in tickets)})"),
             ("Encaissé", euros(t.collected_cents)),
             ("Remboursé", euros(t.refunded_cents)),
             ("Net en caisse", euros(t.received_cents)),
@@ -547,7 +547,7 @@ class _Doc:
             text = f"{d.seq}. **{d.number}** ({hour(d.at)})"
             if d.replaced:
                 fixes = " puis ".join(str(n) for n in d.replaced)
-                text += f" [corrigé : {fixes} → {d.number} à {hour(d.corrected_at)}]"
+                text += f" [corrigé : {fixes} → {d.number} à {hour(d.corrected_at)}]"
             parts.append(text)
         self.font(9)
         self.pdf.multi_cell(
@@ -569,7 +569,7 @@ class _Doc:
                         c.player_name,
                         c.carton_no,
                         "" if c.number is None else c.number,
-                        c.verdict_label + (f" → décision : {c.decided}" if c.decided else ""),
+                        c.verdict_label + (f" → décision : {c.decided}" if c.decided else ""),
                         c.via_label,
                     )
                     for c in g.claims
@@ -589,12 +589,12 @@ class _Doc:
                     (70, 40, 76),
                 )
                 for name, nos in tie.consolations:
-                    self.para(f"Carton offert à {name} : n° {_nos(nos)}", 8)
+                    self.para(f"Carton offert à {name} : n° {_nos(nos)}", 8)
                 for name, ticket in tie.vouchers:
-                    self.para(f"Bon « carton offert » à {name} : ticket n° {ticket}", 8)
+                    self.para(f"Bon « carton offert » à {name} : ticket n° {ticket}", 8)
             else:
                 said = ", ".join(
-                    f"{n} : {'accepte' if ok else 'refuse'}" for n, ok in tie.share_answers
+                    f"{n} : {'accepte' if ok else 'refuse'}" for n, ok in tie.share_answers
                 )
                 self.para(
                     f"Partage entre {', '.join(tie.winners)}" + (f" ({said})" if said else "")
@@ -624,7 +624,7 @@ class _Doc:
                 7.5,
             )
         if g.decisions:
-            self.heading("Litiges : décisions de l'association (art. 8)", 10)
+            self.heading("Litiges : décisions de l'association (art. 8)", 10)
             self.table(
                 ("Heure", "Par", "Décision", "Joueur", "Motif"),
                 [(hour(d.at), d.by_label, d.what, d.player_name, d.reason) for d in g.decisions],
@@ -637,12 +637,12 @@ class _Doc:
         self.heading("Ventes")
         rows = []
         for s in r.sales:
-            staff = s.seller or (f"caisse : {s.cashier}" if s.cashier else "téléphone")
+            staff = s.seller or (f"caisse : {s.cashier}" if s.cashier else "téléphone")
             if s.seller and s.cashier:
                 staff += f" / {s.cashier}"
             status = s.status_label
             if s.status in ("cancelled", "refunded"):
-                status += f" par {s.cancelled_by} à {hour(s.cancelled_at)} : {s.cancel_reason}"
+                status += f" par {s.cancelled_by} à {hour(s.cancelled_at)} : {s.cancel_reason}"
                 if s.refunded_cents:
                     status += f" ({euros(s.refunded_cents)} rendus)"
             rows.append(
@@ -674,11 +674,11 @@ class _Doc:
             ("Remboursé", euros(t.refunded_cents)),
             ("Net en caisse", euros(t.received_cents)),
             ("À régler", euros(t.pending_cents)),
-            *((f"Vendeur : {n}", euros(c)) for n, c in t.by_seller),
-            *((f"Type : {label}", euros(c)) for _, label, c in t.by_kind),
-            *((f"Paiement : {label}", euros(c)) for _, label, c in t.by_method),
+            *((f"Vendeur : {n}", euros(c)) for n, c in t.by_seller),
+            *((f"Type : {label}", euros(c)) for _, label, c in t.by_kind),
+            *((f"Paiement : {label}", euros(c)) for _, label, c in t.by_method),
             ("Ventes payées", str(t.sales)),
-            ("Cartons vendus (vitrines : unités)", str(t.cartons)),
+            ("Cartons vendus (vitrines : unités)", str(t.cartons)),
             ("Ventes annulées ou remboursées", str(t.cancelled)),
             ("Cartons offerts (ex aequo)", str(t.free_cartons)),
             (
@@ -693,19 +693,19 @@ class _Doc:
         self.heading("Vérification du journal")
         self.para(
             f"{a.entries} entrées, de {when(a.first_at)} à {when(a.last_at)}. "
-            "Chaque entrée est chaînée à la précédente par une empreinte SHA-256 : "
+            "Chaque entrée est chaînée à la précédente par une empreinte SHA-256 : "
             "toute modification après coup est détectée."
         )
         self.font(8)
         self.pdf.set_font(self.f.mono, "", 7)
         self.pdf.multi_cell(
-            0, 4, self.t(f"Dernière empreinte (n° {a.last_seq}) : {a.last_hash}"), new_x="LMARGIN"
+            0, 4, self.t(f"Dernière empreinte (n° {a.last_seq}) : {a.last_hash}"), new_x="LMARGIN"
         )
         self.pdf.ln(1)
         if a.ok:
-            self.para("Résultat : journal intact, aucune anomalie.", 10, True)
+            self.para("Résultat : journal intact, aucune anomalie.", 10, True)
             return
-        self.para("Résultat : ANOMALIES DÉTECTÉES", 10, True)
+        self.para("Résultat : ANOMALIES DÉTECTÉES", 10, True)
         for p in a.problems_fr:
             self.para(f"• {p}")
         for p in a.consistency:

@@ -350,13 +350,13 @@ def problem_fr(problem: str) -> str:
         return problem
     n = head.removeprefix("entry ")
     if what == "content does not match its hash":
-        return f"Entrée {n} : contenu modifié après coup (l'empreinte ne correspond plus)"
+        return f"Entrée {n} : contenu modifié après coup (l'empreinte ne correspond plus)"
     if what == "previous-hash link broken":
-        return f"Entrée {n} : lien avec l'entrée précédente rompu"
+        return f"Entrée {n} : lien avec l'entrée précédente rompu"
     if what.startswith("expected sequence number "):
         expected = what.removeprefix("expected sequence number ")
-        return f"Entrée {n} : numéro attendu {expected} (entrée manquante ou ajoutée)"
-    return f"Entrée {n} : {what}"
+        return f"Entrée {n} : numéro attendu {expected} (entrée manquante ou ajoutée)"
+    return f"Entrée {n} : {what}"
 
 
 def _kind_label(kind: str) -> str:
@@ -402,7 +402,7 @@ def decode_entries(
         try:
             entries.append((seq, as_utc(at), ev.event_from_dict(payload)))
         except (ValueError, TypeError, KeyError) as exc:
-            problems.append(f"Entrée {seq} : événement illisible ({exc})")
+            problems.append(f"Entrée {seq} : événement illisible ({exc})")
     return entries, problems
 
 
@@ -470,7 +470,7 @@ def settings_lines(program: Program) -> tuple[tuple[str, str], ...]:
         ("Parties au programme", str(len(program.games))),
         (
             "Tarifs",
-            " ; ".join(f"{o.name} : {euros(o.price_cents)}" for o in program.offers),
+            " ; ".join(f"{o.name} : {euros(o.price_cents)}" for o in program.offers),
         ),
     )
 
@@ -643,14 +643,14 @@ def decision_lines(
             case ev.VerdictOverturned() if e.game == game:
                 claim_no, who = e.claim_no, claims[e.claim_no].player_id
                 what = (
-                    f"Annonce n° {e.claim_no} : « {_verdict_label(e.old)} » devient "
-                    f"« {_verdict_label(e.verdict)} »"
+                    f"Annonce n° {e.claim_no} : « {_verdict_label(e.old)} » devient "
+                    f"« {_verdict_label(e.verdict)} »"
                     + (" (compte pour le lot)" if e.entry else "")
                 )
             case ev.LotGiven() if e.game == game:
                 claim_no, ticket_no, who = e.claim_no, e.ticket_no, e.player_id
                 what = (
-                    f"Lot « {_stage_label(program, game, e.stage)} » donné "
+                    f"Lot « {_stage_label(program, game, e.stage)} » donné "
                     f"(ticket n° {e.ticket_no})"
                 )
             case ev.ConsolationGiven() if e.game == game:
@@ -927,7 +927,7 @@ def _consistency(
     try:
         evening, _, _ = store.load(evening_id)
     except Exception as exc:  # a tampered log may not even replay
-        return [f"Le journal ne se rejoue pas : {exc!r:.200}"]
+        return [f"Le journal ne se rejoue pas : {exc!r:.200}"]
     t = totals(list(evening.sales.values()))
     mine = report.till
     if (t.received_cents, t.refunded_cents, t.pending_cents, t.sales, t.cartons) != (
@@ -941,7 +941,7 @@ def _consistency(
     for g in report.games:
         drawn = list(evening.games[g.index].drawn) if g.index < len(evening.games) else []
         if drawn != list(g.numbers):
-            problems.append(f"Partie {g.number} : les numéros rejoués diffèrent du rapport.")
+            problems.append(f"Partie {g.number} : les numéros rejoués diffèrent du rapport.")
     rows = s.exec(
         select(m.DrawRow.game_idx, m.DrawRow.number)
         .where(m.DrawRow.evening_id == evening_id)
@@ -952,7 +952,7 @@ def _consistency(
         table[game].append(number)
     for g in report.games:
         if table.get(g.index, []) != list(g.numbers):
-            problems.append(f"Partie {g.number} : la table des tirages diffère du journal.")
+            problems.append(f"Partie {g.number} : la table des tirages diffère du journal.")
     sale_rows = {
         r.no: r for r in s.exec(select(m.SaleRow).where(m.SaleRow.evening_id == evening_id)).all()
     }
@@ -964,8 +964,8 @@ def _consistency(
             line.amount_cents,
             line.refunded_cents,
         ):
-            problems.append(f"Vente {line.no} : la table des ventes diffère du journal.")
-    problems += [f"Vente {no} : absente du journal." for no in sorted(sale_rows)]
+            problems.append(f"Vente {line.no} : la table des ventes diffère du journal.")
+    problems += [f"Vente {no} : absente du journal." for no in sorted(sale_rows)]
     tickets = {t.ticket_no: t.handed_over for g in report.games for t in g.awards}
     award_rows = s.exec(
         select(m.AwardRow.ticket_no, m.AwardRow.handed_over).where(

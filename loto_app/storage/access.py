@@ -171,7 +171,7 @@ class AccessStore:
                 f"staff name {name!r:.40}", f"Le nom doit faire de 1 à {MAX_STAFF_NAME} caractères."
             )
         if role not in ROLES:
-            raise AccessError(f"staff role {role!r}", "Rôle inconnu : vendeur ou caissier.")
+            raise AccessError(f"staff role {role!r}", "Rôle inconnu : vendeur ou caissier.")
         secret = secrets.token_urlsafe(9)
         with Session(self.engine) as s:
             count = s.exec(
@@ -192,7 +192,7 @@ class AccessStore:
                 s.commit()
             except IntegrityError as exc:
                 raise AccessError(
-                    f"staff name {clean!r} already used", f"« {clean} » existe déjà."
+                    f"staff name {clean!r} already used", f"« {clean} » existe déjà."
                 ) from exc
         return secret
 

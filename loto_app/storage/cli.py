@@ -89,12 +89,12 @@ def print_address(port: int, code: str = "", out=sys.stdout) -> str:
     link = f"{origin}/?code={code}" if code else f"{origin}/"
     print("=" * 66, file=out)
     if reachable:
-        print(f"  Adresse pour les téléphones (même Wi-Fi) : {origin}", file=out)
+        print(f"  Adresse pour les téléphones (même Wi-Fi) : {origin}", file=out)
     else:
-        print(f"  Aucun réseau : seul cet ordinateur ouvre {origin}", file=out)
+        print(f"  Aucun réseau : seul cet ordinateur ouvre {origin}", file=out)
         print("  (connectez-le au Wi-Fi de la salle, puis relancez `make run`)", file=out)
-    print(f"  Lien pour rejoindre : {link}", file=out)
-    print(f"  Écran de la salle : {origin}/ecran" + (f"?code={code}" if code else ""), file=out)
+    print(f"  Lien pour rejoindre : {link}", file=out)
+    print(f"  Écran de la salle : {origin}/ecran" + (f"?code={code}" if code else ""), file=out)
     print("=" * 66, file=out, flush=True)
     segno.make(link, error="m").terminal(out=out, compact=True)
     return link
@@ -122,7 +122,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.command == "migrate":
         upgrade()
-        print(f"Base de données à jour : {database_url()}")
+        print(f"Base de données à jour : {database_url()}")
         return 0
     if args.command == "address":
         print_address(args.port, args.code.strip().upper())
@@ -131,12 +131,12 @@ def main(argv: list[str] | None = None) -> int:
         try:
             if args.command == "backup":
                 done = backups.backup(args.file, logical=args.logical)
-                print(f"Sauvegarde ({done.method}) écrite : {done.path}")
+                print(f"Sauvegarde ({done.method}) écrite : {done.path}")
             else:
                 done = backups.restore(args.file)
                 print(f"Sauvegarde ({done.method}) restaurée dans {database_url()}")
         except (backups.BackupError, OSError) as exc:
-            print(f"Échec : {exc}", file=sys.stderr)
+            print(f"Échec : {exc}", file=sys.stderr)
             return 1
         return 0
     store = EveningStore(make_engine())
@@ -144,32 +144,32 @@ def main(argv: list[str] | None = None) -> int:
         try:
             n = evening_file.export_to_path(store, args.code.strip().upper(), args.file)
         except KeyError:
-            print(f"Aucune soirée avec le code « {args.code} ».", file=sys.stderr)
+            print(f"Aucune soirée avec le code « {args.code} ».", file=sys.stderr)
             return 1
-        print(f"Soirée {args.code.upper()} exportée ({n} entrées du journal) : {args.file}")
+        print(f"Soirée {args.code.upper()} exportée ({n} entrées du journal) : {args.file}")
         return 0
     if args.command == "import-evening":
         try:
             done = evening_file.import_from_path(store, args.file)
         except evening_file.EveningFileError as exc:
             where = f" à la ligne {exc.line}" if exc.line else ""
-            print(f"Fichier refusé{where}, rien n'a été importé : {exc}", file=sys.stderr)
+            print(f"Fichier refusé{where}, rien n'a été importé : {exc}", file=sys.stderr)
             return 1
         except (OSError, UnicodeDecodeError) as exc:
-            print(f"Fichier illisible : {exc}", file=sys.stderr)
+            print(f"Fichier illisible : {exc}", file=sys.stderr)
             return 1
         print(
-            f"Soirée « {done.name} » importée (code {done.join_code}, {done.entries} entrées "
+            f"Soirée « {done.name} » importée (code {done.join_code}, {done.entries} entrées "
             "du journal vérifiées)"
         )
         return 0
     demo = ensure_demo(store)
     print("=" * 66)
-    print(f"  Soirée de démonstration prête : {DEMO_NAME}")
+    print(f"  Soirée de démonstration prête : {DEMO_NAME}")
     print(f"  Code pour rejoindre (joueurs)      : {demo.join_code}")
-    print(f"  Secret de l'animateur (/animateur) : {demo.animateur_secret}")
-    print(f"  Secret de l'organisateur (/organisation) : {demo.organiser_secret}")
-    print(f"  Secret du caissier « {DEMO_CASHIER} » (/caisse) : {demo.cashier_secret}")
+    print(f"  Secret de l'animateur (/animateur) : {demo.animateur_secret}")
+    print(f"  Secret de l'organisateur (/organisation) : {demo.organiser_secret}")
+    print(f"  Secret du caissier « {DEMO_CASHIER} » (/caisse) : {demo.cashier_secret}")
     print("=" * 66)
     return 0
 

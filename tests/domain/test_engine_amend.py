@@ -90,7 +90,7 @@ def test_a_later_game_is_amended_while_game_1_is_in_play_and_game_1_is_refused()
     # game 1 is in play: its lots stay
     with pytest.raises(err.AmendmentRefused) as refused:
         e.amend_program(relot(e.program, 0, "Autre lot"))
-    assert refused.value.user_message == "La partie 1 a commencé : elle ne peut plus être modifiée."
+    assert refused.value.user_message == "La partie 1 a commencé : elle ne peut plus être modifiée."
     assert e.program.games[1] == g2
     # the amended game is the one played
     for n in range(1, 91):

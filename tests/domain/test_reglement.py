@@ -46,12 +46,12 @@ def test_the_demo_evening_names_its_association_series_games_lots_and_prices():
     assert r.title == f"{TITLE} — Comité des fêtes de Lunel"
     assert text.startswith(r.title)
     assert "l'association organisatrice (Comité des fêtes de Lunel)" in text
-    assert "Série de ce soir : « B7 »" in text
+    assert "Série de ce soir : « B7 »" in text
     for i, g in enumerate(p.games, start=1):
         assert f"Partie {i} ({KIND_LABELS[g.kind].lower()})" in text
         for s in g.stages:
             assert f"{s.label}, {PATTERN_MEANINGS[s.pattern]} — {s.lot.description}" in text
-    assert "planche de 6 : 15 €" in text and "1 vitrine : 5 €" in text
+    assert "planche de 6 : 15 €" in text and "1 vitrine : 5 €" in text
     assert "Carton classique" in text and "les parties 1 et 2" in text
     assert "Grille maxiquine" in text and "les parties 5 et 6" in text
     # the articles are numbered in order, each with something to say
@@ -134,14 +134,14 @@ def test_marking_demarquage_and_the_claim_hint_follow_their_settings():
     assert "se marquent d'eux-mêmes" in auto and "Marquez vous-même" not in auto
     assert "ne signale pas" in manual and "signale quand" in hint
     for text in (manual, auto, hint):
-        assert "« Démarquer » reste bloqué" in text
+        assert "« Démarquer » reste bloqué" in text
 
 
 def test_free_cartons_remote_play_and_the_tariff_follow_their_settings():
     tariff = (Offer(Kind.CLASSIQUE, 1, 250), Offer(Kind.CLASSIQUE, 4, 850))
     p = Program("A", (QUINE_DIVISIBLE,), offers=tariff)
     buying = article(p, "L'achat des cartons")
-    assert "Tarif classique : 1 carton : 2,50 € ; 4 cartons : 8,50 €." in buying
+    assert "Tarif classique : 1 carton : 2,50 € ; 4 cartons : 8,50 €." in buying
     assert "dans la salle uniquement" in buying
     free = article(p.with_settings(free_cartons=True), "L'achat des cartons")
     assert "cartons sont offerts" in free and "Tarif" not in free
@@ -200,10 +200,10 @@ def test_every_game_stage_lot_and_setting_of_any_program_is_mentioned(p: Program
         (line,) = [x for x in lines if x.startswith(f"Partie {i} ")]
         assert f"({KIND_LABELS[g.kind].lower()})" in line
         if g.title:
-            assert f"« {g.title} »" in line
+            assert f"« {g.title} »" in line
         for s in g.stages:
             assert f"{s.label}, {PATTERN_MEANINGS[s.pattern]} — {s.lot.description}" in line
-        assert line.count(" ; puis ") == len(g.stages) - 1
+        assert line.count(" ; puis ") == len(g.stages) - 1
     for kind in p.kinds():
         nos = [str(i) for i, g in enumerate(p.games, start=1) if g.kind is kind]
         (para,) = [x for x in r.articles[0].paragraphs if x.startswith(KIND_CARTONS_START[kind])]
@@ -212,13 +212,13 @@ def test_every_game_stage_lot_and_setting_of_any_program_is_mentioned(p: Program
             if len(nos) == 1
             else f"les parties {', '.join(nos[:-1])} et {nos[-1]}"
         )
-        assert para.endswith(f" : {said}."), para
+        assert para.endswith(f" : {said}."), para
     lc = p.settings.last_call_seconds
     assert (f"pendant {lc} seconde" in text) == (lc > 0)
     assert ("pas de partage" in text) == (p.settings.tie_method is TieMethod.DRAW)
     assert ("dans le sac" in text) == (p.settings.token_source is TokenSource.BAG)
     assert ("cartons sont offerts" in text) == p.settings.free_cartons
-    assert f"« {p.series} »" in text and "Les Amis du Loto" in text
+    assert f"« {p.series} »" in text and "Les Amis du Loto" in text
 
 
 KIND_CARTONS_START = {

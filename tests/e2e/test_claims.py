@@ -155,7 +155,7 @@ def test_claims_as_the_hall_lives_them(
             page.get_by_test_id("join-name").fill(name)
             page.get_by_test_id("join-submit").click()
             page.wait_for_url(re.compile(r"/jouer$"))
-            expect(page.get_by_text(f"Bonjour {name} !")).to_be_visible()
+            expect(page.get_by_text(f"Bonjour {name} !")).to_be_visible()
             phones[name] = page
         alice, bruno, chloe = phones.values()
 
@@ -188,7 +188,7 @@ def test_claims_as_the_hall_lives_them(
         expect(stray).to_be_enabled()
         stray.tap()
         expect(stray).to_have_attribute("data-armed", re.compile("true|ready"))
-        expect(stray).to_have_attribute("data-confirm", "Confirmer : QUINE ?")
+        expect(stray).to_have_attribute("data-confirm", "Confirmer : QUINE ?")
         shot(chloe, "tap-arme-le-bouton")
         expect(stray).not_to_have_attribute("data-armed", re.compile(".*"), timeout=8_000)
         expect(chloe.get_by_test_id("verdict")).to_have_count(0)
@@ -231,14 +231,14 @@ def test_claims_as_the_hall_lives_them(
         claim(alice.get_by_test_id(f"claim-{a_no}"))
         expect(alice.get_by_test_id("verdict")).to_contain_text(f"Annonce valide sur le {x}")
         for page in (screen, anim, *phones.values()):
-            expect(page.get_by_test_id("last-call")).to_contain_text("Pas d'autre quine ?")
+            expect(page.get_by_test_id("last-call")).to_contain_text("Pas d'autre quine ?")
         expect(anim.get_by_test_id("award")).to_be_disabled()  # "Dernier appel en cours…"
         expect(anim.get_by_test_id("award")).to_have_text("Dernier appel en cours…")
         # the read-back of Alice's carton: her row green, x circled
         for page in (screen, anim):
             rb = page.get_by_test_id("readback")
             expect(rb).to_contain_text(f"Contrôle — carton n° {a_no}")
-            expect(rb).to_contain_text(f"Alice — Quine sur le {x} : Annonce valide")
+            expect(rb).to_contain_text(f"Alice — Quine sur le {x} : Annonce valide")
             expect(rb.locator('[data-win="true"]')).to_have_count(5)
             expect(rb.locator('[data-last="true"]')).to_have_text(str(x))
         # Bruno, during the last call: he joins the ex aequo
@@ -246,7 +246,7 @@ def test_claims_as_the_hall_lives_them(
         claim(bruno.get_by_test_id(f"claim-{b_no}"))
         expect(bruno.get_by_test_id("verdict")).to_contain_text(f"Annonce valide sur le {x}")
         expect(screen.get_by_test_id("announcement")).to_contain_text(
-            f"QUINE ! Ex aequo : 2 gagnants sur le {x}."
+            f"QUINE ! Ex aequo : 2 gagnants sur le {x}."
         )
         expect(screen.get_by_test_id("last-call")).to_be_visible()  # still on
         expect(anim.get_by_test_id("tie-share")).to_be_disabled()  # not during the last call
@@ -279,7 +279,7 @@ def test_claims_as_the_hall_lives_them(
         expect(anim.get_by_test_id("tokens-submit")).to_be_disabled()  # one yes is not enough
         bruno.get_by_test_id("share-refuse").click()
         expect(screen.get_by_test_id("announcement")).to_contain_text(
-            "Bruno refuse le partage : tirage au sort."
+            "Bruno refuse le partage : tirage au sort."
         )
         # the tokens drawn from the bag, typed in the order of the ex aequo
         tied = anim.get_by_test_id("bag-tokens")
@@ -295,7 +295,7 @@ def test_claims_as_the_hall_lives_them(
         shot(anim, "jetons-du-sac")
         anim.get_by_test_id("tokens-submit").click()
         expect(screen.get_by_test_id("announcement")).to_contain_text(
-            "Jetons tirés du sac — Alice : 12, Bruno : 47. Bruno gagne !"
+            "Jetons tirés du sac — Alice : 12, Bruno : 47. Bruno gagne !"
         )
         shot(screen, "jetons-ecran", full_page=False)
         anim.get_by_test_id("award").click()
@@ -304,7 +304,7 @@ def test_claims_as_the_hall_lives_them(
 
         # ---- after the award, before the next number: Chloé's genuine quine
         late = chloe.get_by_test_id(f"claim-{c_no}")
-        expect(late).to_have_text("QUINE !")  # still the quine until the next number
+        expect(late).to_have_text("QUINE !")  # still the quine until the next number
         claim(late)
         expect(chloe.get_by_test_id("verdict")).to_contain_text("était bon sur le")
         expect(chloe.get_by_test_id("verdict")).to_contain_text("réclamation")

@@ -390,7 +390,7 @@ def plan_game1(alice: dict[int, Rows], bruno: dict[int, Rows]) -> Plan | None:
 
 
 def winner_of(text: str) -> str:
-    m = re.search(r"\. (.+) gagne !", text)
+    m = re.search(r"\. (.+) gagne !", text)
     assert m, f"no token-draw winner in {text!r}"
     return m.group(1)
 
@@ -464,7 +464,7 @@ def test_full_evening(
                 shot(page, "join")
             page.get_by_test_id("join-submit").click()
             page.wait_for_url(re.compile(r"/jouer$"))
-            expect(page.get_by_text(f"Bonjour {name} !")).to_be_visible()
+            expect(page.get_by_text(f"Bonjour {name} !")).to_be_visible()
             phones.append(Phone(name, page, findings))
         alice, bruno, chloe = phones
         by_name = {p.name: p for p in phones}
@@ -521,7 +521,7 @@ def test_full_evening(
         hall.new_game()
         expect(screen.get_by_test_id("announcement")).to_contain_text("Partie 1 :")
         for p in phones:
-            expect(p.page.get_by_test_id("stage")).to_have_text("Quine : Panier garni")
+            expect(p.page.get_by_test_id("stage")).to_have_text("Quine : Panier garni")
             for no in p.cartons:
                 p.badge(no, "en jeu")
         expect_locked()
@@ -531,13 +531,13 @@ def test_full_evening(
         hall.ball(plan.quine[0])
         alice_and_bruno_mark(plan.quine[0])
         shot(chloe.page, "premier-numero")
-        chloe.claim(c1, "QUINE !")
+        chloe.claim(c1, "QUINE !")
         expect(chloe.verdict()).to_contain_text("Fausse annonce")
         expect(chloe.verdict()).to_contain_text(f"carton {c1}")
         chloe.badge(c1, "ANNULÉ pour cette partie")
         expect(chloe.page.get_by_test_id(f"claim-{c1}")).to_be_disabled()
         expect(screen.get_by_test_id("announcement")).to_contain_text(
-            f"Fausse annonce de Chloé : le carton {c1} est annulé"
+            f"Fausse annonce de Chloé : le carton {c1} est annulé"
         )
         expect(anim.get_by_test_id("claims")).to_contain_text("Chloé")
         expect(anim.get_by_test_id("claims")).to_contain_text("Fausse annonce")
@@ -553,13 +553,13 @@ def test_full_evening(
         # The quine: one number completes a row of Alice's and a row of Bruno's.
         hall.balls(plan.quine[1:], alice_and_bruno_mark)
         expect_locked()
-        alice.claim(plan.a_no, "QUINE !")
+        alice.claim(plan.a_no, "QUINE !")
         expect(alice.verdict()).to_contain_text(f"Annonce valide sur le {plan.x}")
         expect(anim.get_by_test_id("ball-submit")).to_be_disabled()  # a valid claim is open
-        bruno.claim(plan.b_no, "QUINE !")
+        bruno.claim(plan.b_no, "QUINE !")
         expect(bruno.verdict()).to_contain_text(f"Annonce valide sur le {plan.x}")
         expect(screen.get_by_test_id("announcement")).to_contain_text(
-            f"QUINE ! Ex aequo : 2 gagnants sur le {plan.x}."
+            f"QUINE ! Ex aequo : 2 gagnants sur le {plan.x}."
         )
         claims = anim.get_by_test_id("claims")
         expect(claims).to_contain_text(f"Alice — carton {plan.a_no} — Quine sur le {plan.x}")
@@ -577,11 +577,11 @@ def test_full_evening(
         cartons_before = {p.name: set(p.read_cartons()) for p in (alice, bruno)}
         anim.get_by_test_id("tie-draw").click()
         announcement = screen.get_by_test_id("announcement")
-        expect(announcement).to_contain_text("gagne !")
+        expect(announcement).to_contain_text("gagne !")
         winner = by_name[winner_of(announcement.inner_text())]
         loser = bruno if winner is alice else alice
         for p in (alice, bruno):  # the tokens are shown to all: hall screen and phones
-            token = re.compile(rf"^{p.name} : \d+$")
+            token = re.compile(rf"^{p.name} : \d+$")
             expect(screen.get_by_text(token)).to_be_visible()
             for q in phones:
                 expect(q.page.get_by_test_id("tie-tokens").get_by_text(token)).to_be_visible()
@@ -593,7 +593,7 @@ def test_full_evening(
         loser.badge(gift, "offert")
         loser.badge(gift, "Joue à la partie ")
         expect(loser.page.get_by_test_id("consolations")).to_have_text(
-            "Cartons offerts (ex aequo) : 1"
+            "Cartons offerts (ex aequo) : 1"
         )
         assert set(winner.read_cartons()) == cartons_before[winner.name]
         shot(loser.page, "carton-offert")
@@ -602,13 +602,13 @@ def test_full_evening(
         expect(winner.page.get_by_test_id("tickets")).to_contain_text("Panier garni")
         # The lot is given: each verdict now tells its outcome.
         expect(winner.verdict()).to_contain_text(
-            re.compile(r"Gagné ! Panier garni : ticket n° \d+")
+            re.compile(r"Gagné ! Panier garni : ticket n° \d+")
         )
         expect(loser.verdict()).to_have_text(
-            "Ex aequo perdu au tirage des jetons : un carton vous est offert."
+            "Ex aequo perdu au tirage des jetons : un carton vous est offert."
         )
         expect(screen.get_by_test_id("announcement")).to_contain_text(
-            f"Quine : Panier garni pour {winner.name} !"
+            f"Quine : Panier garni pour {winner.name} !"
         )
         # Same draw, next stage: the pions stay.
         for p in phones:
@@ -621,7 +621,7 @@ def test_full_evening(
         hall.balls(plan.b_second, alice_and_bruno_mark)
         hall.ball(plan.late)
         alice_and_bruno_mark(plan.late)
-        bruno.claim(plan.b_no, "DOUBLE QUINE !")
+        bruno.claim(plan.b_no, "DOUBLE QUINE !")
         expect(bruno.verdict()).to_contain_text("Tour passé")
         bruno.badge(plan.b_no, "en jeu")  # a late claim does not annul the carton
         expect(screen.get_by_test_id("announcement")).to_contain_text("Tour passé")
@@ -630,15 +630,15 @@ def test_full_evening(
 
         # Alice's double quine, then her phone reloads before the lot is awarded.
         hall.balls(plan.a_second, alice_and_bruno_mark)
-        alice.claim(plan.a_no, "DOUBLE QUINE !")
+        alice.claim(plan.a_no, "DOUBLE QUINE !")
         valid = f"Annonce valide sur le {plan.a_second[-1]} (carton {plan.a_no})"
         expect(alice.verdict()).to_contain_text(valid)
         expect(screen.get_by_test_id("announcement")).to_have_text(
-            f"DOUBLE QUINE ! Alice (carton {plan.a_no}) : annonce valide."
+            f"DOUBLE QUINE ! Alice (carton {plan.a_no}) : annonce valide."
         )
         cartons_shown = set(alice.cartons)
         alice.page.reload()
-        expect(alice.page.get_by_text("Bonjour Alice !")).to_be_visible()
+        expect(alice.page.get_by_text("Bonjour Alice !")).to_be_visible()
         expect(alice.page.get_by_test_id("last-number")).to_have_text(str(plan.a_second[-1]))
         expect(alice.verdict()).to_contain_text(valid)
         assert set(alice.read_cartons()) == cartons_shown
@@ -653,7 +653,7 @@ def test_full_evening(
         # Alice's carton plein closes game 1.
         hall.balls(plan.a_third, alice_and_bruno_mark)
         expect_locked()
-        alice.claim(plan.a_no, "CARTON PLEIN !")
+        alice.claim(plan.a_no, "CARTON PLEIN !")
         expect(alice.verdict()).to_contain_text("Annonce valide")
         anim.get_by_test_id("award").click()
         expect(alice.page.get_by_test_id("tickets")).to_contain_text("Téléviseur")
@@ -663,13 +663,13 @@ def test_full_evening(
         expect(anim.get_by_test_id("ball-submit")).to_have_count(0)
         shot(alice.page, "demarquage-verrouille")
 
-        anim.get_by_test_id("allow-unmark").click()
-        expect(screen.get_by_test_id("announcement")).to_have_text("Vous pouvez démarquer !")
+        claim(anim.get_by_test_id("allow-unmark"))
+        expect(screen.get_by_test_id("announcement")).to_have_text("Vous pouvez démarquer !")
         for p in phones:
             button = p.page.get_by_test_id("unmark-all")
             expect(button).to_be_enabled()
             expect(button).to_have_text("Démarquer mes cartons")
-            expect(p.page.get_by_test_id("announcement")).to_have_text("Vous pouvez démarquer !")
+            expect(p.page.get_by_test_id("announcement")).to_have_text("Vous pouvez démarquer !")
         expect(screen.locator('[data-testid^="board-"][data-drawn="true"]')).to_have_count(
             len(hall.drawn)
         )
@@ -691,24 +691,24 @@ def test_full_evening(
         bruno.expect_no_marks()  # a new game starts on clear cartons
         for p in phones:
             expect(p.verdict()).to_have_count(0)
-            expect(p.page.get_by_test_id("stage")).to_contain_text("Quine : Bons d'achat de 40 €")
+            expect(p.page.get_by_test_id("stage")).to_contain_text("Quine : Bons d'achat de 40 €")
         expect_locked()
         shot(chloe.page, "partie-2-cartons-en-jeu")
 
         # The same two rows tie again, on a divisible lot: they share.
         hall.balls(plan.quine)
-        alice.claim(plan.a_no, "QUINE !")
+        alice.claim(plan.a_no, "QUINE !")
         expect(alice.verdict()).to_contain_text("Annonce valide")
-        bruno.claim(plan.b_no, "QUINE !")
+        bruno.claim(plan.b_no, "QUINE !")
         expect(bruno.verdict()).to_contain_text("Annonce valide")
-        expect(screen.get_by_test_id("announcement")).to_contain_text("Ex aequo : 2 gagnants")
+        expect(screen.get_by_test_id("announcement")).to_contain_text("Ex aequo : 2 gagnants")
         share = anim.get_by_test_id("tie-share")
         expect(share).to_be_enabled()
         share.click()
         expect(screen.get_by_test_id("announcement")).to_contain_text(
-            "Ex aequo : partage proposé à Alice et Bruno."
+            "Ex aequo : partage proposé à Alice et Bruno."
         )
-        expect(anim.get_by_text("Partage proposé : en attente des joueurs.")).to_be_visible()
+        expect(anim.get_by_text("Partage proposé : en attente des joueurs.")).to_be_visible()
         for p in (alice, bruno):
             expect(p.page.get_by_test_id("share-accept")).to_be_visible()
         shot(bruno.page, "partage-propose")
@@ -729,20 +729,20 @@ def test_full_evening(
             )
             expect(half).to_have_count(1)
             expect(half).to_contain_text("(moitié du lot)")
-            expect(p.verdict()).to_contain_text("Gagné ! Bons d'achat de 40 € (la moitié du lot)")
+            expect(p.verdict()).to_contain_text("Gagné ! Bons d'achat de 40 € (la moitié du lot)")
             expect(p.page.get_by_test_id("share-accept")).to_have_count(0)
         shot(alice.page, "lot-partage")
 
         # Chloé's carton, annulled in game 1, wins the carton plein.
         c1_rest = sorted(numbers(chloe.cartons[c1]) - set(hall.drawn))
         hall.balls(c1_rest, marks_on(chloe, c1))
-        chloe.claim(c1, "CARTON PLEIN !")
+        chloe.claim(c1, "CARTON PLEIN !")
         expect(chloe.verdict()).to_contain_text(f"Annonce valide sur le {c1_rest[-1]}")
         anim.get_by_test_id("award").click()
         expect(chloe.page.get_by_test_id("tickets")).to_contain_text("Vélo")
         shot(screen, "partie-2-ecran", full_page=False)
-        anim.get_by_test_id("allow-unmark").click()
-        expect(screen.get_by_test_id("announcement")).to_have_text("Vous pouvez démarquer !")
+        claim(anim.get_by_test_id("allow-unmark"))
+        expect(screen.get_by_test_id("announcement")).to_have_text("Vous pouvez démarquer !")
 
         # ============================================================ game 3
         anim.get_by_test_id("next-game").click()
@@ -750,12 +750,12 @@ def test_full_evening(
         expect(screen.get_by_test_id("announcement")).to_contain_text("Partie 3 :")
         chloe.expect_no_marks()
         hall.balls(sorted(numbers(loser.cartons[gift])))
-        loser.claim(gift, "CARTON PLEIN !")
+        loser.claim(gift, "CARTON PLEIN !")
         expect(loser.verdict()).to_contain_text("Annonce valide")
         anim.get_by_test_id("award").click()
         expect(loser.page.get_by_test_id("tickets")).to_contain_text("Séjour à la montagne")
-        anim.get_by_test_id("allow-unmark").click()
-        expect(anim.get_by_text("Toutes les parties ont été jouées. Merci !")).to_be_visible()
+        claim(anim.get_by_test_id("allow-unmark"))
+        expect(anim.get_by_text("Toutes les parties ont été jouées. Merci !")).to_be_visible()
         expect(anim.get_by_test_id("next-game")).to_have_count(0)
         shot(anim, "fin-animateur")
         shot(screen, "fin-ecran", full_page=False)

@@ -61,9 +61,9 @@ def test_vibrations_hint_voice_rhythm_and_stream(
 
     screen = browser.new_context(viewport={"width": 1920, "height": 1080}).new_page()
     screen.goto(f"{app_url}/ecran?code={code}")
-    expect(screen.get_by_test_id("voice-toggle")).to_have_text("Voix : coupée")
+    expect(screen.get_by_test_id("voice-toggle")).to_have_text("Voix : coupée")
     screen.get_by_test_id("voice-toggle").click()
-    expect(screen.get_by_test_id("voice-toggle")).to_have_text("Voix : activée")
+    expect(screen.get_by_test_id("voice-toggle")).to_have_text("Voix : activée")
 
     tablet = browser.new_context().new_page()
     tablet.goto(f"{app_url}/animateur")

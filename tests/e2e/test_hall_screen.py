@@ -183,11 +183,11 @@ def test_pairing_code_and_the_screen_states_at_tv_sizes(
     for page in tvs.values():
         expect(page.get_by_test_id("last-call")).to_have_count(0, timeout=(LAST_CALL + 20) * 1000)
     tablet.get_by_test_id("award").click()
-    tablet.get_by_test_id("allow-unmark").click()
+    claim(tablet.get_by_test_id("allow-unmark"))
 
     # Between games: the way in again, the finished game's board beside it.
     for size, page in tvs.items():
-        expect(page.get_by_test_id("announcement")).to_have_text("Vous pouvez démarquer !")
+        expect(page.get_by_test_id("announcement")).to_have_text("Vous pouvez démarquer !")
         expect(page.get_by_test_id("join-qr")).to_contain_text(code)
         expect(page.get_by_test_id(f"board-{row[-1]}")).to_have_attribute("data-drawn", "true")
         _check(page, results_dir, f"05-between-games-{size}")
@@ -205,7 +205,7 @@ def test_pairing_code_and_the_screen_states_at_tv_sizes(
     text = small.locator("[role=main]").inner_text()
     for said in ("Partie 1", "Jambon de pays", "Partie 2", "Vélo", f"pendant {LAST_CALL} secondes"):
         assert said in text, said
-    assert "« ECR »" in text and "boulier de la salle" in text and "offerts" in text
+    assert "« ECR »" in text and "boulier de la salle" in text and "offerts" in text
     _check(small, results_dir, "06-reglement-360x740", tv=False)
     small.screenshot(path=results_dir / "06-reglement-360x740-full.png", full_page=True)
     small.goto(f"{app_url}/reglement?code=NOPE99")

@@ -272,7 +272,7 @@ def test_the_server_recipe_over_https(
     expect(qr).to_be_visible(timeout=30_000)
     link = read_qr(qr)
     assert link == [f"{ORIGIN}/?code={code}"]
-    expect(tv.get_by_test_id("join-address")).to_have_text(f"ou ouvrez : {ORIGIN}")
+    expect(tv.get_by_test_id("join-address")).to_have_text(f"ou ouvrez : {ORIGIN}")
 
     # A phone opens it: a secure context, an installable PWA, its service worker in control
     player = context.pages[0] if context.pages else context.new_page()
@@ -311,7 +311,7 @@ def test_the_server_recipe_over_https(
     expect(player.get_by_test_id("verdict")).to_contain_text("Annonce valide")
     tablet.get_by_test_id("award").click()
     expect(player.get_by_test_id("tickets")).to_contain_text("Ticket n° 1")
-    tablet.get_by_test_id("allow-unmark").click()
+    gestures.claim(tablet.get_by_test_id("allow-unmark"))
     expect(tv.locator("body")).to_contain_text("La soirée est terminée")
     player.screenshot(path=results_dir / "02-fin-de-soiree.png", full_page=True)
 

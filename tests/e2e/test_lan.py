@@ -172,8 +172,8 @@ def test_the_address_make_run_prints_is_the_laptop_s(netns: Netns, lan_app: LanA
     out = _cli_in(
         netns.name, lan_app.env, "address", "--port", str(lan_app.port), "--code", lan_app.code
     )
-    assert f"Adresse pour les téléphones (même Wi-Fi) : {lan_app.url}" in out
-    assert f"Lien pour rejoindre : {lan_app.url}/?code={lan_app.code}" in out
+    assert f"Adresse pour les téléphones (même Wi-Fi) : {lan_app.url}" in out
+    assert f"Lien pour rejoindre : {lan_app.url}/?code={lan_app.code}" in out
     assert "▀" in out or "█" in out  # the QR code, in the terminal
     # and with nothing but loopback, the links stay on the machine (and it says so)
     lonely = f"loto-lo-{uuid.uuid4().hex[:6]}"
@@ -181,7 +181,7 @@ def test_the_address_make_run_prints_is_the_laptop_s(netns: Netns, lan_app: LanA
     try:
         ip("netns", "exec", lonely, "ip", "link", "set", "lo", "up")
         out = _cli_in(lonely, lan_app.env, "address", "--port", "3000")
-        assert "Aucun réseau : seul cet ordinateur ouvre http://localhost:3000" in out
+        assert "Aucun réseau : seul cet ordinateur ouvre http://localhost:3000" in out
     finally:
         ip("netns", "del", lonely, check=False)
 
@@ -197,7 +197,7 @@ def test_a_quine_over_the_hall_s_lan_address(
     qr = tv.get_by_role("img", name="QR code pour rejoindre")
     expect(qr).to_be_visible(timeout=30_000)
     expect(tv.get_by_test_id("join-address")).to_have_text(
-        f"ou ouvrez : {netns.ns_ip}:{lan_app.port}"
+        f"ou ouvrez : {netns.ns_ip}:{lan_app.port}"
     )
     link = read_qr(qr)
     assert link == [f"{url}/?code={code}"]
@@ -254,7 +254,7 @@ def test_a_quine_over_the_hall_s_lan_address(
 
     # Quine on the last number: valid, on the TV and the tablet; the animateur awards it
     claim = player.get_by_test_id(f"claim-{no}")
-    expect(claim).to_have_text("QUINE !")
+    expect(claim).to_have_text("QUINE !")
     gestures.claim(claim)
     expect(player.get_by_test_id("verdict")).to_contain_text("Annonce valide")
     expect(tablet.get_by_test_id("claims")).to_contain_text("Mamie Jo")
@@ -275,7 +275,7 @@ def test_a_quine_over_the_hall_s_lan_address(
     late = browser.new_context().new_page()
     _sign_in(late, url, code, SECRET)
     expect(late.get_by_role("main")).to_contain_text(
-        "Trop d'essais de connexion depuis ce réseau : réessayez dans 15 minutes."
+        "Trop d'essais de connexion depuis ce réseau : réessayez dans 15 minutes."
     )
     expect(late.get_by_test_id("start-game")).to_have_count(0)
     late.screenshot(path=results_dir / "05-trop-d-essais.png")

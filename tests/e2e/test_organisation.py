@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 from axe_check import blocking_violations, describe
-from gestures import buy
+from gestures import buy, claim
 from live_driver import Driver
 from playwright.sync_api import expect
 from sqlmodel import Session, select
@@ -426,7 +426,7 @@ def test_a_program_is_edited_before_its_game(
         page.get_by_test_id("org-edit-save").click()
         error = page.get_by_test_id("org-form-error")
         expect(error).to_have_text(
-            "La partie 1 a commencé : elle ne peut plus être modifiée.", timeout=WAIT_MS
+            "La partie 1 a commencé : elle ne peut plus être modifiée.", timeout=WAIT_MS
         )
         assert store.current_program(eid) == program  # nothing changed
         expect(page.get_by_test_id("game-0")).to_have_attribute("data-locked", "true")
@@ -481,10 +481,10 @@ def test_a_program_is_edited_before_its_game(
         anim.get_by_test_id("animateur-login").click()
         anim.get_by_test_id("draw").click()  # the 90th number: game 1 is over, nobody won
         expect(anim.get_by_test_id("allow-unmark")).to_be_enabled(timeout=WAIT_MS)
-        anim.get_by_test_id("allow-unmark").click()
+        claim(anim.get_by_test_id("allow-unmark"))
         anim.get_by_test_id("next-game").click()
         expect(anim.get_by_text("Quine — Cafetière")).to_be_visible(timeout=WAIT_MS)
-        expect(player.get_by_test_id("stage")).to_have_text("Quine : Cafetière", timeout=WAIT_MS)
+        expect(player.get_by_test_id("stage")).to_have_text("Quine : Cafetière", timeout=WAIT_MS)
         anim.screenshot(path=results_dir / "amend-animateur.png")
         player.screenshot(path=results_dir / "amend-phone.png")
         # game 2 has started: it is locked in the organiser's editor too

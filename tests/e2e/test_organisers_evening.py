@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 from axe_check import blocking_violations, describe
-from gestures import buy
+from gestures import buy, claim
 from playwright.sync_api import expect
 from pypdf import PdfReader
 from sqlmodel import Session, select
@@ -195,14 +195,14 @@ def test_an_evening_from_creation_to_closing_report(
     expect(caissier.get_by_test_id("caisse-message")).to_contain_text("commande à régler")
     expect(caissier.get_by_test_id("sell-extra-box")).to_contain_text("en plus (3 €)")
     found = blocking_violations(caissier)  # the player found by code, the question asked
-    assert not found, f"/caisse (found, vendre en plus ?): {describe(found)}"
+    assert not found, f"/caisse (found, vendre en plus ?): {describe(found)}"
     caissier.get_by_test_id("sell-extra-drop").click()
     expect(caissier.get_by_test_id("sell-extra-box")).to_have_count(0)
     assert len(rows(db_url, m.SaleRow, evening_id)) == 2  # no second sale
     expect(cards).to_have_count(3)
     caissier.get_by_test_id(f"found-{sale_no}-card").click()
     expect(caissier.get_by_test_id("caisse-message")).to_contain_text(
-        f"Commande n° {sale_no} réglée (carte) : 1 carton pour Mamie Jo"
+        f"Commande n° {sale_no} réglée (carte) : 1 carton pour Mamie Jo"
     )
     expect(cards).to_have_count(4, timeout=WAIT_MS)
     expect(player.get_by_test_id("orders")).to_have_count(0)
@@ -223,7 +223,7 @@ def test_an_evening_from_creation_to_closing_report(
     vendeur.get_by_test_id("sell-submit").click()
     vendeur.get_by_test_id("sell-extra").click()  # chosen: a carton in addition to the order
     expect(vendeur.get_by_test_id("caisse-message")).to_contain_text(
-        "Vendu en plus : 1 carton pour Mamie Jo — 3 €"
+        "Vendu en plus : 1 carton pour Mamie Jo — 3 €"
     )
     expect(cards).to_have_count(5, timeout=WAIT_MS)
     expect(player.get_by_test_id("orders")).to_have_count(1)  # the order still à régler
@@ -241,7 +241,7 @@ def test_an_evening_from_creation_to_closing_report(
     caissier.get_by_test_id("cancel-submit").click()
     caissier.get_by_test_id("cancel-confirm").click()
     expect(caissier.get_by_test_id("caisse-message")).to_contain_text(
-        f"Vente n° {extra} annulée : rendre 3 €"
+        f"Vente n° {extra} annulée : rendre 3 €"
     )
     expect(vendeur.get_by_test_id("found")).to_contain_text("a déjà 4 cartons")  # withdrawn
     expect(caissier.get_by_test_id("total-refunded")).to_have_text("3 €")
@@ -309,7 +309,7 @@ def test_an_evening_from_creation_to_closing_report(
     expect(anim.get_by_test_id("paper-verdict")).to_contain_text("valide", timeout=WAIT_MS)
     expect(anim.get_by_test_id("paper-verdict")).to_contain_text("Mme Martin")
     anim.get_by_test_id("award").click()
-    anim.get_by_test_id("allow-unmark").click()
+    claim(anim.get_by_test_id("allow-unmark"))
     expect(anim.get_by_text("Toutes les parties ont été jouées")).to_be_visible(timeout=WAIT_MS)
 
     # ------------------------------------------------------------------ lots and the till
@@ -326,9 +326,9 @@ def test_an_evening_from_creation_to_closing_report(
     sales = rows(db_url, m.SaleRow, evening_id)
     paid = sum(s.amount_cents for s in sales if s.status == "paid")
     expect(caissier.get_by_test_id("close-confirm-box")).to_contain_text(
-        f"Encaissé : {euros(paid)}"
+        f"Encaissé : {euros(paid)}"
     )
-    expect(caissier.get_by_test_id("close-confirm-box")).to_contain_text("remboursé : 3 €")
+    expect(caissier.get_by_test_id("close-confirm-box")).to_contain_text("remboursé : 3 €")
     found = blocking_violations(caissier)
     assert not found, f"/caisse (close confirmation): {describe(found)}"
     caissier.get_by_test_id("close-drop").click()
@@ -340,10 +340,10 @@ def test_an_evening_from_creation_to_closing_report(
     assert paid == 800 + 300 + 300  # the pack, the confirmed order, the paper carton
     assert {s.status for s in sales} == {"paid", "cancelled"}
     expect(caissier.get_by_test_id("total-received")).to_have_text(euros(paid))
-    expect(caissier.get_by_test_id("by-method")).to_contain_text("Carte : 6 €")  # order + paper
-    expect(caissier.get_by_test_id("by-method")).to_contain_text("Espèces : 8 €")
+    expect(caissier.get_by_test_id("by-method")).to_contain_text("Carte : 6 €")  # order + paper
+    expect(caissier.get_by_test_id("by-method")).to_contain_text("Espèces : 8 €")
     # one name per staff member: Jeanne settled the order, she is not "Caisse (Jeanne)"
-    expect(caissier.get_by_test_id("by-seller")).to_have_text("Par vendeurJeanne : 3 €Marie : 11 €")
+    expect(caissier.get_by_test_id("by-seller")).to_have_text("Par vendeurJeanne : 3 €Marie : 11 €")
     expect(caissier.get_by_test_id("sell-phone")).to_have_count(0)  # no sale after closing
     (handed,) = rows(db_url, m.AwardRow, evening_id)
     assert handed.handed_over and handed.handed_by == "Marie"

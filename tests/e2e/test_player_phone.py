@@ -53,7 +53,7 @@ def _join(browser: Browser, phone: dict, app_url: str, code: str, name: str) -> 
     page.get_by_test_id("join-name").fill(name)
     page.get_by_test_id("join-submit").click()
     page.wait_for_url("**/jouer")
-    expect(page.get_by_text(f"Bonjour {name} !")).to_be_visible()
+    expect(page.get_by_text(f"Bonjour {name} !")).to_be_visible()
     return page
 
 
@@ -132,7 +132,7 @@ def test_pre_bought_cartons_name_their_game_and_a_verdict_goes_at_the_next_numbe
     buy(other, "buy-classique")
     (carton,) = p.locator('[data-testid^="carton-"]').all()
     no = carton.get_attribute("data-testid").removeprefix("carton-")
-    expect(p.get_by_test_id(f"when-{no}")).to_have_text("Joue à la partie 1 : Partie du maire")
+    expect(p.get_by_test_id(f"when-{no}")).to_have_text("Joue à la partie 1 : Partie du maire")
     expect(p.get_by_test_id("unmark-all")).to_have_count(0)  # no game yet: nothing to clear
     p.screenshot(path=results_dir / "01-before-the-first-game.png")
 

@@ -28,7 +28,7 @@ from loto_app.storage.repository import EveningStore
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, BrowserContext, Page, Playwright, Route
 
-OFFLINE_MESSAGE = "Pas de connexion : l'application reviendra dès que le réseau revient."
+OFFLINE_MESSAGE = "Pas de connexion : l'application reviendra dès que le réseau revient."
 CACHE_PREFIX = "loto-shell-"
 PAGES = {
     "/": join.TITLE,

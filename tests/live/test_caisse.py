@@ -79,7 +79,7 @@ def test_a_code_finds_the_order_and_the_desk_never_sells_twice_by_mistake(
         await call(vendeur, "sell", {"player": desk_code(pid), "offer": "1", "method": "card"})
         assert vendeur.extra_ask and len(lv.evening.sales) == 2
         await call(vendeur, "sell_extra")  # chosen: in addition to the order
-        assert vendeur.message.startswith("Vendu en plus : 3 cartons pour Mamie Jo — 8 €")
+        assert vendeur.message.startswith("Vendu en plus : 3 cartons pour Mamie Jo — 8 €")
         assert len(vendeur.found_orders) == 1 and vendeur.found_cartons == "a déjà 4 cartons"
         for handler in ("ask_close", "drop_close", "drop_cancel", "cancel"):
             await call(vendeur, handler)
@@ -91,7 +91,7 @@ def test_a_code_finds_the_order_and_the_desk_never_sells_twice_by_mistake(
         caissier = await signed_in(creds, jeanne)
         await call(caissier, "ask_close")  # an order à régler: not even asked
         assert not caissier.close_ask
-        assert caissier.message.startswith("1 commande encore à régler : encaissez-la")
+        assert caissier.message.startswith("1 commande encore à régler : encaissez-la")
         await call(caissier, "confirm", 2, "transfer")
         assert caissier.message.startswith("Commande n° 2 réglée (virement)")
         await call(caissier, "cancel")  # nothing asked: nothing cancelled
@@ -102,7 +102,7 @@ def test_a_code_finds_the_order_and_the_desk_never_sells_twice_by_mistake(
         assert "rendre 8 €" in caissier.cancel_ask
         assert lv.evening.sales[3].status is SaleStatus.PAID  # only asked
         await call(caissier, "cancel")
-        assert caissier.message == "Vente n° 3 annulée : rendre 8 €."
+        assert caissier.message == "Vente n° 3 annulée : rendre 8 €."
         await call(caissier, "ask_close")
         assert caissier.close_ask and lv.evening.till_closed_by is None  # only asked
         await call(caissier, "drop_close")

@@ -82,7 +82,7 @@ def test_the_last_call_is_public_in_the_word_of_the_stage_then_the_award_opens()
     e, mine, x = tied()
     e.claim("ana", mine["ana"])
     s = snap(e)
-    assert s["last_call"] and s["last_call_text"] == "Pas d'autre quine ?"
+    assert s["last_call"] and s["last_call_text"] == "Pas d'autre quine ?"
     assert s["last_call_seconds"] == 5 and s["last_call_key"] == f"0-0-{x}"
     assert not s["award_allowed"] and not s["draw_allowed"]
     e.close_last_call()
@@ -96,7 +96,7 @@ def test_the_read_back_shows_the_claimed_carton_the_winning_line_and_the_last_nu
     s = snap(e)
     assert s["readback_on"] and s["readback_cols"] == 9
     assert s["readback_title"] == f"Contrôle — carton n° {mine['ana']}"
-    assert s["readback_caption"] == f"Ana — Quine sur le {x} : Annonce valide"
+    assert s["readback_caption"] == f"Ana — Quine sur le {x} : Annonce valide"
     (cells,) = s["readback_cartons"]
     assert len(cells) == 27
     row0 = e.cartons[mine["ana"]].carton.rows[0]
@@ -111,7 +111,7 @@ def test_after_the_award_the_button_still_says_quine_and_the_claim_is_a_reclamat
     e.claim("ana", mine["ana"])
     e.award()
     s = snap(e)
-    assert s["claim_word"] == "QUINE !" and s["claim_confirm"] == "Confirmer : QUINE ?"
+    assert s["claim_word"] == "QUINE !" and s["claim_confirm"] == "Confirmer : QUINE ?"
     assert s["stage_label"] == "Double quine" and s["claim_open"]
     e.claim("bob", mine["bob"])
     s = snap(e)
@@ -183,7 +183,7 @@ def test_a_paper_claim_is_read_back_from_the_serie_too():
     s = snap(e)
     assert s["readback_on"]
     assert s["readback_title"] == f"Contrôle — carton n° {no} (carton papier)"
-    assert s["readback_caption"] == f"Bob — Quine sur le {x} : Annonce valide"
+    assert s["readback_caption"] == f"Bob — Quine sur le {x} : Annonce valide"
     assert {c["n"] for c in s["readback_cartons"][0] if c["win"]} == set(
         e.cartons[no].carton.rows[0]
     )

@@ -53,7 +53,7 @@ def test_a_cash_lot_is_refused_with_the_legal_reason_and_where() -> None:
     games[1].stages[2].cash = True
     with pytest.raises(InvalidProgram) as exc:
         build_program("A", Settings(), games, _default_offers())
-    assert exc.value.user_message == f"Partie 2, Carton plein : {LEGAL_CASH_MESSAGE}"
+    assert exc.value.user_message == f"Partie 2, Carton plein : {LEGAL_CASH_MESSAGE}"
 
 
 def test_a_price_of_20_euros_is_refused_with_the_legal_reason() -> None:
@@ -61,7 +61,7 @@ def test_a_price_of_20_euros_is_refused_with_the_legal_reason() -> None:
     offers[2].price = "20"
     with pytest.raises(InvalidProgram) as exc:
         build_program("A", Settings(), _default_games(), offers)
-    assert exc.value.user_message.startswith("Tarif 3 (6 × classique) : ")
+    assert exc.value.user_message.startswith("Tarif 3 (6 × classique) : ")
     assert exc.value.user_message.endswith(LEGAL_PRICE_MESSAGE)
     offers[2].price = "19,99"
     program = build_program("A", Settings(), _default_games(), offers)
@@ -77,7 +77,7 @@ def test_unticked_stages_are_not_played_and_a_maxiquine_plays_one() -> None:
     games[4].stages[1].description = "Cafetière"
     with pytest.raises(InvalidProgram, match="maxiquine") as exc:
         build_program("A", Settings(), games, _default_offers())
-    assert exc.value.user_message.startswith("Partie 5 : ")
+    assert exc.value.user_message.startswith("Partie 5 : ")
 
 
 def test_a_tariff_for_a_kind_not_played_is_refused() -> None:

@@ -215,7 +215,7 @@ def test_a_desk_member_withdrawn_is_refused_at_the_next_sale(live_app: EveningSt
 
     desk = asyncio.run(scenario())
     assert not desk.signed_in and desk.message_kind == "error"
-    assert desk.message == "Réservé à la caisse : connectez-vous avec votre secret."
+    assert desk.message == "Réservé à la caisse : connectez-vous avec votre secret."
 
 
 # ---------------------------------------------------------------------------- the event gate

@@ -43,7 +43,7 @@ def test_ten_wrong_secrets_lock_the_address_for_the_window() -> None:
         with pytest.raises(sl.TooManyAttempts) as info:
             await limiter.check("203.0.113.7")
         assert info.value.user_message == (
-            "Trop d'essais de connexion depuis ce réseau : réessayez dans 15 minutes."
+            "Trop d'essais de connexion depuis ce réseau : réessayez dans 15 minutes."
         )
         await limiter.check("203.0.113.8")  # another address is not concerned
         clock.t += 899

@@ -32,7 +32,7 @@ def test_header_names_the_evening(played: Played) -> None:
     assert r.join_code == played.live.join_code
     labels = dict(r.settings)
     assert labels["Tirage"] == "boulier électronique"
-    assert "Planche de 6 (classique) : 15 €" in labels["Tarifs"]
+    assert "Planche de 6 (classique) : 15 €" in labels["Tarifs"]
 
 
 def test_numbers_drawn_are_the_draw_table_in_order_with_their_times(played: Played) -> None:
@@ -239,7 +239,7 @@ def test_a_tampered_log_is_reported(tmp_path, drivers) -> None:
     assert not report.audit.ok
     assert report.audit.problems == tuple(store.verify_audit(eid))
     assert f"entry {seq}: content does not match its hash" in report.audit.problems
-    assert any(p.startswith(f"Entrée {seq} : contenu modifié") for p in report.audit.problems_fr)
+    assert any(p.startswith(f"Entrée {seq} : contenu modifié") for p in report.audit.problems_fr)
     # the log now says another number than the draw table: the report shows the log, and says so
     assert report.games[0].numbers[0] == payload["number"]
     assert any("table des tirages" in p for p in report.audit.consistency)
@@ -260,7 +260,7 @@ def test_a_dispute_is_on_the_report_with_who_decided_and_why(played: Played) -> 
         "Organisateur",
         "Ana",
     )
-    assert decision.claim_no == false.no and "devient « Annonce valide »" in decision.what
+    assert decision.claim_no == false.no and "devient « Annonce valide »" in decision.what
     assert decision.reason == "Boule mal lue par l'animateur"
     tables = read_report_csv(report_csv(played.report))
     (row,) = tables["litiges"]

@@ -54,7 +54,7 @@ BURST = 20  # events a client may send at once
 RATE = 10.0  # events per second, sustained
 TELL_EVERY = 5.0  # seconds between two "trop de requêtes" messages to one client
 MAX_CLIENTS = 20_000  # buckets kept before idle (full) ones are pruned
-TOO_MANY = "Trop de requêtes : patientez un instant."
+TOO_MANY = "Trop de requêtes : patientez un instant."
 MALFORMED = "Requête invalide."
 MAX_PAYLOAD_KEYS = 8
 

@@ -44,7 +44,7 @@ class TooManyAttempts(Exception):
         super().__init__(f"{address}: too many failed sign-ins, {seconds:.0f} s left")
         self.address = address
         self.user_message = (
-            "Trop d'essais de connexion depuis ce réseau : réessayez dans "
+            "Trop d'essais de connexion depuis ce réseau : réessayez dans "
             f"{minutes} minute{'s' if minutes > 1 else ''}."
         )
 

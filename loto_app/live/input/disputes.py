@@ -58,7 +58,7 @@ def tokens_for(e: Evening, key: str, numbers: list[int]) -> dict[str, int]:
     if g is None or tie_key(g) != key:
         raise err.InvalidTokens(
             f"tokens typed for tie {key!r:.40}, now {tie_key(g) if g else None!r}",
-            "Les ex aequo ont changé : vérifiez la liste et tapez les jetons à nouveau.",
+            "Les ex aequo ont changé : vérifiez la liste et tapez les jetons à nouveau.",
         )
     entries = g.entries()
     if len(numbers) != len(entries):

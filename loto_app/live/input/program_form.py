@@ -63,7 +63,7 @@ AMOUNT = re.compile(r"^(\d{1,6})(?:[.,](\d{1,2}))?$")
 
 REMOTE_WARNING = (
     "Un loto traditionnel se joue dans un cercle restreint (art. L322-4 du Code de la sécurité "
-    "intérieure) : il ne doit pas être ouvert à un public en ligne. Le jeu à distance se fait "
+    "intérieure) : il ne doit pas être ouvert à un public en ligne. Le jeu à distance se fait "
     "uniquement avec le lien d'invitation de la soirée, à donner aux seules personnes de votre "
     "entourage (membres, proches) qui ne peuvent pas venir dans la salle."
 )
@@ -126,7 +126,7 @@ def parse_cents(text: str, what: str, *, allow_empty: bool = False) -> int:
     if not m:
         raise FormProblem(
             f"{what}: {text!r:.40} is not an amount",
-            f"{what} : écrivez un montant en euros, par exemple 3 ou 2,50.",
+            f"{what} : écrivez un montant en euros, par exemple 3 ou 2,50.",
         )
     cents = (m.group(2) or "0").ljust(2, "0")
     return int(m.group(1)) * 100 + int(cents)
@@ -175,7 +175,7 @@ def offer_of(row: OfferDraft) -> Offer:
     """The offer of a tariff line (the domain refuses a price of 20 euros or more...)."""
     if not row.quantity.strip().isdigit() or len(row.quantity.strip()) > 3:
         raise FormProblem(
-            f"offer quantity {row.quantity!r:.20}", "Quantité : un nombre entier de cartons."
+            f"offer quantity {row.quantity!r:.20}", "Quantité : un nombre entier de cartons."
         )
     price = parse_cents(row.price, "Prix")
     return Offer(Kind(row.kind), int(row.quantity.strip()), price, planche=row.planche)
@@ -205,19 +205,19 @@ def build_program(
             except (InvalidProgram, FormProblem) as exc:
                 raise type(exc)(
                     f"game {i} {row.pattern}: {exc}",
-                    f"Partie {i}, {row.label} : {exc.user_message}",
+                    f"Partie {i}, {row.label} : {exc.user_message}",
                 ) from exc
         try:
             specs.append(GameSpec(Kind(g.kind), tuple(stages), title=g.title.strip()))
         except InvalidProgram as exc:
-            raise InvalidProgram(f"game {i}: {exc}", f"Partie {i} : {exc.user_message}") from exc
+            raise InvalidProgram(f"game {i}: {exc}", f"Partie {i} : {exc.user_message}") from exc
     tariff = []
     for i, row in enumerate(offers, 1):
         try:
             tariff.append(offer_of(row))
         except (InvalidProgram, FormProblem) as exc:
             raise type(exc)(
-                f"offer {i}: {exc}", f"Tarif {i} ({offer_name(row)}) : {exc.user_message}"
+                f"offer {i}: {exc}", f"Tarif {i} ({offer_name(row)}) : {exc.user_message}"
             ) from exc
     if not tariff:
         raise FormProblem("no offer", "Ajoutez au moins un tarif de cartons.")
@@ -271,7 +271,7 @@ def step_of(problem: str) -> int:
         return 3
     if problem.startswith(("Jeu à distance", "Le lien", "Le dernier appel", "Des ventes")):
         return 4
-    if "en cours : ce réglage" in problem:
+    if "en cours : ce réglage" in problem:
         return 4
     return 1
 

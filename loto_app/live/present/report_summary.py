@@ -30,7 +30,7 @@ def summarize(report: Any) -> tuple[list[ReportLine], list[str]]:
         ReportLine("Parties jouées", f"{len(played)} sur {len(games)}"),
         ReportLine("Numéros tirés", str(sum(len(g.draws) for g in games))),
         ReportLine(
-            "Joueurs", ", ".join(f"{label} : {n}" for _, label, n in report.origins if n) or "0"
+            "Joueurs", ", ".join(f"{label} : {n}" for _, label, n in report.origins if n) or "0"
         ),
         ReportLine("Ventes réglées", f"{till.sales} ({plural(till.cartons, 'carton')})"),
         ReportLine("En caisse", euros(till.received_cents)),
@@ -41,11 +41,11 @@ def summarize(report: Any) -> tuple[list[ReportLine], list[str]]:
             "Journal",
             f"intègre ({plural(report.audit.entries, 'entrée')})"
             if report.audit.ok
-            else "PROBLÈME : voir « Vérifier le journal »",
+            else "PROBLÈME : voir « Vérifier le journal »",
         ),
     ]
     winners = [
-        f"Partie {g.number}, {a.stage_label} : {a.lot} → {a.player_name}"
+        f"Partie {g.number}, {a.stage_label} : {a.lot} → {a.player_name}"
         + ("" if a.share == "1" else f" ({a.share_label.lower()})")
         for g in games
         for a in g.awards
@@ -56,12 +56,12 @@ def summarize(report: Any) -> tuple[list[ReportLine], list[str]]:
 def decision_lines(report: Any) -> list[str]:
     """The association's decisions (art. 8), then the claims after an award still to settle."""
     return [
-        f"Partie {g.number}, {local_time(d.at):%H:%M} — {d.by_label} : {d.what} "
-        f"({d.player_name}). Motif : {d.reason}"
+        f"Partie {g.number}, {local_time(d.at):%H:%M} — {d.by_label} : {d.what} "
+        f"({d.player_name}). Motif : {d.reason}"
         for g in report.games
         for d in g.decisions
     ] + [
-        f"Réclamation à régler : annonce n° {c.no} de {c.player_name} (carton {c.carton_no}"
+        f"Réclamation à régler : annonce n° {c.no} de {c.player_name} (carton {c.carton_no}"
         f", {c.stage_label} sur le {c.number}, partie {g.number}) — {c.verdict_label}"
         for g in report.games
         for c in g.claims

@@ -24,24 +24,24 @@ CLAIM_WORDS = {
 
 #: The last call, in the word of the stage ("Pas d'autre quine ?").
 LAST_CALL_WORDS = {
-    Pattern.ONE_LINE: "Pas d'autre quine ?",
-    Pattern.TWO_LINES: "Pas d'autre double quine ?",
-    Pattern.FULL_CARD: "Pas d'autre carton plein ?",
-    Pattern.ONE_CARD: "Pas d'autre carton ?",
-    Pattern.TWO_CARDS: "Pas d'autres deux cartons ?",
-    Pattern.THREE_CARDS: "Pas d'autres trois cartons ?",
-    Pattern.DIAGONAL: "Pas d'autre diagonale ?",
+    Pattern.ONE_LINE: "Pas d'autre quine ?",
+    Pattern.TWO_LINES: "Pas d'autre double quine ?",
+    Pattern.FULL_CARD: "Pas d'autre carton plein ?",
+    Pattern.ONE_CARD: "Pas d'autre carton ?",
+    Pattern.TWO_CARDS: "Pas d'autres deux cartons ?",
+    Pattern.THREE_CARDS: "Pas d'autres trois cartons ?",
+    Pattern.DIAGONAL: "Pas d'autre diagonale ?",
 }
 
 #: Public verdict labels (what the hall hears).
 HALL_VERDICTS = {
     Verdict.VALID: "Annonce valide",
-    Verdict.FALSE: "Fausse annonce : carton annulé pour la partie",
+    Verdict.FALSE: "Fausse annonce : carton annulé pour la partie",
     Verdict.LATE: "Tour passé",
     Verdict.WRONG_SERIES: "Carton d'une autre série",
     Verdict.NOT_IN_GAME: "Carton hors partie",
     Verdict.ANNULLED: "Carton déjà annulé",
-    Verdict.AFTER_AWARD: "Valide après l'attribution : réclamation",
+    Verdict.AFTER_AWARD: "Valide après l'attribution : réclamation",
 }
 
 #: What a decision of the association did (art. 8), as the hall and the report say it.
@@ -60,11 +60,11 @@ def claim_word(e: Evening) -> str:
     is judged on it until the next number, even once its lot is awarded)."""
     g = e.game
     if g is None or g.status is GameStatus.FINISHED:
-        return "QUINE !"
+        return "QUINE !"
     stage = g.claim_stage if g.drawn else g.stage
     if stage >= len(g.spec.stages):
-        return "QUINE !"
-    return f"{CLAIM_WORDS[g.spec.stages[stage].pattern]} !"
+        return "QUINE !"
+    return f"{CLAIM_WORDS[g.spec.stages[stage].pattern]} !"
 
 
 def decision_text(e: Evening, d: ev.Event) -> str:
@@ -88,7 +88,7 @@ def decision_text(e: Evening, d: ev.Event) -> str:
             what = f"le ticket n° {d.ticket_no} de {_name(e, d.player_id)} est annulé"
         case _:
             what = "décision"
-    return f"Décision de {by} : {what}. Motif : {reason}"
+    return f"Décision de {by} : {what}. Motif : {reason}"
 
 
 def _name(e: Evening, player_id: str | None) -> str:
@@ -109,7 +109,7 @@ def _announcement(e: Evening, g: Game | None) -> tuple[str, str]:
     if g is None:
         return "La partie va bientôt commencer.", "info"
     if e.is_over:
-        return "La soirée est terminée. Merci à tous et à bientôt !", "winner"
+        return "La soirée est terminée. Merci à tous et à bientôt !", "winner"
     for x in reversed(e.history):
         match x:
             case ev.NumberDrawn() | ev.DrawCorrected():
@@ -117,8 +117,8 @@ def _announcement(e: Evening, g: Game | None) -> tuple[str, str]:
                 if st is None:
                     return "", "info"
                 if isinstance(x, ev.DrawCorrected):
-                    return f"Correction : le {x.old} est remplacé par le {x.new}.", "info"
-                return f"{st.label} en jeu : {st.lot.description}", "info"
+                    return f"Correction : le {x.old} est remplacé par le {x.new}.", "info"
+                return f"{st.label} en jeu : {st.lot.description}", "info"
             case ev.ClaimMade() if x.game == g.index:
                 who = _name(e, x.player_id)
                 stage = g.spec.stages[x.stage]
@@ -126,21 +126,21 @@ def _announcement(e: Evening, g: Game | None) -> tuple[str, str]:
                 if x.verdict == Verdict.VALID:
                     n = len(g.entries()) if x.stage == g.stage else 1
                     if n > 1:
-                        return f"{word} ! Ex aequo : {n} gagnants sur le {x.number}.", "tie"
-                    return f"{word} ! {who} (carton {x.carton_no}) : annonce valide.", "check"
+                        return f"{word} ! Ex aequo : {n} gagnants sur le {x.number}.", "tie"
+                    return f"{word} ! {who} (carton {x.carton_no}) : annonce valide.", "check"
                 if x.verdict == Verdict.FALSE:
                     return (
-                        f"Fausse annonce de {who} : le carton {x.carton_no} est annulé "
-                        "pour cette partie. On continue !",
+                        f"Fausse annonce de {who} : le carton {x.carton_no} est annulé "
+                        "pour cette partie. On continue !",
                         "false",
                     )
                 if x.verdict == Verdict.AFTER_AWARD:
                     return (
-                        f"{word} ? {who} (carton {x.carton_no}) : valide, mais après "
+                        f"{word} ? {who} (carton {x.carton_no}) : valide, mais après "
                         "l'attribution du lot. Réclamation transmise à l'association.",
                         "check",
                     )
-                return f"{word} ? {who} : {HALL_VERDICTS[Verdict(x.verdict)]}.", "info"
+                return f"{word} ? {who} : {HALL_VERDICTS[Verdict(x.verdict)]}.", "info"
             case ev.LastCallOpened() | ev.LastCallClosed() | ev.VoucherIssued():
                 continue  # (the claim before it, or the tie-break, says what happened)
             case (
@@ -153,29 +153,29 @@ def _announcement(e: Evening, g: Game | None) -> tuple[str, str]:
                 return decision_text(e, x), "info"
             case ev.ShareOffered():
                 names = " et ".join(_name(e, p) for p in x.players)
-                return f"Ex aequo : partage proposé à {names}.", "tie"
+                return f"Ex aequo : partage proposé à {names}.", "tie"
             case ev.ShareAnswered():
                 if not x.accepted:
-                    return f"{_name(e, x.player_id)} refuse le partage : tirage au sort.", "tie"
+                    return f"{_name(e, x.player_id)} refuse le partage : tirage au sort.", "tie"
                 continue
             case ev.TieBroken():
                 if x.method == "share":
                     names = " et ".join(_name(e, p) for p in x.winners)
                     return f"Lot partagé entre {names}.", "winner"
-                tokens = ", ".join(f"{_name(e, p)} : {t}" for p, t in x.tokens)
+                tokens = ", ".join(f"{_name(e, p)} : {t}" for p, t in x.tokens)
                 how = "Jetons tirés du sac" if x.source == "bag" else "Tirage des jetons"
-                return f"{how} — {tokens}. {_name(e, x.winners[0])} gagne !", "tie"
+                return f"{how} — {tokens}. {_name(e, x.winners[0])} gagne !", "tie"
             case ev.StageAwarded():
                 stage = g.spec.stages[x.stage]
                 names = " et ".join(_name(e, t.player_id) for t in ev.issued_tickets(x))
-                text = f"{stage.label} : {stage.lot.description} pour {names} !"
+                text = f"{stage.label} : {stage.lot.description} pour {names} !"
                 if g.status is GameStatus.AWAITING_UNMARK and x.game == g.index:
                     text += " Partie terminée."
                 return text, "winner"
             case ev.UnmarkAllowed():
-                return "Vous pouvez démarquer !", "unmark"
+                return "Vous pouvez démarquer !", "unmark"
             case ev.GameStarted():
-                return f"Partie {x.game + 1} : {e.program.games[x.game].label}", "info"
+                return f"Partie {x.game + 1} : {e.program.games[x.game].label}", "info"
             case _:
                 continue
     return "", "info"
@@ -262,7 +262,7 @@ def readback(e: Evening, g: Game | None) -> dict[str, Any]:
         "readback_on": True,
         "readback_title": f"Contrôle — carton n° {claim.carton_no}"
         + (" (carton papier)" if paper and claim.player_id else ""),
-        "readback_caption": f"{who} — {stage.label} sur le {claim.number} : "
+        "readback_caption": f"{who} — {stage.label} sur le {claim.number} : "
         + HALL_VERDICTS[verdict],
         "readback_kind": {
             Verdict.VALID: "winner",
@@ -384,7 +384,7 @@ def public_snapshot(
         if st
         else "",
         "claim_word": claim_word(e),
-        "claim_confirm": f"Confirmer : {claim_word(e).removesuffix(' !')} ?",
+        "claim_confirm": f"Confirmer : {claim_word(e).removesuffix(' !')} ?",
         "drawn": list(g.drawn) if g else [],
         "last": g.last or 0 if g else 0,
         "count": len(g.drawn) if g else 0,

@@ -73,11 +73,11 @@ class OrderView:
 
 #: a kind of carton, as a player reads it: (group title, what one looks like)
 KIND_WORDS: dict[Kind, tuple[str, str]] = {
-    Kind.CLASSIQUE: ("Cartons classiques", "Le carton habituel : 3 lignes de 5 numéros."),
+    Kind.CLASSIQUE: ("Cartons classiques", "Le carton habituel : 3 lignes de 5 numéros."),
     Kind.SPECIAL: ("Cartons de la partie spéciale", "Un carton habituel, pour cette partie seule."),
     Kind.VITRINE: (
         "Vitrines",
-        "3 cartons vendus et joués ensemble : un lot pour 1 carton plein, puis 2, puis 3.",
+        "3 cartons vendus et joués ensemble : un lot pour 1 carton plein, puis 2, puis 3.",
     ),
     Kind.MAXIQUINE: ("Grands cartons (maxiquine)", "Un grand carton de 25 numéros."),
 }
@@ -123,7 +123,7 @@ def offer_groups(e: Evening) -> list[OfferGroup]:
                 continue
             title, look = KIND_WORDS[kind]
             games = (
-                f"Joue la partie {left[0] + 1} : {_game_what(e, left[0])}."
+                f"Joue la partie {left[0] + 1} : {_game_what(e, left[0])}."
                 if len(left) == 1
                 else "Joue les parties "
                 + ", ".join(str(i + 1) for i in left[:-1])
@@ -203,13 +203,13 @@ def verdict_text(verdict: str, carton_no: int, number: int | None) -> str:
     v = Verdict(verdict)
     if v is Verdict.VALID:
         return (
-            f"Annonce valide sur le {number} (carton {carton_no}) : "
+            f"Annonce valide sur le {number} (carton {carton_no}) : "
             "l'animateur va attribuer le lot."
         )
     if v is Verdict.AFTER_AWARD:
         return (
             f"Votre carton {carton_no} était bon sur le {number}, mais le lot était déjà "
-            "attribué : votre réclamation est transmise à l'association, qui décide. "
+            "attribué : votre réclamation est transmise à l'association, qui décide. "
             "Votre carton reste en jeu."
         )
     return f"{VERDICT_LABELS[v]} (carton {carton_no})."
@@ -219,25 +219,25 @@ def decision_for(e: Evening, d: ev.Event, player_id: str) -> str:
     """A decision of the association (art. 8) as the player concerned reads it ("" when it
     does not concern them)."""
     who = "l'animateur" if getattr(d, "by", "") == "animateur" else "l'organisateur"
-    why = f" Motif : {getattr(d, 'reason', '')}"
+    why = f" Motif : {getattr(d, 'reason', '')}"
     match d:
         case ev.CartonReinstated() if d.player_id == player_id:
-            return f"Décision de {who} : votre carton {d.carton_no} joue de nouveau.{why}"
+            return f"Décision de {who} : votre carton {d.carton_no} joue de nouveau.{why}"
         case ev.VerdictOverturned():
             claim = e.games[d.game].claim(d.claim_no)
             if claim is None or claim.player_id != player_id:
                 return ""
             if d.verdict == Verdict.VALID:
-                what = "jugée valide" + (" : elle compte pour le lot" if d.entry else "")
+                what = "jugée valide" + (" : elle compte pour le lot" if d.entry else "")
             else:
-                what = "jugée fausse : le carton est annulé pour cette partie"
-            return f"Décision de {who} : votre annonce (carton {claim.carton_no}) est {what}.{why}"
+                what = "jugée fausse : le carton est annulé pour cette partie"
+            return f"Décision de {who} : votre annonce (carton {claim.carton_no}) est {what}.{why}"
         case ev.LotGiven() if d.player_id == player_id:
-            return f"Décision de {who} : un lot vous est donné (ticket n° {d.ticket_no}).{why}"
+            return f"Décision de {who} : un lot vous est donné (ticket n° {d.ticket_no}).{why}"
         case ev.ConsolationGiven() if d.player_id == player_id:
-            return f"Décision de {who} : une consolation vous est donnée.{why}"
+            return f"Décision de {who} : une consolation vous est donnée.{why}"
         case ev.AwardWithdrawn() if d.player_id == player_id:
-            return f"Décision de {who} : le ticket n° {d.ticket_no} est annulé.{why}"
+            return f"Décision de {who} : le ticket n° {d.ticket_no} est annulé.{why}"
     return ""
 
 
@@ -252,16 +252,16 @@ def _outcome(e: Evening, g: Game, stage: int, player_id: str) -> tuple[str, str]
         if mine:
             t = mine[0]
             half = f" (la {HALF_LOT})" if share_note(t.share) else ""
-            return f"Gagné ! {lot}{half} : ticket n° {t.no}, à retirer au comptoir.", "valid"
+            return f"Gagné ! {lot}{half} : ticket n° {t.no}, à retirer au comptoir.", "valid"
     if tie is not None and tie.method == "draw" and player_id not in tie.winners:
         voucher = any(
             t.kind == "voucher" and (t.game, t.stage, t.player_id) == (g.index, stage, player_id)
             for t in e.lot_tickets.values()
         )
         if voucher:
-            lost = "Ex aequo perdu au tirage des jetons : un bon « carton offert » vous est remis."
+            lost = "Ex aequo perdu au tirage des jetons : un bon « carton offert » vous est remis."
             return lost, "late"
-        return "Ex aequo perdu au tirage des jetons : un carton vous est offert.", "late"
+        return "Ex aequo perdu au tirage des jetons : un carton vous est offert.", "late"
     return "", ""
 
 
@@ -271,7 +271,7 @@ def _when(e: Evening, carton_no: int) -> str:
     if e.plays(carton_no):
         return ""
     if carton_no in e.voided:
-        return "Remboursé : ne joue plus."
+        return "Remboursé : ne joue plus."
     p = e.purchase_of[carton_no]
     g = e.game
     start = max(p.first_game, g.index + 1 if g else 0)
@@ -280,7 +280,7 @@ def _when(e: Evening, carton_no: int) -> str:
     )
     if nxt is None:
         return "Ne joue plus ce soir."
-    return f"Joue à la partie {nxt + 1} : {_game_what(e, nxt)}"
+    return f"Joue à la partie {nxt + 1} : {_game_what(e, nxt)}"
 
 
 def _claim_is_current(e: Evening, g: Game, claim: ev.ClaimMade) -> bool:

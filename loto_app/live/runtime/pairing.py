@@ -133,9 +133,9 @@ class Refused(Exception):
         self.user_message = user_message
 
 
-UNKNOWN = "Code inconnu ou expiré : tapez le code affiché en ce moment sur l'écran."
-TOO_MANY = "Trop de codes faux : réessayez dans quelques minutes."
-TOO_MANY_CODES = "Trop de codes demandés par cet écran : patientez quelques minutes."
+UNKNOWN = "Code inconnu ou expiré : tapez le code affiché en ce moment sur l'écran."
+TOO_MANY = "Trop de codes faux : réessayez dans quelques minutes."
+TOO_MANY_CODES = "Trop de codes demandés par cet écran : patientez quelques minutes."
 
 
 class PairingStore:

@@ -38,7 +38,7 @@ from loto_app.storage.access import StaffMember
 
 #: Shown to a tablet whose secret no longer signs in (renewed by the organiser or the CLI).
 REVOKED = (
-    "Le secret de l'animateur a été renouvelé : connectez-vous avec le nouveau secret "
+    "Le secret de l'animateur a été renouvelé : connectez-vous avec le nouveau secret "
     "(demandez-le à l'organisateur)."
 )
 
@@ -98,7 +98,7 @@ class AnimateurState(ScreenPairing, StaffSession, rx.State):
         self.secret, self.message = "", REVOKED
 
     def _not_signed_in(self) -> None:
-        self.message = "Réservé à l'animateur : connectez-vous avec le secret de la soirée."
+        self.message = "Réservé à l'animateur : connectez-vous avec le secret de la soirée."
 
     # ------------------------------------------------------------------ moves
 

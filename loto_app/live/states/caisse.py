@@ -159,7 +159,7 @@ class CaisseState(StaffSession, rx.State):
         return member.name == self.staff_name
 
     def _not_signed_in(self) -> None:
-        self._say("Réservé à la caisse : connectez-vous avec votre secret.", ok=False)
+        self._say("Réservé à la caisse : connectez-vous avec votre secret.", ok=False)
 
     def _login_said(self, text: str) -> None:
         self._say(text, ok=not text)
@@ -264,7 +264,7 @@ class CaisseState(StaffSession, rx.State):
         if pid is None:
             refuse(self._who(), "lookup", f"no single player with desk code {player_code!r}")
             return self._say(
-                f"Aucun joueur avec le code « {player_code} » : vérifiez le code affiché "
+                f"Aucun joueur avec le code « {player_code} » : vérifiez le code affiché "
                 "dans son application.",
                 ok=False,
             )
@@ -272,7 +272,7 @@ class CaisseState(StaffSession, rx.State):
         self._show(lv.evening)
         n = len(self.found_orders)
         self._say(
-            f"{self.found_name} : "
+            f"{self.found_name} : "
             + (
                 f"{plural(n, 'commande')} à régler ci-dessous."
                 if n
@@ -311,7 +311,7 @@ class CaisseState(StaffSession, rx.State):
             found = player_for_desk_code(player_code, lv.evening.players)
             if found is None:
                 refuse(self._who(), "sell", f"no single player with desk code {player_code!r}")
-                return self._say(f"Aucun joueur avec le code « {player_code} ».", ok=False)
+                return self._say(f"Aucun joueur avec le code « {player_code} ».", ok=False)
             if found != self._found_pid:
                 self._forget()
                 self._found_pid = found
@@ -335,7 +335,7 @@ class CaisseState(StaffSession, rx.State):
             self.extra_ask = (
                 f"{self.found_name} a déjà {plural(len(self.found_orders), 'commande')} à "
                 f"régler. Encaissez plutôt la commande ci-dessus. Vendre quand même un paquet "
-                f"en plus ({price}) ?"
+                f"en plus ({price}) ?"
             )
             return self._say(exc.user_message, ok=False)
         except LotoError as exc:
@@ -353,14 +353,14 @@ class CaisseState(StaffSession, rx.State):
         self.extra_ask, self._extra = "", ("", 0, "")
         if not pid or pid != self._found_pid:
             refuse(self._who(), "sell_extra", "no sale in addition was asked")
-            return self._say("Rien à vendre en plus : recommencez la vente.", ok=False)
+            return self._say("Rien à vendre en plus : recommencez la vente.", ok=False)
         name = self.staff_name
         events = await self._play(
             "sell_extra", lambda e: e.desk_sale(pid, offer, method, name, extra=True)
         )
         if events is not None:
             lv = await registry.live(self._evening_id, fresh=False)
-            self._say("Vendu en plus : " + _sold_text(lv.evening, events), ok=True)
+            self._say("Vendu en plus : " + _sold_text(lv.evening, events), ok=True)
 
     @rx.event
     async def drop_extra(self):
@@ -368,7 +368,7 @@ class CaisseState(StaffSession, rx.State):
         if not await self._allowed("drop_extra", ("vendeur", "caissier")):
             return
         self.extra_ask, self._extra = "", ("", 0, "")
-        self._say("Pas de vente en plus : encaissez la commande à régler.", ok=True)
+        self._say("Pas de vente en plus : encaissez la commande à régler.", ok=True)
 
     @rx.event
     async def sell_paper(self, form_data: dict):
@@ -428,7 +428,7 @@ class CaisseState(StaffSession, rx.State):
         if events is not None:
             lv = await registry.live(self._evening_id, fresh=False)
             self._say(
-                f"Commande n° {no} réglée ({METHOD_LABELS[how].lower()}) : "
+                f"Commande n° {no} réglée ({METHOD_LABELS[how].lower()}) : "
                 + _sold_text(lv.evening, events),
                 ok=True,
             )
@@ -459,10 +459,10 @@ class CaisseState(StaffSession, rx.State):
         what = f"n° {no} ({who}, {euros(sale.amount_cents)})"
         self._cancel = (no, reason)
         self.cancel_ask = (
-            f"Rembourser la vente {what} : rendre {euros(sale.amount_cents)} et retirer ses "
-            f"cartons ? Motif : {reason}"
+            f"Rembourser la vente {what} : rendre {euros(sale.amount_cents)} et retirer ses "
+            f"cartons ? Motif : {reason}"
             if sale.status is SaleStatus.PAID
-            else f"Annuler la commande à régler {what} ? Rien à rendre. Motif : {reason}"
+            else f"Annuler la commande à régler {what} ? Rien à rendre. Motif : {reason}"
         )
 
     @rx.event
@@ -481,12 +481,12 @@ class CaisseState(StaffSession, rx.State):
         self.cancel_ask, self._cancel = "", (0, "")
         if not no:
             refuse(self._who(), "cancel", "no cancellation was asked")
-            return self._say("Rien à annuler : indiquez le numéro de vente et le motif.", ok=False)
+            return self._say("Rien à annuler : indiquez le numéro de vente et le motif.", ok=False)
         name = self.staff_name
         events = await self._play("cancel", lambda e: e.cancel_sale(no, name, reason))
         for x in events or ():
             if isinstance(x, ev.SaleCancelled):
-                refund = f" : rendre {euros(x.refunded_cents)}" if x.refunded_cents else ""
+                refund = f" : rendre {euros(x.refunded_cents)}" if x.refunded_cents else ""
                 self._say(f"Vente n° {no} annulée{refund}.", ok=True)
 
     @rx.event
@@ -499,7 +499,7 @@ class CaisseState(StaffSession, rx.State):
         if self.orders_count:  # the engine would refuse: say so before asking
             n = self.orders_count
             return self._say(
-                f"{plural(n, 'commande')} encore à régler : "
+                f"{plural(n, 'commande')} encore à régler : "
                 + ("encaissez-la ou annulez-la" if n == 1 else "encaissez-les ou annulez-les")
                 + " avant de fermer la caisse.",
                 ok=False,
@@ -521,7 +521,7 @@ class CaisseState(StaffSession, rx.State):
         self.close_ask = False
         name = self.staff_name
         if await self._play("close_till", lambda e: e.close_till(name)) is not None:
-            self._say(f"Caisse fermée. Total encaissé : {self.received}.", ok=True)
+            self._say(f"Caisse fermée. Total encaissé : {self.received}.", ok=True)
 
     @rx.event
     async def hand_over(self, ticket_no: int):
@@ -613,7 +613,7 @@ def _sold_text(e: Evening, events: list[ev.Event]) -> str:
     nos = [n for x in sold for n in x.carton_nos]
     who = e.players.get(sold[0].player_id, "?") if sold else "?"
     amount = f" — {euros(rec[-1].amount_cents)}" if rec else ""
-    return f"{plural(len(nos), 'carton')} pour {who}{amount} : n° {_ranges(nos)}."
+    return f"{plural(len(nos), 'carton')} pour {who}{amount} : n° {_ranges(nos)}."
 
 
 def _paper_pdf(evening_id: int, lv, carton_nos: list[int]) -> bytes | None:

@@ -24,8 +24,8 @@ class HallView(rx.State):
     game_kind: str = ""
     stage_label: str = ""
     lot_label: str = ""
-    claim_word: str = "QUINE !"
-    claim_confirm: str = "Confirmer : QUINE ?"
+    claim_word: str = "QUINE !"
+    claim_confirm: str = "Confirmer : QUINE ?"
     drawn: list[int] = []
     last: int = 0
     count: int = 0

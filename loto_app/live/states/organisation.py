@@ -28,7 +28,7 @@ from loto_app.live.runtime import registry
 from loto_app.live.states.session import StaffSession
 from loto_app.storage.access import StaffMember
 
-NOT_SIGNED_IN = "Réservé à l'organisateur : connectez-vous avec le code et le secret de la soirée."
+NOT_SIGNED_IN = "Réservé à l'organisateur : connectez-vous avec le code et le secret de la soirée."
 
 
 class OrganisationState(StaffSession, rx.State):
@@ -111,7 +111,7 @@ class OrganisationState(StaffSession, rx.State):
 
     def _revoked(self) -> None:
         self.code, self.secret = "", ""
-        self.login_message = "Le secret de l'organisateur n'est plus valable : reconnectez-vous."
+        self.login_message = "Le secret de l'organisateur n'est plus valable : reconnectez-vous."
         self.tab = "signin"
 
     def _login_said(self, text: str) -> None:

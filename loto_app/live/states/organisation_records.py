@@ -168,7 +168,7 @@ class EveningRecords(OrganisationState):
             log.warning("evening %s: audit log problems: %s", eid, problems[:5])
             self.audit_ok = False
             self.audit_problems = [problem_fr(str(p))[:200] for p in problems[:50]]
-            self.audit_message = f"Journal altéré : {len(problems)} problème(s)."
+            self.audit_message = f"Journal altéré : {len(problems)} problème(s)."
             return
         count = len((await registry.live(eid)).evening.history)
         self.audit_ok, self.audit_problems = True, []

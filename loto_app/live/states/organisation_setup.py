@@ -168,7 +168,7 @@ class EveningSetup(OrganisationState):
     def _locked(self, i: int) -> bool:
         """Editing: game i has started; say so (the engine would refuse it anyway)."""
         if self.games[i].locked:
-            self.form_error = f"La partie {i + 1} a commencé : elle ne peut plus être modifiée."
+            self.form_error = f"La partie {i + 1} a commencé : elle ne peut plus être modifiée."
             return True
         return False
 
@@ -338,9 +338,9 @@ class EveningSetup(OrganisationState):
             and wanted
             and not secrets.compare_digest(self.create_key.strip().encode(), wanted.encode())
         ):
-            problem = "Clé de l'association incorrecte : demandez-la à l'hébergeur du loto."
+            problem = "Clé de l'association incorrecte : demandez-la à l'hébergeur du loto."
         if not problem and self.mode != "create":
-            problem = "Vous modifiez une soirée : enregistrez ou annulez d'abord."
+            problem = "Vous modifiez une soirée : enregistrez ou annulez d'abord."
         problem = problem or self._remote_problem()
         if problem:
             refuse(self._who(), "create_evening", f"form: {problem}")
@@ -373,7 +373,7 @@ class EveningSetup(OrganisationState):
     def _remote_problem(self) -> str:
         if self.remote_play and not self.remote_ack:
             return (
-                "Jeu à distance : cochez la case qui confirme que le lien d'invitation sera "
+                "Jeu à distance : cochez la case qui confirme que le lien d'invitation sera "
                 "réservé à un cercle restreint, ou désactivez le jeu à distance."
             )
         return ""
@@ -471,7 +471,7 @@ class EveningSetup(OrganisationState):
         self._show_program(lv.evening)
         self.form_error = ""
         self.saved_message = (
-            "Programme enregistré : les téléphones, l'écran, l'animateur et le règlement "
+            "Programme enregistré : les téléphones, l'écran, l'animateur et le règlement "
             "suivent le nouveau programme."
         )
 
@@ -507,11 +507,11 @@ class EveningSetup(OrganisationState):
         if self.open_game < frozen:
             self.open_game = -1
         self.edit_note = (
-            f"Parties 1 à {frozen} commencées : elles ne se modifient plus."
+            f"Parties 1 à {frozen} commencées : elles ne se modifient plus."
             if frozen > 1
-            else "La partie 1 a commencé : elle ne se modifie plus."
+            else "La partie 1 a commencé : elle ne se modifie plus."
             if frozen == 1
-            else "Aucune partie n'a commencé : tout le programme se modifie."
+            else "Aucune partie n'a commencé : tout le programme se modifie."
         )
 
     def _back_to_create(self) -> None:
@@ -550,4 +550,4 @@ class EveningSetup(OrganisationState):
 
     def _form_refused(self, handler: str, exc: Exception) -> None:
         refuse(self._who(), handler, exc)
-        self.form_error = "Valeur refusée : rechargez la page si le formulaire semble bloqué."
+        self.form_error = "Valeur refusée : rechargez la page si le formulaire semble bloqué."

@@ -98,7 +98,7 @@ class PlayerState(BrowserSession, rx.State):
         store = registry.store()
         evening_id = await asyncio.to_thread(store.evening_id_for_code, code)
         if evening_id is None:
-            self.message = f"Aucune soirée avec le code « {code} ». Vérifiez le code annoncé."
+            self.message = f"Aucune soirée avec le code « {code} ». Vérifiez le code annoncé."
             return
         if self.secret and self.code == code:
             pid = await asyncio.to_thread(access().player_for_secret, evening_id, self.secret)
@@ -109,7 +109,7 @@ class PlayerState(BrowserSession, rx.State):
             if not await asyncio.to_thread(access().check_invitation, evening_id, invitation):
                 refuse(self._who(), "join_evening", f"bad invitation for evening {evening_id}")
                 self.message = (
-                    "Ce lien d'invitation n'est plus valable : demandez-en un nouveau "
+                    "Ce lien d'invitation n'est plus valable : demandez-en un nouveau "
                     "aux organisateurs."
                 )
                 return

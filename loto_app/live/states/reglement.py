@@ -13,7 +13,7 @@ from loto_app.limits import MAX_CODE
 from loto_app.live.input.guards import BadInput, as_text, refuse
 from loto_app.live.runtime import registry
 
-NO_EVENING = "Aucune soirée ne porte ce code : vérifiez le code affiché dans la salle."
+NO_EVENING = "Aucune soirée ne porte ce code : vérifiez le code affiché dans la salle."
 
 
 class ReglementState(rx.State):
@@ -41,7 +41,7 @@ class ReglementState(rx.State):
         )
         if evening_id is None:
             self.message = (
-                NO_EVENING if code else "Ajoutez le code de la soirée : /reglement?code=XXXXXX"
+                NO_EVENING if code else "Ajoutez le code de la soirée : /reglement?code=XXXXXX"
             )
             return
         lv = await registry.live(evening_id)

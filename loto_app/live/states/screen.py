@@ -77,7 +77,7 @@ class ScreenState(rx.State):
         evening_id = await asyncio.to_thread(store.evening_id_for_code, code) if code else None
         if evening_id is None:
             if code:
-                self.message = "Aucune soirée ne porte ce code : reliez l'écran par la tablette."
+                self.message = "Aucune soirée ne porte ce code : reliez l'écran par la tablette."
             await self._new_pair_code()
             return rx.call_script(POLL_JS)
         self.pair_code = ""

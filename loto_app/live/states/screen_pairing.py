@@ -38,4 +38,4 @@ class ScreenPairing(rx.State, mixin=True):
             self.pair_message = exc.user_message
             return
         self.pair_ok = True
-        self.pair_message = "Écran relié : il affiche la soirée dans un instant."
+        self.pair_message = "Écran relié : il affiche la soirée dans un instant."

@@ -240,7 +240,7 @@ class StaffSession(BrowserSession, mixin=True):
         self._not_signed_in()
 
     def _not_signed_in(self) -> None:
-        self._tell("Réservé aux membres de l'association : connectez-vous.")
+        self._tell("Réservé aux membres de l'association : connectez-vous.")
 
     def _login_said(self, text: str) -> None:
         """The sign-in form's message ("" on success)."""
