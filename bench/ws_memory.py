@@ -21,6 +21,7 @@ import argparse
 import asyncio
 import base64
 import os
+import signal
 import socket
 import struct
 import subprocess
@@ -103,19 +104,35 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--server", choices=("granian", "uvicorn"), default="granian")
     ap.add_argument("--conns", type=int, default=1000)
-    ap.add_argument("--port", type=int, default=47190)
+    ap.add_argument("--port", type=int, default=0, help="default: a free port")
     ap.add_argument("--silent", action="store_true", help="no message on the websockets")
+    ap.add_argument(
+        "--server-arg",
+        action="append",
+        default=[],
+        metavar="ARG",
+        help="one more server option, e.g. --server-arg=--runtime-mode=st (repeatable)",
+    )
     args = ap.parse_args()
+    if not args.port:  # a free port: a server left over from another run cannot share it
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            args.port = s.getsockname()[1]
     with tempfile.TemporaryDirectory() as tmp:
         Path(tmp, "wsapp.py").write_text(f"SILENT = {args.silent}\n{APP}")
         bin_ = Path(sys.executable).parent
         if args.server == "granian":
             cmd = [str(bin_ / "granian"), "--interface", "asgi", "--workers", "1"]
-            cmd += ["--host", "127.0.0.1", "--port", str(args.port), "wsapp:app"]
         else:
             cmd = [sys.executable, "-m", "uvicorn", "--ws", "wsproto", "--log-level", "warning"]
-            cmd += ["--host", "127.0.0.1", "--port", str(args.port), "wsapp:app"]
-        srv = subprocess.Popen(cmd, cwd=tmp, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+        cmd += ["--host", "127.0.0.1", "--port", str(args.port), *args.server_arg, "wsapp:app"]
+        srv = subprocess.Popen(
+            cmd,
+            cwd=tmp,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,  # its own process group, stopped as one
+        )
         try:
             deadline = time.monotonic() + 30
             while time.monotonic() < deadline:  # until it listens
@@ -126,9 +143,17 @@ def main() -> int:
                     time.sleep(0.2)
             per = asyncio.run(measure(args.port, srv.pid, args.conns, args.silent))
         finally:
-            srv.terminate()
-            srv.wait(10)
-    print(f"server={args.server} conns={args.conns} silent={args.silent} kb_per_conn={per:.1f}")
+            os.killpg(srv.pid, signal.SIGTERM)
+            try:
+                srv.wait(10)
+            except subprocess.TimeoutExpired:  # Granian can wait on open sockets
+                os.killpg(srv.pid, signal.SIGKILL)
+                srv.wait(10)
+    extra = " ".join(args.server_arg)
+    print(
+        f"server={args.server} conns={args.conns} silent={args.silent} args=[{extra}] "
+        f"kb_per_conn={per:.1f}"
+    )
     return 0
 
 
