@@ -626,6 +626,8 @@ def _dashboard() -> rx.Component:
 def index() -> rx.Component:
     """The animateur page."""
     return page_shell(
+        # the two-tap gesture of "Vous pouvez démarquer" (assets/loto.js)
+        rx.script(src="/loto.js"),
         rx.cond(
             AnimateurState.signed_in,
             _dashboard(),
