@@ -467,7 +467,10 @@ class Evening:
         self._need_player(player_id)
         sale = self._sale(sale_no)
         if sale.player_id != player_id:
-            raise err.UnknownSale(f"sale {sale_no} is not an order of player {player_id}")
+            raise err.UnknownSale(
+                f"sale {sale_no} is not an order of player {player_id}",
+                "Cette commande n'est pas la vôtre, ou n'existe plus.",
+            )
         if sale.status is not SaleStatus.PENDING:
             raise err.InvalidSale(
                 f"sale {sale_no} is {sale.status}, not pending",

@@ -256,7 +256,7 @@ class UnknownSale(LotoError):
     """No sale (or order) with this number."""
 
     code = "unknown_sale"
-    default_user_message = "Vente introuvable."
+    default_user_message = "Aucune vente avec ce numéro."
 
 
 class TillIsClosed(LotoError):

@@ -76,7 +76,9 @@ def _mark_one(page: Page, engine, evening_id: int) -> None:
     expect(page.get_by_test_id(key)).to_have_attribute("data-marked", "true")
     deadline = time.monotonic() + 15
     while (no, n) not in _marks(engine, evening_id) and time.monotonic() < deadline:
-        time.sleep(0.1)
+        # the page's batch of pions goes a second after the touch; a page whose socket the
+        # test relays (`inject`) only talks while a Playwright call runs: wait in the page
+        page.wait_for_timeout(100)
     assert (no, n) in _marks(engine, evening_id), f"the mark {key} was not committed"
 
 

@@ -75,12 +75,12 @@ async def answer(batch: MarksBatch) -> dict[str, Any] | None:
     """Identify, store, and the ack (None: nobody's identity, or not stored)."""
     who = await marks.identify(batch.code, batch.secret)
     if who is None:
-        log.warning("marks batch with no valid player identity (code %s)", batch.code)
+        log.warning("save_marks: a batch with no valid player identity (code %s)", batch.code)
         return None
     try:
         return await marks.save(*who, batch)
     except Exception:
-        log.exception("marks batch of player %s not stored", who[1])
+        log.exception("save_marks: the batch of player %s was not stored", who[1])
         return None
 
 
@@ -99,12 +99,12 @@ class MarksPath:
             await self.on_event(sid, data)
             return
         if not allowed(sid):
-            log.warning("marks batch from sid %s dropped: over the rate limit", sid)
+            log.warning("save_marks: batch from sid %s dropped, over the rate limit", sid)
             return
         try:
             batch = read(data.get("payload"))
         except BadInput as exc:
-            log.warning("refused marks batch from sid %s: %s", sid, exc)
+            log.warning("save_marks: refused a batch from sid %s: %s", sid, exc)
             return
         marks.spawn(self._answer(sid, batch))
 
