@@ -396,6 +396,11 @@
 
   // ---------------------------------------------------------------- watch the last number
   function check() {
+    // the touch gate of assets/loto.css: set again should anything have reset <html>'s
+    // attributes since (a claim button or the voice toggle must never stay untouchable)
+    if (!document.documentElement.hasAttribute("data-loto-ready")) {
+      document.documentElement.setAttribute("data-loto-ready", "true");
+    }
     showPrefs();
     mkRender();
     var n = lastNumber();
@@ -414,7 +419,7 @@
     attributeFilter: [
       "data-marks", "data-marks-ack", "data-game", "data-game-over", "data-code",
       "data-auto-marking", "data-ready",
-      "data-drawn", "data-plays", "data-annulled",
+      "data-drawn", "data-plays", "data-annulled", "data-loto-ready",
     ],
   });
   keepAwake();
