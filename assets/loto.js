@@ -104,9 +104,11 @@
     return v === null ? fallback : v === "1";
   }
 
-  function setText(el, text, pressed) {
-    // only when it changes: this runs from a MutationObserver, which would see its own writes
-    if (el.textContent !== text) el.textContent = text;
+  function setPressed(el, pressed) {
+    // only the attribute, and only when it changes: this runs from a MutationObserver, which
+    // would see its own writes. Both labels are in the button (pages/screen.py) and loto.css
+    // shows the one of its state; writing the text instead, before React has hydrated the
+    // page, is a mismatch that makes React render the whole page again (a touch then lost).
     if (el.getAttribute("aria-pressed") !== String(pressed)) {
       el.setAttribute("aria-pressed", String(pressed));
     }
@@ -115,14 +117,8 @@
   function showPrefs() {
     var voice = document.querySelector('[data-testid="voice-toggle"]');
     var phrases = document.querySelector('[data-testid="phrases-toggle"]');
-    if (voice) {
-      var on = pref("loto_voice", false);
-      setText(voice, on ? "Voix : activée" : "Voix : coupée", on);
-    }
-    if (phrases) {
-      var ph = pref("loto_phrases", true);
-      setText(phrases, ph ? "Expressions : activées" : "Expressions : coupées", ph);
-    }
+    if (voice) setPressed(voice, pref("loto_voice", false));
+    if (phrases) setPressed(phrases, pref("loto_phrases", true));
   }
 
   document.addEventListener("click", function (e) {
@@ -396,8 +392,9 @@
 
   // ---------------------------------------------------------------- watch the last number
   function check() {
-    // the touch gate of assets/loto.css: set again should anything have reset <html>'s
-    // attributes since (a claim button or the voice toggle must never stay untouchable)
+    // the touch gate of assets/loto.css: set again should <html> have lost its attributes
+    // (React clears them when a hydration mismatch makes it render the page again: a claim
+    // button or the voice toggle must never stay untouchable)
     if (!document.documentElement.hasAttribute("data-loto-ready")) {
       document.documentElement.setAttribute("data-loto-ready", "true");
     }

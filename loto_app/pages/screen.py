@@ -44,21 +44,30 @@ TV = {
 }
 
 
+def _toggle(testid: str, off: str, on: str, pressed: bool) -> rx.Component:
+    """A preference of this TV (assets/loto.js keeps it in the browser): both labels are in the
+    page and the script only flips `aria-pressed`, which shows one (assets/loto.css). The
+    script never writes the text: a write before React has hydrated the page is a mismatch
+    that makes React render the whole page again, dropping a touch in progress."""
+    return rx.button(
+        rx.el.span(off, class_name="loto-when-off"),
+        rx.el.span(on, class_name="loto-when-on"),
+        custom_attrs=tid(testid, **{"aria-pressed": "true" if pressed else "false"}),
+        size="3",
+        background=TV_PANEL,
+        color="white",
+        border=f"1px solid {INFO_LINE}",
+    )
+
+
 def _toggles() -> rx.Component:
-    style = {
-        "size": "3",
-        "background": TV_PANEL,
-        "color": "white",
-        "border": f"1px solid {INFO_LINE}",
-    }
     return rx.hstack(
-        rx.button(
-            "Voix : coupée", custom_attrs=tid("voice-toggle", **{"aria-pressed": "false"}), **style
-        ),
-        rx.button(
-            "Expressions : activées",
-            custom_attrs=tid("phrases-toggle", **{"aria-pressed": "true"}),
-            **style,
+        _toggle("voice-toggle", "Voix\u00a0: coupée", "Voix\u00a0: activée", pressed=False),
+        _toggle(
+            "phrases-toggle",
+            "Expressions\u00a0: coupées",
+            "Expressions\u00a0: activées",
+            pressed=True,
         ),
         wrap="wrap",
         justify="end",

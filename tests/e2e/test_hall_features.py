@@ -74,10 +74,26 @@ def test_vibrations_hint_voice_rhythm_and_stream(
     away = [n for n in range(1, 91) if n not in mine and n != 22]
 
     screen = browser.new_context(viewport={"width": 1920, "height": 1080}).new_page()
+    errors: list[str] = []
+    screen.on("pageerror", lambda exc: errors.append(str(exc)))
     screen.goto(f"{app_url}/ecran?code={code}")
-    expect(screen.get_by_test_id("voice-toggle")).to_have_text("Voix : coupée")
-    screen.get_by_test_id("voice-toggle").click()
-    expect(screen.get_by_test_id("voice-toggle")).to_have_text("Voix : activée")
+    voice = screen.get_by_test_id("voice-toggle")
+    # the label shown (both are in the button, its state shows one) and the state read aloud
+    expect(voice).to_have_text("Voix : coupée", use_inner_text=True)
+    expect(voice).to_have_attribute("aria-pressed", "false")
+    voice.click()
+    expect(voice).to_have_text("Voix : activée", use_inner_text=True)
+    expect(voice).to_have_attribute("aria-pressed", "true")
+    expect(screen.get_by_role("button", name="Voix : activée")).to_be_visible()
+    # the TV remembers it: after a reload the voice is on at once, and React hydrates the page
+    # without a mismatch (one renders the whole page again, and a touch in progress is lost)
+    screen.reload()
+    expect(voice).to_have_text("Voix : activée", use_inner_text=True)
+    expect(screen.get_by_test_id("phrases-toggle")).to_have_text(
+        "Expressions : activées", use_inner_text=True
+    )
+    screen.wait_for_timeout(1000)  # hydration is over well within a second
+    assert errors == [], errors
 
     tablet = browser.new_context().new_page()
     tablet.goto(f"{app_url}/animateur")
