@@ -190,14 +190,21 @@
   // ---------------------------------------------------------------- marks (pions)
   // A touch marks at once, on the phone: no server round trip. The phone keeps the ops not yet
   // confirmed ("cell -> marked or not") in local storage (they survive a reload and a dropped
-  // connection) and sends them, FLUSH_MS after the first, in one batch for safekeeping (the
-  // server's copy comes back on another device, after a restart). What a cell shows: the op
-  // not yet confirmed if any, else the server's pions (rendered in data-marks by the app, or
-  // the last ack, whichever came last). loto_app/live/marks.py answers the batches.
-  var FLUSH_MS = 1000; // a batch goes this long after the first touch it holds
+  // connection) and sends them in batches for safekeeping (the server's copy comes back on
+  // another device, after a restart). What a cell shows: the op not yet confirmed if any, else
+  // the server's pions (rendered in data-marks by the app, or the last ack, whichever came
+  // last). loto_app/live/gate/marks_path.py answers the batches.
+  // When a batch goes: FLUSH_MS after the touch for the page's first one; then at most one every
+  // SPACING_MS (a batch spans the draws of that time: what a mark costs the server is one
+  // message, whatever it holds); and at once when the page is hidden or closed (the phone is put
+  // away, the player moves to another device) or the connection comes back.
+  var FLUSH_MS = 1000; // the page's first batch goes this long after the touch
+  var SPACING_MS = window.__lotoMarksSpacingMs || 60000; // then at most one batch this often
   var RESEND_MS = 5000; // a batch unanswered this long is sent again (its ack was lost)
   var MARKS_KEY = "loto_marks";
-  var mk = { base: {}, baseAttr: null, ops: {}, game: 0, code: "", sent: null, timer: null };
+  var mk = {
+    base: {}, baseAttr: null, ops: {}, game: 0, code: "", sent: null, timer: null, lastSent: 0,
+  };
 
   function playerMarker() { return document.querySelector('[data-page="player"]'); }
 
@@ -312,12 +319,25 @@
     mk.ops[key] = marked ? 0 : 1;
     mkSave();
     mkRender();
-    if (!mk.timer) mkSchedule(FLUSH_MS);
+    if (!mk.timer) mkSchedule(mkDelay());
+  }
+
+  // How long the ops now pending wait: FLUSH_MS, and SPACING_MS since the last batch.
+  function mkDelay() {
+    if (!mk.lastSent) return FLUSH_MS;
+    return Math.max(FLUSH_MS, mk.lastSent + SPACING_MS - Date.now());
   }
 
   function mkSchedule(ms) {
     clearTimeout(mk.timer);
     mk.timer = setTimeout(mkFlush, ms);
+  }
+
+  // The page is put away, or its connection is back: what is pending goes now.
+  function mkFlushNow() {
+    if (!Object.keys(mk.ops).length) return;
+    clearTimeout(mk.timer);
+    mkFlush();
   }
 
   function mkFlush() {
@@ -342,6 +362,7 @@
     try { secret = window.localStorage.getItem("loto_player_secret") || ""; } catch (e) { }
     if (!secret) { mkSchedule(RESEND_MS); return; }
     mk.sent = { at: Date.now(), snapshot: snapshot, batch: { id: id, game: mk.game, ops: ops } };
+    mk.lastSent = mk.sent.at;
     // the identity this browser stores goes along: the server checks the batch against it
     input.value = JSON.stringify({
       id: id, game: mk.game, code: mk.code, secret: secret, ops: ops,
@@ -374,8 +395,13 @@
     mkRender();
     clearTimeout(mk.timer);
     mk.timer = null;
-    if (Object.keys(mk.ops).length) mkSchedule(FLUSH_MS);
+    if (Object.keys(mk.ops).length) mkSchedule(mkDelay());
   }
+
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "hidden") mkFlushNow();
+  });
+  window.addEventListener("pagehide", mkFlushNow);
 
   document.addEventListener("click", function (e) {
     var cell = e.target.closest && e.target.closest("[data-cell]");
@@ -391,6 +417,7 @@
   });
 
   // ---------------------------------------------------------------- watch the last number
+  var wasOffline = false;
   function check() {
     // the touch gate of assets/loto.css: set again should <html> have lost its attributes
     // (React clears them when a hydration mismatch makes it render the page again: a claim
@@ -400,6 +427,9 @@
     }
     showPrefs();
     mkRender();
+    var offline = !!document.querySelector('[data-testid="connection-banner"]');
+    if (wasOffline && !offline) mkFlushNow(); // the connection is back: the pending pions go
+    wasOffline = offline;
     var n = lastNumber();
     if (n === null || n === lastSeen) return;
     var first = lastSeen === null;

@@ -94,7 +94,8 @@ EV = "42/_event,"  # socket.io EVENT packet on the /_event namespace
 RE_LAST = re.compile(r'"last_rx_state_":\s*(\d+)')
 RE_GAME = re.compile(r'"game_no_rx_state_":\s*(\d+)')
 ACK = "marks_ack_rx_state_"  # the answer to a batch of marks (loto_app/live/gate/marks_path.py)
-FLUSH_S = 1.0  # a phone sends its marks this long after the first touch (assets/loto.js)
+FLUSH_S = 1.0  # a page's first batch of marks goes this long after the touch (assets/loto.js)
+SPACING_S = 60.0  # ... then at most one batch this often (assets/loto.js SPACING_MS)
 RESEND_S = 5.0  # ... and the batch again when it had no answer this long (a lost ack)
 HYDRATED = '"is_hydrated_rx_state_":true'
 SECRET = "bench-animateur-" + secrets.token_hex(8)
@@ -352,6 +353,7 @@ class Tab:
         self.mark_ops: dict[str, int] = {}  # ops not yet confirmed, as assets/loto.js keeps them
         self.mark_batch: tuple[int, dict[str, int], float] | None = None  # (id, ops, sent)
         self.batches = 0  # batches of marks sent
+        self.last_batch_at = 0.0  # when the last one went (0: none yet from this page)
         self.game_no = 0  # HallView.game_no, as the last picture said
         self._flush: asyncio.TimerHandle | None = None
         self.marks_due = 0  # numbers of mine that came out and that I have yet to touch
@@ -519,7 +521,7 @@ class Tab:
 
     def _mark(self, x: int) -> None:
         """A human touching the drawn number on each of my cartons that holds it: the pion is
-        the phone's at once; the batch goes `FLUSH_S` after the first touch (assets/loto.js)."""
+        the phone's at once; the batch goes as assets/loto.js sends it (`_delay`)."""
         self.marks_due -= 1
         if not self.marking:  # (stopped marking, or left, since the number arrived)
             return
@@ -530,7 +532,14 @@ class Tab:
                 self.mark_sent[key] = now()
                 self.mark_ops[key] = 1
         if self.mark_ops and self._flush is None:
-            self._later(FLUSH_S)
+            self._later(self._delay())
+
+    def _delay(self) -> float:
+        """How long the ops now pending wait (assets/loto.js mkDelay): FLUSH_S, and the
+        spacing since the page's last batch."""
+        if not self.last_batch_at:
+            return FLUSH_S
+        return max(FLUSH_S, self.last_batch_at + self.b.args.marks_spacing - now())
 
     def _later(self, delay: float) -> None:
         if self._flush is not None:
@@ -547,6 +556,7 @@ class Tab:
             self._later(left + 0.01)
             return
         self.batches += 1
+        self.last_batch_at = now()
         ops = dict(self.mark_ops)
         self.mark_batch = (self.batches, ops, now())
         wire = [[int(k.split("-")[0]), int(k.split("-")[1]), v] for k, v in ops.items()]
@@ -584,7 +594,7 @@ class Tab:
             self.mark_ops.clear()
         self.player["marks"] = sorted(stored)
         if self.mark_ops:
-            self._later(FLUSH_S)
+            self._later(self._delay())
         elif self._flush is not None:
             self._flush.cancel()
             self._flush = None
@@ -1288,12 +1298,12 @@ async def bench_main(b: Bench, srv: Server) -> dict[str, Any]:
         seen_cpu.append(srv.cpu())  # every phone has the number: the broadcast is done
         return x, t
 
-    async def settle() -> tuple[float, float] | None:
+    async def settle(limit: float = args.draw_timeout) -> tuple[float, float] | None:
         """Wait for the marks of the last draw to be answered, then for the server to idle."""
-        await until(
-            lambda: not any(t.mark_sent or t.marks_due for t in tabs), args.draw_timeout, 0.01
-        )
+        await until(lambda: not any(t.mark_sent or t.marks_due for t in tabs), limit, 0.01)
         return await srv.wait_idle(30, window=0.5)
+
+    every = args.draw_every  # 0: each draw once the last one's marks are in and the server idle
 
     x, _ = await draw()  # warm-up, not measured
     if x is None:
@@ -1307,7 +1317,11 @@ async def bench_main(b: Bench, srv: Server) -> dict[str, Any]:
     cpu_draws = 0.0  # server CPU from each draw sent to the start of the idle window after it
     cpu_broadcast = 0.0  # ... of which up to every phone holding the number (marks come later)
     b.mark_lat.clear()
+    batches0 = sum(t.batches for t in tabs)
     c_me, c_srv, sys0 = my_cpu(), srv.cpu(), psutil.cpu_times()
+    if every:  # the hall's pace: the marks of a draw come in while the next ones are drawn
+        await settle(args.marks_spacing + 30)  # (the warm-up's batches)
+    c_start = srv.cpu()
     for _ in range(args.draws):
         c0 = srv.cpu()
         x, t = await draw()
@@ -1318,13 +1332,20 @@ async def bench_main(b: Bench, srv: Server) -> dict[str, Any]:
         lat += one
         per_draw_max.append(ms(max(one)))
         cpu_broadcast += seen_cpu[-1] - c0
+        if every:
+            await asyncio.sleep(max(0.0, t + every - now()))
+            continue
         idle = await settle()
         cpu_draws += (idle[1] if idle else srv.cpu()) - c0
+    if every:  # every mark of these draws stored: the last batches go up to a spacing later
+        idle = await settle(args.marks_spacing + 30)
+        cpu_draws = (idle[1] if idle else srv.cpu()) - c_start
     gc.unfreeze()
     n_draws = len(per_draw_max)
     if n_draws:
         res.update(summary(lat))
         marks = sorted(b.mark_lat)
+        batches = sum(t.batches for t in tabs) - batches0
         res.update(
             missed=sum(1 for v in lat if not math.isfinite(v)),
             draws_done=n_draws,
@@ -1335,11 +1356,18 @@ async def bench_main(b: Bench, srv: Server) -> dict[str, Any]:
                 foreign_cpu(sys0, psutil.cpu_times(), srv.cpu() - c_srv + my_cpu() - c_me), 2
             ),
             draw_broadcast_cpu_server_ms=round(cpu_broadcast / n_draws * 1000, 1),
+            draw_every_s=every,
+            marks_spacing_s=args.marks_spacing,
+            batches_per_draw=round(batches / n_draws, 1),
             marks_per_draw=round(len(marks) / n_draws, 1),
             # the server CPU after the broadcast (the marks, sent >= --mark-delay LO later),
             # per mark: what one more marking phone costs
             mark_cpu_server_ms=round((cpu_draws - cpu_broadcast) / len(marks) * 1000, 3)
             if marks
+            else None,
+            # ... and per batch (one message and its ack, whatever it holds)
+            batch_cpu_server_ms=round((cpu_draws - cpu_broadcast) / batches * 1000, 3)
+            if batches
             else None,
             mark_p50_ms=ms(pct(marks, 0.5)),
             mark_p95_ms=ms(pct(marks, 0.95)),
@@ -1376,7 +1404,9 @@ def report(res: dict[str, Any]) -> None:
         "draw_cpu_server_ms",
         "draw_broadcast_cpu_server_ms",
         "marks_per_draw",
+        "batches_per_draw",
         "mark_cpu_server_ms",
+        "batch_cpu_server_ms",
         "join_cpu_per_player_ms",
         "join_events_per_player",
         "mark_p95_ms",
@@ -1432,6 +1462,24 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="a phone marks a drawn number LO..HI s after receiving it",
     )
     ap.add_argument("--no-mark", dest="mark", action="store_false", help="phones do not mark")
+    ap.add_argument(
+        "--marks-spacing",
+        type=float,
+        default=SPACING_S,
+        metavar="S",
+        help="a phone sends at most one batch of marks every S s, its first one a second after"
+        " the touch (assets/loto.js); 0: a batch a second after each touch (before issue 14's"
+        " spacing)",
+    )
+    ap.add_argument(
+        "--draw-every",
+        type=float,
+        default=0.0,
+        metavar="S",
+        help="draw a number every S s, as a hall does (the server CPU per draw is then the whole"
+        " run's, marks stored at the end included); 0: each draw once the last one's marks are"
+        " answered and the server is idle",
+    )
     ap.add_argument(
         "--cartons-via",
         choices=("desk", "app"),

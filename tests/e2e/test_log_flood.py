@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import pytest
 from gestures import buy
 from playwright.sync_api import expect
-from sockets import PLAYER, ROOT, Injector
+from sockets import PLAYER, ROOT, SHORT_MARKS_SPACING, Injector
 from sqlmodel import Session, select
 
 from loto_app.domain.program import demo_program
@@ -49,6 +49,8 @@ class LogSize(logging.Handler):
 
 def _join(browser: Browser, phone: dict, url: str, code: str, name: str) -> tuple[Page, Injector]:
     page = browser.new_context(**phone).new_page()
+    # each pion's batch a second after the touch (not one a minute: see test_marks_offline.py)
+    page.add_init_script(SHORT_MARKS_SPACING)
     inject = Injector(page)
     page.goto(f"{url}/?code={code}")
     expect(page.get_by_test_id("join-code")).to_have_value(code)

@@ -1,6 +1,8 @@
 """Marks are the phone's: a touch shows its pion at once, also with no connection at all; the
 pions put (and taken off) while offline reach the server once the connection is back, and are
-there after a reload and on the player's other device."""
+there after a reload and on the player's other device. The phone sends them in batches: the
+page's first a second after the touch, then one a minute at most, and at once when the page is
+hidden."""
 
 from __future__ import annotations
 
@@ -130,6 +132,25 @@ def test_marks_made_offline_are_kept_sent_and_seen_elsewhere(
     expect(other.locator(f"[data-cell='{cells[0]}']")).to_have_attribute("data-marked", "false")
     assert _shown(other) == want
     other.screenshot(path=results_dir / "02-autre-appareil.png", full_page=True)
+
+    # once a batch went, the next waits: one batch a minute at most (a batch spans the draws
+    # of that minute), but at once when the phone is put away (the page hidden)
+    first.click()
+    expect(first).to_have_attribute("data-marked", "true")
+    want.add(key[cells[0]])
+    player.wait_for_timeout(3_000)  # longer than a first batch waits
+    expect(player.locator("html")).to_have_attribute("data-marks-pending", "1")
+    assert marks(engine, eid) == want - {key[cells[0]]}
+    player.evaluate(
+        """() => {
+            const hidden = {value: "hidden", configurable: true};
+            Object.defineProperty(document, "visibilityState", hidden);
+            document.dispatchEvent(new Event("visibilitychange"));
+        }"""
+    )
+    assert _stored(engine, eid, want, timeout=5.0) == want
+    expect(player.locator("html")).to_have_attribute("data-marks-pending", "0")
+    player.evaluate("() => { delete document.visibilityState; }")
 
     # a touch on a number not drawn yet: said on the phone, no pion, nothing sent
     undrawn = player.locator("[data-cell][data-drawn=false]").first
