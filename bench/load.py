@@ -1321,7 +1321,15 @@ async def bench_main(b: Bench, srv: Server) -> dict[str, Any]:
     c_me, c_srv, sys0 = my_cpu(), srv.cpu(), psutil.cpu_times()
     if every:  # the hall's pace: the marks of a draw come in while the next ones are drawn
         await settle(args.marks_spacing + 30)  # (the warm-up's batches)
-    c_start = srv.cpu()
+    # What the server spends with every phone connected and nothing happening (engine.io's
+    # pings, one per phone every 25 s, and their pongs): counted in each draw's CPU as long as
+    # the draw lasts, so also given apart (`draw_cpu_above_idle_ms`).
+    ci, ti = srv.cpu(), now()
+    await asyncio.sleep(args.idle_window)
+    idle_rate = (srv.cpu() - ci) / (now() - ti)  # cores
+    res["idle_cpu_server_ms_per_s"] = round(idle_rate * 1000, 1)
+    c_start, t_start = srv.cpu(), now()
+    window_s = 0.0  # the draws' measured time (each draw to its idle window; or the whole run)
     for _ in range(args.draws):
         c0 = srv.cpu()
         x, t = await draw()
@@ -1337,20 +1345,25 @@ async def bench_main(b: Bench, srv: Server) -> dict[str, Any]:
             continue
         idle = await settle()
         cpu_draws += (idle[1] if idle else srv.cpu()) - c0
+        window_s += (idle[0] if idle else now()) - t
     if every:  # every mark of these draws stored: the last batches go up to a spacing later
         idle = await settle(args.marks_spacing + 30)
         cpu_draws = (idle[1] if idle else srv.cpu()) - c_start
+        window_s = (idle[0] if idle else now()) - t_start
     gc.unfreeze()
     n_draws = len(per_draw_max)
     if n_draws:
         res.update(summary(lat))
         marks = sorted(b.mark_lat)
         batches = sum(t.batches for t in tabs) - batches0
+        marks_cpu = cpu_draws - idle_rate * window_s - cpu_broadcast
         res.update(
             missed=sum(1 for v in lat if not math.isfinite(v)),
             draws_done=n_draws,
             draw_max_per_draw_ms=per_draw_max,
             draw_cpu_server_ms=round(cpu_draws / n_draws * 1000, 1),
+            draw_window_s=round(window_s / n_draws, 2),
+            draw_cpu_above_idle_ms=round((cpu_draws - idle_rate * window_s) / n_draws * 1000, 1),
             draw_cpu_emulator_ms=round((my_cpu() - c_me) / n_draws * 1000, 1),
             draw_foreign_cores=round(
                 foreign_cpu(sys0, psutil.cpu_times(), srv.cpu() - c_srv + my_cpu() - c_me), 2
@@ -1361,14 +1374,10 @@ async def bench_main(b: Bench, srv: Server) -> dict[str, Any]:
             batches_per_draw=round(batches / n_draws, 1),
             marks_per_draw=round(len(marks) / n_draws, 1),
             # the server CPU after the broadcast (the marks, sent >= --mark-delay LO later),
-            # per mark: what one more marking phone costs
-            mark_cpu_server_ms=round((cpu_draws - cpu_broadcast) / len(marks) * 1000, 3)
-            if marks
-            else None,
+            # above idle, per mark: what one more marking phone costs
+            mark_cpu_server_ms=round(marks_cpu / len(marks) * 1000, 3) if marks else None,
             # ... and per batch (one message and its ack, whatever it holds)
-            batch_cpu_server_ms=round((cpu_draws - cpu_broadcast) / batches * 1000, 3)
-            if batches
-            else None,
+            batch_cpu_server_ms=round(marks_cpu / batches * 1000, 3) if batches else None,
             mark_p50_ms=ms(pct(marks, 0.5)),
             mark_p95_ms=ms(pct(marks, 0.95)),
             marks_unanswered=sum(len(t.mark_sent) for t in tabs),
@@ -1402,6 +1411,8 @@ def report(res: dict[str, Any]) -> None:
         "rss_per_player_kb",
         "rss_after_join_mb",
         "draw_cpu_server_ms",
+        "draw_cpu_above_idle_ms",
+        "idle_cpu_server_ms_per_s",
         "draw_broadcast_cpu_server_ms",
         "marks_per_draw",
         "batches_per_draw",
@@ -1470,6 +1481,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="a phone sends at most one batch of marks every S s, its first one a second after"
         " the touch (assets/loto.js); 0: a batch a second after each touch (before issue 14's"
         " spacing)",
+    )
+    ap.add_argument(
+        "--idle-window",
+        type=float,
+        default=10.0,
+        metavar="S",
+        help="before the draws, the server's CPU with every phone connected and idle, over S s",
     )
     ap.add_argument(
         "--draw-every",
