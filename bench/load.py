@@ -1321,13 +1321,17 @@ async def bench_main(b: Bench, srv: Server) -> dict[str, Any]:
     c_me, c_srv, sys0 = my_cpu(), srv.cpu(), psutil.cpu_times()
     if every:  # the hall's pace: the marks of a draw come in while the next ones are drawn
         await settle(args.marks_spacing + 30)  # (the warm-up's batches)
+
     # What the server spends with every phone connected and nothing happening (engine.io's
-    # pings, one per phone every 25 s, and their pongs): counted in each draw's CPU as long as
-    # the draw lasts, so also given apart (`draw_cpu_above_idle_ms`).
-    ci, ti = srv.cpu(), now()
-    await asyncio.sleep(args.idle_window)
-    idle_rate = (srv.cpu() - ci) / (now() - ti)  # cores
-    res["idle_cpu_server_ms_per_s"] = round(idle_rate * 1000, 1)
+    # pings, one per phone every 25 s, and their pongs; the reaper's pass every 30 s): counted
+    # in each draw's CPU as long as the draw lasts, so also given apart
+    # (`draw_cpu_above_idle_ms`), measured over a window before the draws and one after.
+    async def idle_cpu() -> float:
+        ci, ti = srv.cpu(), now()
+        await asyncio.sleep(args.idle_window)
+        return (srv.cpu() - ci) / (now() - ti)  # cores
+
+    idle_before = await idle_cpu()
     c_start, t_start = srv.cpu(), now()
     window_s = 0.0  # the draws' measured time (each draw to its idle window; or the whole run)
     for _ in range(args.draws):
@@ -1350,6 +1354,13 @@ async def bench_main(b: Bench, srv: Server) -> dict[str, Any]:
         idle = await settle(args.marks_spacing + 30)
         cpu_draws = (idle[1] if idle else srv.cpu()) - c_start
         window_s = (idle[0] if idle else now()) - t_start
+    idle_after = await idle_cpu()
+    idle_rate = (idle_before + idle_after) / 2
+    res["idle_cpu_server_ms_per_s"] = round(idle_rate * 1000, 1)
+    res["idle_cpu_before_after_ms_per_s"] = [
+        round(idle_before * 1000, 1),
+        round(idle_after * 1000, 1),
+    ]
     gc.unfreeze()
     n_draws = len(per_draw_max)
     if n_draws:
@@ -1485,9 +1496,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument(
         "--idle-window",
         type=float,
-        default=10.0,
+        default=30.0,
         metavar="S",
-        help="before the draws, the server's CPU with every phone connected and idle, over S s",
+        help="before the draws and after, the server's CPU with every phone connected and idle,"
+        " over S s (a pass of the reaper, more than a ping per phone)",
     )
     ap.add_argument(
         "--draw-every",
