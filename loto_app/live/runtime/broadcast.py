@@ -29,7 +29,7 @@ from reflex_base.constants.state import FIELD_MARKER
 
 from loto_app.domain import events as ev
 from loto_app.live.present.snapshot import public_snapshot
-from loto_app.live.runtime import registry
+from loto_app.live.runtime import fanout, registry
 from loto_app.live.runtime.live_evening import LiveEvening
 from loto_app.storage.db import database_url
 
@@ -120,6 +120,8 @@ def bind(app: rx.App, hall_state: type, refresh_handler: str) -> None:
     redis_url = os.environ.get("REFLEX_REDIS_URL")
     if redis_url:
         app.register_lifespan_task(_rooms_across_workers(app, redis_url))
+    elif app.sio is not None:
+        fanout.install(app.sio)  # every message queued on its sockets in one loop
 
 
 def _rooms_across_workers(app: rx.App, redis_url: str):
@@ -154,10 +156,11 @@ def _redis_manager(url: str, channel: str) -> Any:
     """A socket.io Redis manager that resyncs this worker's rooms after a Redis outage."""
     import socketio
 
-    class Manager(socketio.AsyncRedisManager):
+    class Manager(socketio.AsyncRedisManager, fanout.FastEmit):
         """python-socketio's Redis manager, plus: when its connection comes back (Redis
         restarted), this worker's sockets get the current picture of every evening again,
-        since what other workers published meanwhile never reached them."""
+        since what other workers published meanwhile never reached them. The messages it
+        relays are queued on this worker's sockets by `fanout.FastEmit`."""
 
         _connections = 0
 
