@@ -99,10 +99,12 @@ async def _stop(server, task, clients) -> None:
     await task
 
 
-async def _scenario(fast: bool) -> tuple[bool, list[list[str]]]:
+async def _scenario(fast: bool) -> tuple[bool, list[list[str]], int]:
     """Messages to a room (one socket skipped), to one socket, to a list of rooms, with a tuple
-    of arguments and with none; what each client received."""
+    of arguments and with none; what each client received, and how many packets went the
+    library's way (one task each)."""
     sio, server, task, clients = await _serve(fast, ["hall", "hall", "hall", "desk"])
+    library_sends = _count_library_sends(sio)
     try:
         assert isinstance(sio.manager, fanout.FastEmit) is fast
         skipped = clients[1].sid
@@ -115,16 +117,31 @@ async def _scenario(fast: bool) -> tuple[bool, list[list[str]]]:
         await sio.emit("event", {"nobody": True}, to="empty-room")
         want = [51, 1, 51, 2]
         ok = await _until(lambda: [len(c.events) for c in clients] == want)
-        return ok, [c.events for c in clients]
+        return ok, [c.events for c in clients], library_sends[0]
     finally:
         await _stop(server, task, clients)
 
 
+def _count_library_sends(sio: socketio.AsyncServer) -> list[int]:
+    """Count the packets sent the library's way (`_send_eio_packet`, one task each)."""
+    count = [0]
+    send = sio._send_eio_packet
+
+    async def counted(eio_sid, pkt):
+        count[0] += 1
+        await send(eio_sid, pkt)
+
+    sio._send_eio_packet = counted  # type: ignore[method-assign]
+    return count
+
+
 def test_fast_emit_sends_what_the_library_sends_in_the_same_order() -> None:
-    ok_lib, lib = asyncio.run(_scenario(fast=False))
-    ok_fast, fast = asyncio.run(_scenario(fast=True))
+    ok_lib, lib, lib_sends = asyncio.run(_scenario(fast=False))
+    ok_fast, fast, fast_sends = asyncio.run(_scenario(fast=True))
     assert ok_lib and ok_fast, ([len(x) for x in lib], [len(x) for x in fast])
     assert fast == lib
+    assert lib_sends == 50 * 2 + 1 + 4  # one task per packet and recipient
+    assert fast_sends == 0  # all queued in the loop
     assert fast[0][:2] == [
         '42["event",{"delta":{"n":0,"text":""}}]',
         '42["event",{"delta":{"n":1,"text":"\\u00e9"}}]',
@@ -141,8 +158,10 @@ def test_a_socket_whose_client_stopped_answering_is_closed_and_the_others_served
             eio_sid = sio.manager.eio_sid_from_sid(gone.sid, "/")
             server_side = sio.eio.sockets[eio_sid]
             server_side.last_ping = time.time() - 60  # no pong for a minute
+            library_sends = _count_library_sends(sio)
             await sio.emit("event", {"n": 1}, to="hall")
             closed = await _until(lambda: server_side.closed)
+            assert library_sends == [1]  # that socket's: the library closes it
             await _until(lambda: len(alive.events) == 1)
             in_room = [sid for sid, _ in sio.manager.get_participants("/", "hall")]
             return gone, alive, closed, in_room == [alive.sid]

@@ -42,6 +42,7 @@ class FastEmit(socketio.AsyncManager):
         **kwargs: Any,
     ) -> None:
         room = to or room
+        kwargs.pop("ignore_queue", None)  # (AsyncServer.emit always passes it; no queue here)
         if callback is not None or kwargs or namespace not in self.rooms:
             await super().emit(
                 event, data, namespace, room=room, skip_sid=skip_sid, callback=callback, **kwargs
