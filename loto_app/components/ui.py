@@ -75,7 +75,10 @@ def connection_banner() -> rx.Component:
         has_connection_errors,
         rx.box(
             rx.text("Connexion perdue — reconnexion en cours…", font_weight="800"),
-            rx.text("Vos cartons et vos pions sont gardés sur le serveur.", font_size="0.95rem"),
+            rx.text(
+                "Vos cartons sont gardés sur le serveur, vos pions sur ce téléphone.",
+                font_size="0.95rem",
+            ),
             background=BANNER,
             color="white",
             padding="0.6rem 1rem",
