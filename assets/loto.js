@@ -200,7 +200,7 @@
   // away, the player moves to another device) or the connection comes back.
   var FLUSH_MS = 1000; // the page's first batch goes this long after the touch
   var SPACING_MS = window.__lotoMarksSpacingMs || 60000; // then at most one batch this often
-  var RESEND_MS = 5000; // a batch unanswered this long is sent again (its ack was lost)
+  var RESEND_MS = 10000; // a batch unanswered this long is sent again (its ack was lost)
   var MARKS_KEY = "loto_marks";
   var mk = {
     base: {}, baseAttr: null, ops: {}, game: 0, code: "", sent: null, timer: null, lastSent: 0,

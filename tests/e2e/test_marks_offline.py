@@ -152,7 +152,7 @@ def test_marks_made_offline_are_kept_sent_and_seen_elsewhere(
             document.dispatchEvent(new Event("visibilitychange"));
         }"""
     )
-    assert _stored(engine, eid, want, timeout=5.0) == want
+    assert _stored(engine, eid, want, timeout=10.0) == want
     expect(player.locator("html")).to_have_attribute("data-marks-pending", "0")
     player.evaluate("() => { delete document.visibilityState; }")
 

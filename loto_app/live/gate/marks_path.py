@@ -5,7 +5,7 @@ A batch is sent as an ordinary Reflex event (`PlayerState.save_marks`, the page'
 queued while offline, sent on reconnect) and is taken here instead: checked
 (`live/input/marks_batch.py`), rate limited per socket, its sender identified from the identity
 it carries (the browser's stored code and secret, as `PlayerState._identify` does: never the
-socket or Reflex's client token), stored with the other batches of the same quarter second
+socket or Reflex's client token), stored with the other batches of the same two seconds
 (`live/runtime/marks.py`), and answered on the same socket with a delta of one display slot,
 `PlayerState.marks_ack` (read by assets/loto.js; the server never reads its copy). The frame
 guard, installed after this, checks the event's size first.

@@ -1,11 +1,15 @@
-"""Marks saved for safekeeping: the phones' batches of one quarter second, one move.
+"""Marks saved for safekeeping: the phones' batches of two seconds, one move.
 
 A pion is not evidence (RULES.md: a claim is judged on the numbers drawn), so a touch does not
 wait for the server: the phone (assets/loto.js) shows it at once, keeps it in local storage
-(a reload, a dropped connection) and sends what changed a second later, in one batch. The
-server keeps a copy (the pions come back on the player's other device and after a restart;
-démarquage clears them). The batches arriving within `GATHER_S` of each other are played as
-one move, `Evening.save_marks`: one `MarksSaved` event in the log for all of them, one commit.
+(a reload, a dropped connection) and sends what changed in batches (at most one a minute, see
+assets/loto.js). The server keeps a copy (the pions come back on the player's other device and
+after a restart; démarquage clears them). The batches arriving within `GATHER_S` of each other
+are played as one move, `Evening.save_marks`: one `MarksSaved` event in the log for all of them,
+one commit. A commit costs a few milliseconds whatever it holds, and a minute's batches arrive
+spread over the draws (a thousand phones: ~20 a second), so they wait two seconds for their
+commit: nobody waits for it (the pion is on the phone), and the phone sends a batch again only
+when its answer is 10 s late.
 """
 
 from __future__ import annotations
@@ -27,7 +31,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("loto_app.live")
 
-GATHER_S = 0.25  # batches arriving within this are committed together
+GATHER_S = 2.0  # batches arriving within this are committed together
 COMMIT_TIMEOUT_S = 30.0  # a batch not stored by then is not acked (the phone sends it again)
 MAX_KNOWN = 50_000  # identities kept in memory (a player's (code, secret) -> who)
 
@@ -87,7 +91,7 @@ async def save(evening_id: int, player_id: str, batch: MarksBatch) -> dict[str, 
     loop = asyncio.get_running_loop()
     w = _Waiting(player_id, batch, loop.create_future())
     _inbox.setdefault(evening_id, []).append(w)
-    if evening_id not in _due:  # the first of a quarter second: they all commit then
+    if evening_id not in _due:  # the first of GATHER_S: they all commit then
         _due.add(evening_id)
         loop.call_later(GATHER_S, spawn, _flush(evening_id))
     await asyncio.wait_for(asyncio.shield(w.answer), COMMIT_TIMEOUT_S)
