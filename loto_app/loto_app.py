@@ -46,6 +46,10 @@ app = rx.App(
     api_transformer=network.forwarded_scheme,
     stylesheets=["/loto.css"],  # the armed claim button, countdown bars (assets/loto.css)
 )
+# No Reflex connection toast ("Cannot connect to server: websocket error. Check if server is
+# reachable at ws://…", in English, over the cartons for two minutes): every page has its own
+# French banner while the connection is lost (components/ui.py `connection_banner`).
+app.app_wraps[(5, "Overlay")] = lambda _stateful: None
 
 # Routes are added here rather than with @rx.page: Reflex 0.10 re-applies decorated pages on
 # each compile and warns "Page ... is being redefined" in `reflex run --env prod`.

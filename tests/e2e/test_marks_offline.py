@@ -104,6 +104,10 @@ def test_marks_made_offline_are_kept_sent_and_seen_elsewhere(
     assert first.get_attribute("aria-pressed") == "false"
     assert third.get_attribute("aria-label").endswith(", marqué")
     player.screenshot(path=results_dir / "01-hors-ligne.png", full_page=True)
+    # the page's French banner says it, and nothing in English covers the cartons
+    expect(player.get_by_test_id("connection-banner")).to_contain_text("vos pions sur ce téléphone")
+    expect(player.get_by_text("Cannot connect to server")).to_have_count(0)
+    expect(player.locator("[data-sonner-toast]")).to_have_count(0)
     player.wait_for_timeout(2_500)  # longer than a batch waits: nothing could go out
     assert marks(engine, eid) == {key[cells[0]]}
     want = {key[cells[1]], key[cells[2]]}
