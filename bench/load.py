@@ -1332,6 +1332,8 @@ async def bench_main(b: Bench, srv: Server) -> dict[str, Any]:
     # in each draw's CPU as long as the draw lasts, so also given apart
     # (`draw_cpu_above_idle_ms`), measured over a window before the draws and one after.
     async def idle_cpu() -> float:
+        if not args.idle_window:
+            return 0.0
         ci, ti = srv.cpu(), now()
         await asyncio.sleep(args.idle_window)
         return (srv.cpu() - ci) / (now() - ti)  # cores
@@ -1495,19 +1497,19 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument(
         "--marks-spacing",
         type=float,
-        default=SPACING_S,
+        default=None,
         metavar="S",
         help="a phone sends at most one batch of marks every S s, its first one a second after"
-        " the touch (assets/loto.js); 0: a batch a second after each touch (before issue 14's"
-        " spacing)",
+        " the touch (assets/loto.js; default with --draw-every: 60); 0: a batch a second after"
+        " each touch (the default without --draw-every, whose next draw waits for every mark)",
     )
     ap.add_argument(
         "--idle-window",
         type=float,
-        default=30.0,
+        default=None,
         metavar="S",
         help="before the draws and after, the server's CPU with every phone connected and idle,"
-        " over S s (a pass of the reaper, more than a ping per phone)",
+        " over S s (default with --draw-every: 50, two pings per phone; else 0, not measured)",
     )
     ap.add_argument(
         "--draw-every",
@@ -1582,6 +1584,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         ap.error("--scale-out needs --start")
     if not args.start and not (args.code and args.secret):
         ap.error("without --start, give --code and --secret of an existing evening")
+    if args.marks_spacing is None:  # (each draw waiting for its marks: a batch per touch)
+        args.marks_spacing = SPACING_S if args.draw_every else 0.0
+    if args.idle_window is None:
+        args.idle_window = 50.0 if args.draw_every else 0.0
     return args
 
 
