@@ -5,11 +5,14 @@ for a phone).
 
 Every check reads the database as it stands now: a secret that was renewed, or a member whose
 access was withdrawn, is refused from the next action on, in every process (a primary-key read,
-cheap next to the move it guards)."""
+cheap next to the move it guards). A player's secret is the exception: it is never renewed, so
+the player it resolves to is kept in memory once found (`player_for_secret`: every page load
+and every action of a phone asks)."""
 
 from __future__ import annotations
 
 import secrets
+from collections import OrderedDict
 from dataclasses import dataclass
 
 import sqlalchemy as sa
@@ -25,6 +28,7 @@ ROLES = {"vendeur": "Vendeur", "caissier": "Caissier"}
 #: The kinds of staff sign-in (`AccessStore.signs_in`): the desk is a vendeur or a caissier.
 KINDS = ("animateur", "organiser", "desk")
 MAX_STAFF = 50
+MAX_KNOWN_PLAYERS = 50_000  # (evening, secret digest) -> player kept in memory
 
 
 class AccessError(ValueError):
@@ -50,6 +54,7 @@ class AccessStore:
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
+        self._players: OrderedDict[tuple[int, str], str] = OrderedDict()
 
     # ------------------------------------------------------------------ any sign-in
 
@@ -64,16 +69,27 @@ class AccessStore:
         return StaffMember(0, kind, kind, True) if check(evening_id, secret) else None
 
     def player_for_secret(self, evening_id: int, secret: str) -> str | None:
-        """The player a phone's secret identity resolves to."""
+        """The player a phone's secret identity resolves to (from memory once found: a
+        player's secret is never renewed; an unknown one is looked up again each time, it may
+        be a join that another process is committing)."""
         if not isinstance(secret, str) or not secret or len(secret) > 64:
             return None
+        key = (evening_id, hash_secret(secret))
+        known = self._players.get(key)
+        if known is not None:
+            self._players.move_to_end(key)
+            return known
         with Session(self.engine) as s:
-            return s.exec(
+            pid = s.exec(
                 select(m.PlayerRow.player_id).where(
-                    m.PlayerRow.evening_id == evening_id,
-                    m.PlayerRow.secret_hash == hash_secret(secret),
+                    m.PlayerRow.evening_id == evening_id, m.PlayerRow.secret_hash == key[1]
                 )
             ).first()
+        if pid is not None:
+            self._players[key] = pid
+            while len(self._players) > MAX_KNOWN_PLAYERS:
+                self._players.popitem(last=False)
+        return pid
 
     # ------------------------------------------------------------------ animateur
 

@@ -145,6 +145,42 @@ def test_a_phone_identity_resolves_in_the_same_store(live_app: EveningStore) -> 
     assert access.player_for_secret(creds.evening_id, "") is None
 
 
+def test_a_found_player_is_kept_an_unknown_secret_is_asked_again(live_app: EveningStore) -> None:
+    """A player's secret is never renewed: once found, no more queries; an unknown secret may
+    be a join another process is committing: the database is asked each time."""
+    import sqlalchemy as sa
+
+    from loto_app.live.runtime import registry
+
+    creds = live_app.create_evening("Joueurs", demo_program("PHK"))
+    eid = creds.evening_id
+    access = AccessStore(live_app.engine)
+    queries: list[str] = []
+
+    def count(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        queries.append(statement)
+
+    sa.event.listen(live_app.engine, "before_cursor_execute", count)
+    try:
+        pid, secret = asyncio.run(registry.join(eid, "Mémé"))
+        queries.clear()
+        assert access.player_for_secret(eid, secret) == pid
+        assert len(queries) == 1
+        assert access.player_for_secret(eid, secret) == pid
+        assert len(queries) == 1, "found once: kept"
+        assert access.player_for_secret(eid + 1, secret) is None, "another evening's"
+        # the secret of a player whose join is not committed yet: asked again once it is
+        other = AccessStore(live_app.engine)
+        late_pid, late = asyncio.run(registry.join(eid, "Pépé"))
+        queries.clear()
+        assert access.player_for_secret(eid, late + "x") is None
+        assert access.player_for_secret(eid, late + "x") is None
+        assert len(queries) == 2, "an unknown secret is not kept"
+        assert other.player_for_secret(eid, late) == late_pid
+    finally:
+        sa.event.remove(live_app.engine, "before_cursor_execute", count)
+
+
 # ---------------------------------------------------------------------------- the staff session
 
 

@@ -41,9 +41,17 @@ MAX_CODE = 16
 MAX_SECRET = 64
 
 
+_access: AccessStore | None = None
+
+
 def access() -> AccessStore:
-    """The credential checks, on the process's database."""
-    return AccessStore(registry.store().engine)
+    """The credential checks, on the process's database (one store per database: it keeps the
+    players it has found)."""
+    global _access
+    engine = registry.store().engine
+    if _access is None or _access.engine is not engine:
+        _access = AccessStore(engine)
+    return _access
 
 
 class BrowserSession(rx.State, mixin=True):
