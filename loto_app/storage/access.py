@@ -12,6 +12,7 @@ and every action of a phone asks)."""
 from __future__ import annotations
 
 import secrets
+import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 
@@ -55,6 +56,7 @@ class AccessStore:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self._players: OrderedDict[tuple[int, str], str] = OrderedDict()
+        self._players_lock = threading.Lock()  # (asked from worker threads)
 
     # ------------------------------------------------------------------ any sign-in
 
@@ -75,10 +77,11 @@ class AccessStore:
         if not isinstance(secret, str) or not secret or len(secret) > 64:
             return None
         key = (evening_id, hash_secret(secret))
-        known = self._players.get(key)
-        if known is not None:
-            self._players.move_to_end(key)
-            return known
+        with self._players_lock:
+            known = self._players.get(key)
+            if known is not None:
+                self._players.move_to_end(key)
+                return known
         with Session(self.engine) as s:
             pid = s.exec(
                 select(m.PlayerRow.player_id).where(
@@ -86,9 +89,10 @@ class AccessStore:
                 )
             ).first()
         if pid is not None:
-            self._players[key] = pid
-            while len(self._players) > MAX_KNOWN_PLAYERS:
-                self._players.popitem(last=False)
+            with self._players_lock:
+                self._players[key] = pid
+                while len(self._players) > MAX_KNOWN_PLAYERS:
+                    self._players.popitem(last=False)
         return pid
 
     # ------------------------------------------------------------------ animateur
