@@ -70,10 +70,9 @@ class AccessStore:
             raise ValueError(f"unknown kind of sign-in {kind!r}")
         return StaffMember(0, kind, kind, True) if check(evening_id, secret) else None
 
-    def player_for_secret(self, evening_id: int, secret: str) -> str | None:
-        """The player a phone's secret identity resolves to (from memory once found: a
-        player's secret is never renewed; an unknown one is looked up again each time, it may
-        be a join that another process is committing)."""
+    def known_player(self, evening_id: int, secret: str) -> str | None:
+        """The player of a secret already found by this process (memory only: no database
+        read, so the event loop may ask without a thread hop); None: not known here."""
         if not isinstance(secret, str) or not secret or len(secret) > 64:
             return None
         key = (evening_id, hash_secret(secret))
@@ -81,7 +80,30 @@ class AccessStore:
             known = self._players.get(key)
             if known is not None:
                 self._players.move_to_end(key)
-                return known
+            return known
+
+    def remember_player(self, evening_id: int, secret: str, player_id: str) -> None:
+        """A join this process has just committed: its secret resolves to `player_id` from now
+        on without a database read (the page that joined asks at once)."""
+        self._keep((evening_id, hash_secret(secret)), player_id)
+
+    def _keep(self, key: tuple[int, str], player_id: str) -> None:
+        with self._players_lock:
+            self._players[key] = player_id
+            self._players.move_to_end(key)
+            while len(self._players) > MAX_KNOWN_PLAYERS:
+                self._players.popitem(last=False)
+
+    def player_for_secret(self, evening_id: int, secret: str) -> str | None:
+        """The player a phone's secret identity resolves to (from memory once found: a
+        player's secret is never renewed; an unknown one is looked up again each time, it may
+        be a join that another process is committing)."""
+        known = self.known_player(evening_id, secret)
+        if known is not None:
+            return known
+        if not isinstance(secret, str) or not secret or len(secret) > 64:
+            return None
+        key = (evening_id, hash_secret(secret))
         with Session(self.engine) as s:
             pid = s.exec(
                 select(m.PlayerRow.player_id).where(
@@ -89,10 +111,7 @@ class AccessStore:
                 )
             ).first()
         if pid is not None:
-            with self._players_lock:
-                self._players[key] = pid
-                while len(self._players) > MAX_KNOWN_PLAYERS:
-                    self._players.popitem(last=False)
+            self._keep(key, pid)
         return pid
 
     # ------------------------------------------------------------------ animateur

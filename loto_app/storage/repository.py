@@ -97,6 +97,10 @@ class EveningStore(EventLog):
             s.commit()
             return Credentials(row.id, code, secret, organiser, invitation)
 
+    def known_code(self, join_code: str) -> int | None:
+        """The evening of a join code already found (memory only: no database read)."""
+        return self._codes.get(join_code.strip().upper())
+
     def evening_id_for_code(self, join_code: str) -> int | None:
         """The evening a join code opens (case-insensitive). A code never changes once given
         (nor is an evening deleted), so codes found are remembered: every join and every
@@ -131,11 +135,18 @@ class EveningStore(EventLog):
         """The write of a new player's secret digest, for the transaction that commits their
         join (the `extra` of `EventLog.append`)."""
 
+        table = m.PlayerRow.__table__
+        digest = hash_secret(secret)
+
         def write(s: Session) -> None:
-            s.exec(
-                sa.update(m.PlayerRow)
-                .where(m.PlayerRow.evening_id == evening_id, m.PlayerRow.player_id == player_id)
-                .values(secret_hash=hash_secret(secret))
+            # A Core statement on the transaction's connection (the ORM's bulk update
+            # synchronised the whole session, every joiner of the batch, once per joiner);
+            # the projection's pending row goes first.
+            s.flush()
+            s.connection().execute(
+                sa.update(table)
+                .where(table.c.evening_id == evening_id, table.c.player_id == player_id)
+                .values(secret_hash=digest)
             )
 
         return write

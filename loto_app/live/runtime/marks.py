@@ -2,12 +2,12 @@
 
 A pion is not evidence (RULES.md: a claim is judged on the numbers drawn), so a touch does not
 wait for the server: the phone (assets/loto.js) shows it at once, keeps it in local storage
-(a reload, a dropped connection) and sends what changed in batches (at most one a minute, see
-assets/loto.js). The server keeps a copy (the pions come back on the player's other device and
-after a restart; démarquage clears them). The batches arriving within `GATHER_S` of each other
-are played as one move, `Evening.save_marks`: one `MarksSaved` event in the log for all of them,
-one commit. A commit costs a few milliseconds whatever it holds, and a minute's batches arrive
-spread over the draws (a thousand phones: ~20 a second), so they wait two seconds for their
+(a reload, a dropped connection) and sends what changed in batches (at most one every three
+minutes, see assets/loto.js). The server keeps a copy (the pions come back on the player's
+other device and after a restart; démarquage clears them). The batches arriving within
+`GATHER_S` of each other are played as one move, `Evening.save_marks`: one `MarksSaved` event
+in the log for all of them, one commit. A commit costs a few milliseconds whatever it holds,
+and the phones' batches arrive spread over the draws, so they wait two seconds for their
 commit: nobody waits for it (the pion is on the phone), and the phone sends a batch again only
 when its answer is 10 s late.
 """
@@ -17,12 +17,11 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import logging
-from collections import OrderedDict
 from collections.abc import Coroutine
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from loto_app.live.runtime import registry
+from loto_app.live.runtime import identity, registry
 
 if TYPE_CHECKING:
     from loto_app.domain import events as ev
@@ -33,36 +32,16 @@ log = logging.getLogger("loto_app.live")
 
 GATHER_S = 2.0  # batches arriving within this are committed together
 COMMIT_TIMEOUT_S = 30.0  # a batch not stored by then is not acked (the phone sends it again)
-MAX_KNOWN = 50_000  # identities kept in memory (a player's (code, secret) -> who)
-
-_known: OrderedDict[tuple[str, str], tuple[int, str]] = OrderedDict()
 
 
 async def identify(code: str, secret: str) -> tuple[int, str] | None:
-    """(evening id, player id) of a browser's stored identity, as `PlayerState._identify`
-    finds it (the database once, then from memory); None if it is nobody's."""
-    key = (code, secret)
-    hit = _known.get(key)
-    if hit is not None:
-        _known.move_to_end(key)
-        return hit
-    from loto_app.live.states.session import access  # (the states import this module)
-
-    evening_id = await asyncio.to_thread(registry.store().evening_id_for_code, code)
-    if evening_id is None:
-        return None
-    pid = await asyncio.to_thread(access().player_for_secret, evening_id, secret)
-    if pid is None:
-        return None
-    _known[key] = (evening_id, pid)
-    while len(_known) > MAX_KNOWN:
-        _known.popitem(last=False)
-    return evening_id, pid
+    """(evening id, player id) of a batch's identity, as every handler finds it
+    (`live/runtime/identity.py`); None if it is nobody's."""
+    return await identity.player_of(code, secret)
 
 
 def forget_all() -> None:
     """Tests: another database."""
-    _known.clear()
     _inbox.clear()
     _due.clear()
 

@@ -30,7 +30,8 @@ import reflex as rx
 from loto_app.live.gate import signin_limit
 from loto_app.live.input.guards import BadInput, as_text, form, log, refuse
 from loto_app.live.runtime import broadcast, registry
-from loto_app.storage.access import AccessStore, StaffMember
+from loto_app.live.runtime.identity import access
+from loto_app.storage.access import StaffMember
 
 if TYPE_CHECKING:
     from reflex.state import BaseState
@@ -41,25 +42,14 @@ MAX_CODE = 16
 MAX_SECRET = 64
 
 
-_access: AccessStore | None = None
-
-
-def access() -> AccessStore:
-    """The credential checks, on the process's database (one store per database: it keeps the
-    players it has found)."""
-    global _access
-    engine = registry.store().engine
-    if _access is None or _access.engine is not engine:
-        _access = AccessStore(engine)
-    return _access
-
-
 class BrowserSession(rx.State, mixin=True):
     """An identity kept by the browser and checked by the server (the mixin: a state class
     lists it before `rx.State` and declares its own `code` and `secret` `rx.LocalStorage`)."""
 
     #: The page this state serves (its on-load handler is `resume`).
     ROUTE: ClassVar[str] = ""
+    #: Other routes that serve the same page (the player's page is also the join page, `/`).
+    ALSO_AT: ClassVar[tuple[str, ...]] = ()
     #: The handlers that need no session (anything else on a lost state reloads the page).
     OPEN: ClassVar[frozenset[str]] = frozenset({"resume"})
     #: False on a substate whose handlers all work without a session (a form filled in first).
@@ -278,7 +268,7 @@ async def reload_if_lost(state: BaseState, target: type, handler: str) -> bool:
     if handler in target.OPEN:
         return False
     root = state._get_root_state()
-    if root.router.url.path.rstrip("/") != target.ROUTE:
+    if (root.router.url.path.rstrip("/") or "/") not in (target.ROUTE, *target.ALSO_AT):
         return False
     sub: Any = await root.get_state(target)
     if not sub._lost():
