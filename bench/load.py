@@ -95,7 +95,7 @@ RE_LAST = re.compile(r'"last_rx_state_":\s*(\d+)')
 RE_GAME = re.compile(r'"game_no_rx_state_":\s*(\d+)')
 ACK = "marks_ack_rx_state_"  # the answer to a batch of marks (loto_app/live/gate/marks_path.py)
 FLUSH_S = 1.0  # a page's first batch of marks goes this long after the touch (assets/loto.js)
-SPACING_S = 60.0  # ... then at most one batch this often (assets/loto.js SPACING_MS)
+SPACING_S = 180.0  # ... then at most one batch this often (assets/loto.js SPACING_MS)
 RESEND_S = 10.0  # ... and the batch again when it had no answer this long (a lost ack)
 HYDRATED = '"is_hydrated_rx_state_":true'
 SECRET = "bench-animateur-" + secrets.token_hex(8)
@@ -867,7 +867,11 @@ async def run_player(b: Bench, p: PlayerRun, gate: asyncio.Semaphore, delay: flo
         p.t_hydrated = now()
         name = f"Joueur {tab.label}"
         tab.emit(f"{b.fe.player}.join_evening", {"form_data": {"code": b.code, "name": name}})
-        if not await tab.until(lambda: tab.player.get("secret") and tab.redirects, tmo):
+        # The app fills the player's page in on the join's own event (a redirect to /jouer, and
+        # its navigation's two events, before issue 14's last change: followed, see _message).
+        if not await tab.until(
+            lambda: tab.player.get("secret") and (tab.redirects or tab.player.get("ready")), tmo
+        ):
             raise TimeoutError(f"no secret/redirect after join ({tab.player.get('message')!r})")
         p.t_secret = now()
         if args.after_join == "reload":  # a reload of /jouer: same token, new socket

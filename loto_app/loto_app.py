@@ -53,7 +53,13 @@ app.app_wraps[(5, "Overlay")] = lambda _stateful: None
 
 # Routes are added here rather than with @rx.page: Reflex 0.10 re-applies decorated pages on
 # each compile and warns "Page ... is being redefined" in `reflex run --env prod`.
-app.add_page(join.index, route="/", title=join.TITLE, on_load=join.JoinPrefill.read_link)
+# `/` and `/jouer` are one page: the join form, the player's page once joined (pages/player.py).
+app.add_page(
+    player.join_or_play,
+    route="/",
+    title=join.TITLE,
+    on_load=[join.JoinPrefill.read_link, PlayerState.resume],
+)
 app.add_page(player.index, route=PlayerState.ROUTE, title=player.TITLE, on_load=PlayerState.resume)
 app.add_page(
     animateur.index,

@@ -1,4 +1,5 @@
-"""`/`: join an evening with its code and a pseudonym."""
+"""The join form: an evening's code and a pseudonym (the page `/` is pages/player.py's
+`join_or_play`)."""
 
 from __future__ import annotations
 
@@ -27,8 +28,8 @@ class JoinPrefill(rx.State):
         self.invitation = inv.strip()[:64] if isinstance(inv, str) else ""
 
 
-def index() -> rx.Component:
-    """The join page."""
+def form_page() -> rx.Component:
+    """The join form (on `/`, and on `/jouer` without an identity: pages/player.py)."""
     return page_shell(
         rx.heading("Loto", as_="h1", size="9", text_align="center", custom_attrs=tid("title")),
         rx.text("Rejoindre une soirée de loto", size="6", text_align="center"),

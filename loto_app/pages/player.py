@@ -1,4 +1,4 @@
-"""`/jouer`: my cartons, the last number, the claim button, my lots."""
+"""`/jouer` (and `/` once joined): my cartons, the last number, the claim button, my lots."""
 
 from __future__ import annotations
 
@@ -25,6 +25,7 @@ from loto_app.domain.events import HALF
 from loto_app.live.states.hall import HallView
 from loto_app.live.states.player import PlayerState
 from loto_app.live.states.prefs import Prefs
+from loto_app.pages import join
 from loto_app.present import HALF_LOT
 
 TITLE = "Loto — mes cartons"
@@ -514,7 +515,19 @@ def _large_text_toggle() -> rx.Component:
 
 
 def index() -> rx.Component:
-    """The player page."""
+    """`/jouer`: the player's page; the join form when this browser holds no identity (once
+    hydrated: before, the page's skeleton, "Chargement de vos cartons…")."""
+    return rx.cond(rx.State.is_hydrated & (PlayerState.secret == ""), join.form_page(), _page())
+
+
+def join_or_play() -> rx.Component:
+    """`/` (the hall's QR code): the join form; once joined, the player's page at once, in the
+    same page (no second page load: `PlayerState.join_evening`)."""
+    return rx.cond(PlayerState.secret == "", join.form_page(), _page())
+
+
+def _page() -> rx.Component:
+    """The player's page."""
     return page_shell(
         _hall_helpers(),
         _header(),

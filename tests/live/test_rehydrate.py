@@ -93,7 +93,8 @@ def test_the_middleware_warms_the_state_of_the_page_being_hydrated(
     live_app: EveningStore,
 ) -> None:
     """Through the middleware, as Reflex calls it: the hydrate of /jouer warms PlayerState with
-    the identity in the hydrate's payload; other events and other pages are left alone."""
+    the identity in the hydrate's payload (and of `/`, the same page); other events and other
+    pages are left alone."""
     import reflex as rx
     from reflex.event import Event
 
@@ -120,5 +121,8 @@ def test_the_middleware_warms_the_state_of_the_page_being_hydrated(
 
     hydrate = "reflex___state____state.hydrate_and_load"
     assert len(asyncio.run(scenario("/jouer", hydrate)).cartons) == 1
-    assert asyncio.run(scenario("/", hydrate)).cartons == []
+    # `/` is the same page (the join form, then the player's page): warmed as well
+    assert warm.by_route["/"] is PlayerState
+    assert len(asyncio.run(scenario("/", hydrate)).cartons) == 1
+    assert asyncio.run(scenario("/reglement", hydrate)).cartons == []
     assert asyncio.run(scenario("/jouer", f"{name}.refresh")).cartons == []

@@ -289,6 +289,7 @@ def lost_cases() -> list[tuple[str, str, str, dict]]:
             {"carton_no": 1, "number": 5},
         ),
         ("loto_app.live.states.player.PlayerState", "/jouer", "refresh", {}),
+        ("loto_app.live.states.player.PlayerState", "/", "refresh", {}),  # (the same page)
         ("loto_app.live.states.animateur.AnimateurState", "/animateur", "draw", {}),
         ("loto_app.live.states.caisse.CaisseState", "/caisse", "refresh", {}),
         (
@@ -335,7 +336,8 @@ def test_a_state_with_an_identity_or_on_another_page_is_not_reloaded(
     live_app: EveningStore, state_path: str, route: str, handler: str, payload: dict
 ) -> None:
     cls = state_class(state_path)
-    elsewhere = "/" if route != "/" else "/jouer"
+    # another page (`/` is the player's page too: the join form, then the cartons)
+    elsewhere = "/caisse" if route != "/caisse" else "/jouer"
     assert gate_says(root_on(elsewhere), cls, handler, payload) is None  # refused by the handler
     with_code = root_on(route)
     sub(with_code, cls).code = "ABC123"  # a signed-out device that stores a code: not lost

@@ -59,7 +59,7 @@ class WarmHydrate(Middleware):
     """The middleware (registered after the event gate, so a refused event never gets here).
 
     Args:
-        states: the page states with a `_warm` hook and their `ROUTE`.
+        states: the page states with a `_warm` hook and their `ROUTE` (and `ALSO_AT`).
     """
 
     def __init__(self, *states: type) -> None:
@@ -68,7 +68,8 @@ class WarmHydrate(Middleware):
             route = s.__dict__.get("ROUTE")  # (a plain str: not a Reflex var)
             if not isinstance(route, str) or not route:
                 raise TypeError(f"{s.__name__}.ROUTE must be a ClassVar[str], not {route!r}")
-            self.by_route[route] = s
+            for path in (route, *s.__dict__.get("ALSO_AT", ())):
+                self.by_route[path] = s
 
     async def preprocess(self, app: App, state: BaseState, event: Event) -> StateUpdate | None:
         """Let every event through; before a hydrate, fill the page's states in."""

@@ -27,16 +27,24 @@ from loto_app.live.present.views import (
     order_views,
     private_view,
 )
-from loto_app.live.runtime import broadcast, registry
+from loto_app.live.runtime import broadcast, identity, registry
 from loto_app.live.states.screen import qr_svg_data_uri
 from loto_app.live.states.session import RECONNECTING, BrowserSession, access
 from loto_app.present import TicketView
+
+#: Joined on the join page (`/`): the address bar says /jouer without a navigation (the page
+#: is the same; React Router's own idea of the path stays `/`, which the server also serves).
+SHOW_JOUER = (
+    "if (window.location.pathname !== '/jouer')"
+    " window.history.replaceState(window.history.state, '', '/jouer')"
+)
 
 
 class PlayerState(BrowserSession, rx.State):
     """My cartons, my marks, my verdicts, my lot tickets."""
 
     ROUTE: ClassVar[str] = "/jouer"
+    ALSO_AT: ClassVar[tuple[str, ...]] = ("/",)  # the join page: the same page (pages/player.py)
     OPEN: ClassVar[frozenset[str]] = frozenset({"resume", "join_evening", "forget_me"})
     RELOAD_MESSAGE: ClassVar[str] = RECONNECTING
 
@@ -100,10 +108,8 @@ class PlayerState(BrowserSession, rx.State):
         if evening_id is None:
             self.message = f"Aucune soirée avec le code « {code} ». Vérifiez le code annoncé."
             return
-        if self.secret and self.code == code:
-            pid = await asyncio.to_thread(access().player_for_secret, evening_id, self.secret)
-            if pid is not None:
-                return rx.redirect(self.ROUTE)
+        if self.secret and self.code == code and await self._identify():
+            return await self._open_page()  # (mine again)
         origin = "hall"
         if invitation:
             if not await asyncio.to_thread(access().check_invitation, evening_id, invitation):
@@ -115,22 +121,38 @@ class PlayerState(BrowserSession, rx.State):
                 return
             origin = "remote"
         try:
-            _pid, secret = await registry.join(evening_id, name, origin)
+            pid, secret = await registry.join(evening_id, name, origin)
         except LotoError as exc:
             refuse(self._who(), "join_evening", exc)
             self.message = exc.user_message
             return
+        access().remember_player(evening_id, secret, pid)  # (committed: found at once)
         self.secret, self.code, self.message = secret, code, ""
-        return rx.redirect(self.ROUTE)
+        self._evening_id, self._player_id = evening_id, pid
+        return await self._open_page()
+
+    async def _open_page(self) -> Any:
+        """Joined: this same event fills the player's page in (the join form and the player's
+        page are one page, pages/player.py), rather than a redirect whose navigation costs the
+        server two more events per phone; the address bar then says /jouer, where a reload or
+        the installed app lands."""
+        await self._enter_room()
+        return rx.call_script(SHOW_JOUER)
 
     @rx.event
     async def resume(self):
-        """On load of /jouer (and after every reconnect): find me, my cartons, the room."""
+        """On load of / and /jouer (and after every reconnect): find me, my cartons, the room;
+        nobody (no identity stored, or not one of this evening's players): the join form."""
         self.ready = False
         if not await self._identify():
-            log.info("no valid player secret on /jouer; back to the join page")
+            if self.secret:
+                log.info("no valid player secret on %s: the join form", self.router.url.path)
             self.secret = ""
-            return rx.redirect("/")
+            return
+        await self._enter_room()
+
+    async def _enter_room(self) -> None:
+        """I am identified: my cartons, the hall's picture, the broadcast rooms."""
         lv = await registry.live(self._evening_id)
         warmed, self._warmed = self._warmed, (0, -1)
         if warmed != (self._evening_id, lv.seq):  # (the hydrate's snapshot showed it already)
@@ -160,18 +182,11 @@ class PlayerState(BrowserSession, rx.State):
     async def _identify(self) -> bool:
         """Resolve the secret kept by this browser to a player (every handler may need to:
         with several workers, an event can reach a state that has not seen `resume`)."""
-        if not isinstance(self.secret, str) or not self.secret or not isinstance(self.code, str):
+        who = await identity.player_of(self.code, self.secret)
+        if who is None:
             self._player_id = ""
             return False
-        store = registry.store()
-        evening_id = await asyncio.to_thread(store.evening_id_for_code, self.code)
-        pid = None
-        if evening_id is not None:
-            pid = await asyncio.to_thread(access().player_for_secret, evening_id, self.secret)
-        if evening_id is None or pid is None:
-            self._player_id = ""
-            return False
-        self._evening_id, self._player_id = evening_id, pid
+        self._evening_id, self._player_id = who
         return True
 
     @rx.event
