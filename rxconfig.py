@@ -23,6 +23,14 @@ gc.set_threshold(50_000, 20, 100)
 # refuses events over 32 KB with one short log line).
 os.environ.setdefault("REFLEX_SOCKET_MAX_HTTP_BUFFER_SIZE", "131072")
 
+# engine.io's ping, every 60 s rather than Reflex's 25: with nothing drawn, the pings were most
+# of what a thousand connected phones cost the server (bench/load.py `idle_cpu_server_ms_per_s`,
+# 15 -> 8.6 ms a second at 1,000 phones). A dead link was already noticed only after the
+# interval plus Reflex's 120 s timeout (145 s, now 180 s): a phone that goes offline says so at
+# once (the browser closes its socket), and a hall's NAT keeps a connection far longer than a
+# minute without traffic. Set REFLEX_SOCKET_INTERVAL to change it.
+os.environ.setdefault("REFLEX_SOCKET_INTERVAL", "60")
+
 
 def _db_url() -> str:
     """LOTO_DB_URL, or the SQLite file; plain postgresql:// URLs get the psycopg 3 driver.
