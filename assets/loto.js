@@ -199,7 +199,10 @@
   // message, whatever it holds); and at once when the page is hidden or closed (the phone is put
   // away, the player moves to another device) or the connection comes back.
   var FLUSH_MS = 1000; // the page's first batch goes this long after the touch
-  var SPACING_MS = window.__lotoMarksSpacingMs || 60000; // then at most one batch this often
+  // then at most one batch this often: three minutes (the server's copy is a safety net for a
+  // phone that dies; a phone put away sends at once): a batch per phone every 180 s is what a
+  // broadcast of thousands can afford (issue 14: bench/load.py, README "Capacité")
+  var SPACING_MS = window.__lotoMarksSpacingMs || 180000;
   var RESEND_MS = 10000; // a batch unanswered this long is sent again (its ack was lost)
   var MARKS_KEY = "loto_marks";
   var mk = {

@@ -22,7 +22,7 @@ HALL = f"{ROOT}.loto_app___live___states___hall____hall_view"
 EVENT_PREFIX = "42/_event,"
 #: A page script that makes assets/loto.js send each pion's batch a second after the touch, for
 #: tests that check the server stored a pion at once (a phone otherwise sends at most one batch
-#: a minute, at once when hidden: test_marks_offline.py).
+#: every three minutes, at once when hidden: test_marks_offline.py).
 SHORT_MARKS_SPACING = "window.__lotoMarksSpacingMs = 1000;"
 
 
@@ -147,7 +147,8 @@ def new_token_round_trip(
     two workers): a phone marks a pion, its socket is cut under it, it reconnects with a new token;
     cartons, pion and board are back, the same player keeps playing, nobody new registered."""
     page = browser.new_context(**phone).new_page()
-    # each pion's batch a second after the touch (not one a minute: see test_marks_offline.py)
+    # each pion's batch a second after the touch (not one every three minutes: see
+    # test_marks_offline.py)
     page.add_init_script(SHORT_MARKS_SPACING)
     inject = Injector(page)
     page.goto(f"{url}/?code={code}")

@@ -49,7 +49,8 @@ class LogSize(logging.Handler):
 
 def _join(browser: Browser, phone: dict, url: str, code: str, name: str) -> tuple[Page, Injector]:
     page = browser.new_context(**phone).new_page()
-    # each pion's batch a second after the touch (not one a minute: see test_marks_offline.py)
+    # each pion's batch a second after the touch (not one every three minutes: see
+    # test_marks_offline.py)
     page.add_init_script(SHORT_MARKS_SPACING)
     inject = Injector(page)
     page.goto(f"{url}/?code={code}")

@@ -1,8 +1,8 @@
 """Marks are the phone's: a touch shows its pion at once, also with no connection at all; the
 pions put (and taken off) while offline reach the server once the connection is back, and are
 there after a reload and on the player's other device. The phone sends them in batches: the
-page's first a second after the touch, then one a minute at most, and at once when the page is
-hidden."""
+page's first a second after the touch, then one every three minutes at most, and at once when
+the page is hidden."""
 
 from __future__ import annotations
 
@@ -142,8 +142,8 @@ def test_marks_made_offline_are_kept_sent_and_seen_elsewhere(
     expect(first).to_have_attribute("data-marked", "true")
     assert _stored(engine, eid, want | {key[cells[0]]}) == want | {key[cells[0]]}
     expect(player.locator("html")).to_have_attribute("data-marks-pending", "0")
-    # ... the next one waits: one batch a minute at most (a batch spans the draws of that
-    # minute), but at once when the phone is put away (the page hidden)
+    # ... the next one waits: one batch every three minutes at most (a batch spans the draws
+    # of that time), but at once when the phone is put away (the page hidden)
     first.click()
     expect(first).to_have_attribute("data-marked", "false")
     player.wait_for_timeout(3_000)  # longer than a first batch waits
