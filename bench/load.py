@@ -492,6 +492,10 @@ class Tab:
                 self.redirects.append(path)
                 if self.b.args.after_join == "nav":
                     self._navigate(path)
+            elif name == "_call_script" and "replaceState" in str(
+                (event.get("payload") or {}).get("javascript_code", "")
+            ):  # joined on `/`: the address bar now says /jouer, where a reload lands
+                self.path = "/jouer"
             elif name == "_call_script" and "location.reload()" in str(
                 (event.get("payload") or {}).get("javascript_code", "")
             ):  # the server lost this tab's state: reload the page (same token, new socket)
