@@ -24,7 +24,7 @@ from reflex_base.constants.state import FIELD_MARKER
 
 from loto_app.live.input.guards import BadInput
 from loto_app.live.input.marks_batch import MarksBatch, batch_text, parse
-from loto_app.live.runtime import marks
+from loto_app.live.runtime import identity, marks
 
 if TYPE_CHECKING:
     import reflex as rx
@@ -73,7 +73,7 @@ def read(payload: Any) -> MarksBatch:
 
 async def answer(batch: MarksBatch) -> dict[str, Any] | None:
     """Identify, store, and the ack (None: nobody's identity, or not stored)."""
-    who = await marks.identify(batch.code, batch.secret)
+    who = await identity.player_of(batch.code, batch.secret)
     if who is None:
         log.warning("save_marks: a batch with no valid player identity (code %s)", batch.code)
         return None

@@ -21,7 +21,7 @@ from collections.abc import Coroutine
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from loto_app.live.runtime import identity, registry
+from loto_app.live.runtime import registry
 
 if TYPE_CHECKING:
     from loto_app.domain import events as ev
@@ -32,12 +32,6 @@ log = logging.getLogger("loto_app.live")
 
 GATHER_S = 2.0  # batches arriving within this are committed together
 COMMIT_TIMEOUT_S = 30.0  # a batch not stored by then is not acked (the phone sends it again)
-
-
-async def identify(code: str, secret: str) -> tuple[int, str] | None:
-    """(evening id, player id) of a batch's identity, as every handler finds it
-    (`live/runtime/identity.py`); None if it is nobody's."""
-    return await identity.player_of(code, secret)
 
 
 def forget_all() -> None:
