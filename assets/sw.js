@@ -9,6 +9,8 @@
    - install: fetch the pages (/, /jouer, /animateur, /ecran) from the network, collect the
      /assets/... files they load (and the files those load), and store them all in
      "loto-shell-<REVISION>-<build>"; then take over at once (skipWaiting + clients.claim).
+     Each fetch is given up after 20 s and tried three times in all; a failed install is
+     tried again by the page (loto_app.py).
    - navigations: network first (revalidating the HTTP cache), the fresh page is stored;
      the cached copy is served only when the network fails (or a proxy answers 502/503/504),
      else offline.html ("Pas de connexion : ...").
@@ -69,10 +71,42 @@ async function clean(response) {
   });
 }
 
+// A fetch of the install that fails (the hall's Wi-Fi drops it, a busy server answers 502, or
+// it hangs) is tried again: the install is all or nothing, and a failed one is only tried
+// again when the page registers the worker again (loto_app.py: a few times, spaced out).
+const FETCH_TIMEOUT_MS = 20000;
+const FETCH_RETRIES_MS = [1000, 3000];
+
+async function fetchOnce(url) {
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(), FETCH_TIMEOUT_MS);
+  try {
+    return await fetch(url, {
+      cache: "no-cache",
+      credentials: "same-origin",
+      signal: abort.signal,
+    });
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 async function fetchOk(url) {
-  const response = await fetch(url, { cache: "no-cache", credentials: "same-origin" });
-  if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
-  return clean(response);
+  for (let attempt = 0; ; attempt += 1) {
+    let response;
+    let error;
+    try {
+      response = await fetchOnce(url);
+      if (response.ok) return clean(response);
+      error = new Error(`${url}: HTTP ${response.status}`);
+    } catch (e) {
+      error = new Error(`${url}: ${e}`);
+    }
+    // a 4xx is the server's answer: asking again changes nothing
+    const transient = !response || response.status >= 500;
+    if (!transient || attempt >= FETCH_RETRIES_MS.length) throw error;
+    await new Promise((done) => setTimeout(done, FETCH_RETRIES_MS[attempt]));
+  }
 }
 
 function refs(text, base) {

@@ -31,13 +31,29 @@ app = rx.App(
         # router manifest (/assets/manifest-<hash>.js), new with every change of JS or CSS, so
         # a new build installs the worker again and renews its cache (see assets/sw.js).
         # `reflex run` dev mode has no such file: no service worker there.
+        # A first install that fails (a file dropped by the hall's Wi-Fi) is tried again
+        # while the page stays open, rather than at the next page load only: after 5 s, then
+        # 30, 90 and 180 s.
         rx.el.script(
             "window.addEventListener('load', function () {"
             " var rr = window.__reactRouterManifest;"
             r" var m = rr && /^\/assets\/manifest-([\w-]+)\.js$/.exec(rr.url);"
-            " if (m && 'serviceWorker' in navigator)"
-            " navigator.serviceWorker.register('/sw.js?v=' + m[1], {scope: '/'})"
-            ".catch(function (e) { console.warn('service worker:', e); });"
+            " if (!m || !('serviceWorker' in navigator)) return;"
+            " var url = '/sw.js?v=' + m[1], waits = [5, 30, 90, 180];"
+            " function again(why) {"
+            "  console.warn('service worker:', why);"
+            "  var s = waits.shift(); if (s) setTimeout(register, s * 1000);"
+            " }"
+            " function register() {"
+            "  navigator.serviceWorker.register(url, {scope: '/'}).then(function (reg) {"
+            "   var w = reg.installing || reg.waiting;"
+            "   if (!w && !reg.active) again('no worker');"
+            "   if (w) w.addEventListener('statechange', function () {"
+            "    if (w.state === 'redundant' && !reg.active) again('install failed');"
+            "   });"
+            "  }, again);"
+            " }"
+            " register();"
             " });"
         ),
     ],

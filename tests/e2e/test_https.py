@@ -42,6 +42,7 @@ import pytest
 from conftest import CHROMIUM, CHROMIUM_ARGS
 from gestures import buy
 from outside import read_qr, serving
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 from loto_app.domain.program import (
@@ -250,12 +251,22 @@ def _sign_in(page: Page, code: str, secret: str) -> None:
     page.get_by_test_id("animateur-login").click()
 
 
+_SW_STATE = """async () => {
+  const r = await navigator.serviceWorker.getRegistration();
+  if (!r) return "no registration";
+  const s = (w) => (w ? w.state : "-");
+  return `installing ${s(r.installing)}, waiting ${s(r.waiting)}, active ${s(r.active)}`;
+}"""
+
+
 def _controlled(page: Page) -> str:
-    """Wait until an activated service worker controls the page; its script URL."""
-    page.wait_for_function(
-        "navigator.serviceWorker.controller !== null",
-        timeout=60_000,
-    )
+    """Wait until an activated service worker controls the page; its script URL. (A loaded
+    machine can fail the first install: a fetch that hangs is given up after 20 s and tried
+    twice more, then the page registers the worker again; see assets/sw.js.)"""
+    try:
+        page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=120_000)
+    except PlaywrightError as e:
+        raise AssertionError(f"no service worker in control: {page.evaluate(_SW_STATE)}") from e
     return page.evaluate("navigator.serviceWorker.controller.scriptURL")
 
 

@@ -154,6 +154,41 @@ def test_installable_with_manifest_and_icons(
     page.screenshot(path=results_dir / "installable.png")
 
 
+def test_a_failed_install_is_tried_again(
+    app_url: str, browser: Browser, phone: dict[str, Any]
+) -> None:
+    """The install precaches every page or nothing. When the hall's Wi-Fi (or a busy server)
+    fails one of its fetches, the worker asks again; when it fails every time, the install
+    fails, and the open page registers the worker again a few seconds later, rather than
+    leaving the phone without its offline shell until the next page load."""
+    context = browser.new_context(**phone, locale="fr-FR")
+    failed: list[str] = []
+    fetched: list[str] = []
+
+    def flaky(route: Route) -> None:
+        if route.request.service_worker is None:
+            route.continue_()
+            return
+        fetched.append(route.request.url)
+        if len(failed) < 3:  # the first install's three tries of this page (assets/sw.js)
+            failed.append(route.request.url)
+            route.fulfill(status=503, body="occupé")
+        else:
+            route.continue_()
+
+    try:
+        context.route(f"{app_url}/ecran", flaky)
+        page = context.new_page()
+        page.goto(app_url + "/")
+        expect(page.get_by_role("heading", name="Loto", level=1)).to_be_visible(timeout=30_000)
+        build = _controlled(page)
+        assert len(failed) == 3 and len(fetched) == 4, fetched
+        cached = _cached_urls(page, f"{CACHE_PREFIX}1-{build}")
+        assert app_url + "/ecran" in cached
+    finally:
+        context.close()
+
+
 def _join_as_player(page: Page, app_url: str, db_url: str) -> None:
     engine = make_engine(db_url)
     creds = EveningStore(engine).create_evening(
