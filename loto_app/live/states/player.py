@@ -104,7 +104,9 @@ class PlayerState(BrowserSession, rx.State):
             self.message = f"Entrez un pseudo de 1 à {MAX_NAME} caractères."
             return
         store = registry.store()
-        evening_id = await asyncio.to_thread(store.evening_id_for_code, code)
+        evening_id = store.known_code(code)  # (memory: no hop to a thread once found)
+        if evening_id is None:
+            evening_id = await asyncio.to_thread(store.evening_id_for_code, code)
         if evening_id is None:
             self.message = f"Aucune soirée avec le code « {code} ». Vérifiez le code annoncé."
             return
@@ -129,14 +131,14 @@ class PlayerState(BrowserSession, rx.State):
         access().remember_player(evening_id, secret, pid)  # (committed: found at once)
         self.secret, self.code, self.message = secret, code, ""
         self._evening_id, self._player_id = evening_id, pid
-        return await self._open_page()
+        return await self._open_page(fresh=False)  # (my join's commit is the latest I need)
 
-    async def _open_page(self) -> Any:
+    async def _open_page(self, *, fresh: bool = True) -> Any:
         """Joined: this same event fills the player's page in (the join form and the player's
         page are one page, pages/player.py), rather than a redirect whose navigation costs the
         server two more events per phone; the address bar then says /jouer, where a reload or
         the installed app lands."""
-        await self._enter_room()
+        await self._enter_room(fresh=fresh)
         return rx.call_script(SHOW_JOUER)
 
     @rx.event
@@ -151,9 +153,11 @@ class PlayerState(BrowserSession, rx.State):
             return
         await self._enter_room()
 
-    async def _enter_room(self) -> None:
-        """I am identified: my cartons, the hall's picture, the broadcast rooms."""
-        lv = await registry.live(self._evening_id)
+    async def _enter_room(self, *, fresh: bool = True) -> None:
+        """I am identified: my cartons, the hall's picture, the broadcast rooms (`fresh`:
+        first catch up with other processes' commits; not needed right after my own move,
+        whose commit caught up before it)."""
+        lv = await registry.live(self._evening_id, fresh=fresh)
         warmed, self._warmed = self._warmed, (0, -1)
         if warmed != (self._evening_id, lv.seq):  # (the hydrate's snapshot showed it already)
             self._show(lv.evening)
@@ -195,6 +199,13 @@ class PlayerState(BrowserSession, rx.State):
         if not self._player_id and not await self._identify():
             return  # (a lost state: the event gate reloads the page, live/states/session.py)
         lv = await registry.live(self._evening_id)
+        self._show(lv.evening)
+
+    async def _show_my_move(self) -> None:
+        """My view after a move of mine: the evening in memory is at least as recent as my
+        move's commit (the writer caught up with other processes before it), so no database
+        read; later moves of others come with their own broadcast."""
+        lv = await registry.live(self._evening_id, fresh=False)
         self._show(lv.evening)
 
     @rx.event
@@ -247,7 +258,7 @@ class PlayerState(BrowserSession, rx.State):
             return self._refused("claim", exc)
         events = await self._play("claim", lambda e: e.claim(self._player_id, no))
         if any(isinstance(x, ev.ClaimMade) for x in events or ()):
-            await self.refresh()  # (my verdict, with the number and stage it holds for)
+            await self._show_my_move()  # (my verdict, with the number and stage it holds for)
 
     @rx.event
     async def unmark_all(self):
@@ -271,7 +282,7 @@ class PlayerState(BrowserSession, rx.State):
         paid or cancelled; on a free loto the cartons show at once: no message to clear.)"""
         self.chosen = -1
         if await self._play("order", lambda e: e.order(self._player_id, index)) is not None:
-            await self.refresh()
+            await self._show_my_move()
 
     @rx.event
     async def choose(self, offer: int):
@@ -311,7 +322,7 @@ class PlayerState(BrowserSession, rx.State):
         except BadInput as exc:
             return self._refused("cancel_order", exc)
         if await self._play("cancel_order", lambda e: e.cancel_order(self._player_id, no)):
-            await self.refresh()
+            await self._show_my_move()
 
     @rx.event
     async def buy(self, kind: str, quantity: int):
@@ -342,7 +353,7 @@ class PlayerState(BrowserSession, rx.State):
         except BadInput as exc:
             return self._refused("answer_share", exc)
         if await self._play("answer_share", lambda e: e.answer_share(self._player_id, yes)):
-            await self.refresh()
+            await self._show_my_move()
 
     # ------------------------------------------------------------------ helpers
 
@@ -377,17 +388,33 @@ class PlayerState(BrowserSession, rx.State):
         return events
 
     def _show(self, e: Evening) -> None:
+        """My view of the evening. Only what changed is assigned: Reflex sends every var
+        assigned, changed or not, and after a move most of the page (the tariff, the other
+        cartons) is as it was."""
         v = private_view(e, self._player_id)
-        self.name, self.cartons, self.marks = v.name, v.cartons, v.marks
-        self.tickets, self.consolations = v.tickets, v.consolations
-        self.verdict, self.verdict_kind = v.verdict, v.verdict_kind
-        self.verdict_game, self.verdict_count = v.verdict_game, v.verdict_count
-        self.share_offer, self.share_answered = v.share_offer, v.share_answered
-        self.decisions = v.decisions
-        self.offers = offer_views(e)
-        self.offer_groups = offer_groups(e)
-        self.orders = order_views(e, self._player_id)
-        self.remote = e.origins.get(self._player_id) == "remote"
+        self._put(
+            name=v.name,
+            cartons=v.cartons,
+            marks=v.marks,
+            tickets=v.tickets,
+            consolations=v.consolations,
+            verdict=v.verdict,
+            verdict_kind=v.verdict_kind,
+            verdict_game=v.verdict_game,
+            verdict_count=v.verdict_count,
+            share_offer=v.share_offer,
+            share_answered=v.share_answered,
+            decisions=v.decisions,
+            offers=offer_views(e),
+            offer_groups=offer_groups(e),
+            orders=order_views(e, self._player_id),
+            remote=e.origins.get(self._player_id) == "remote",
+        )
         code = desk_code(self._player_id)
         if code != self.desk_code:
             self.desk_code, self.desk_qr = code, qr_svg_data_uri(DESK_QR_PREFIX + code)
+
+    def _put(self, **values: Any) -> None:
+        for key, value in values.items():
+            if getattr(self, key) != value:
+                setattr(self, key, value)
