@@ -23,12 +23,13 @@ from loto_app.components.palette import (
 from loto_app.components.ui import announcement_box, big_button, page_shell, tid
 from loto_app.domain.events import HALF
 from loto_app.live.states.hall import HallView
+from loto_app.live.states.player import TITLE as PLAYER_TITLE
 from loto_app.live.states.player import PlayerState
 from loto_app.live.states.prefs import Prefs
 from loto_app.pages import join
 from loto_app.present import HALF_LOT
 
-TITLE = "Loto — mes cartons"
+TITLE = PLAYER_TITLE
 
 
 def _header() -> rx.Component:

@@ -22,6 +22,7 @@ from loto_app.domain.program import (
     Settings,
     Stage,
 )
+from loto_app.pages import player
 from loto_app.storage.db import make_engine
 from loto_app.storage.repository import EveningStore
 
@@ -54,6 +55,7 @@ def _join(browser: Browser, phone: dict, app_url: str, code: str, name: str) -> 
     page.get_by_test_id("join-submit").click()
     page.wait_for_url("**/jouer")
     expect(page.get_by_text(f"Bonjour {name} !")).to_be_visible()
+    expect(page).to_have_title(player.TITLE)  # (the join form's page: pages/player.py)
     return page
 
 
@@ -120,6 +122,12 @@ def test_an_order_is_asked_once_waits_at_the_top_and_can_be_cancelled(
     assert _top(p, "desk-code") > _top(p, "offers-classique")  # at the bottom again
     expect(p.locator('[data-testid^="carton-"]')).to_have_count(0)
     p.screenshot(path=results_dir / "03-cancelled.png", full_page=True)
+
+    # the QR code scanned again: my page straight away, under its own address and title
+    p.goto(f"{app_url}/?code={creds.join_code}")
+    expect(p.get_by_text("Bonjour Mamie Jo !")).to_be_visible()
+    expect(p).to_have_title(player.TITLE)
+    p.wait_for_url("**/jouer")
 
 
 def test_pre_bought_cartons_name_their_game_and_a_verdict_goes_at_the_next_number(

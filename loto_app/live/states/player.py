@@ -5,6 +5,7 @@ token is never trusted for it."""
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Callable
 from typing import Any, ClassVar
 
@@ -32,11 +33,16 @@ from loto_app.live.states.screen import qr_svg_data_uri
 from loto_app.live.states.session import RECONNECTING, BrowserSession, access
 from loto_app.present import TicketView
 
-#: Joined on the join page (`/`): the address bar says /jouer without a navigation (the page
-#: is the same; React Router's own idea of the path stays `/`, which the server also serves).
+#: The player's page's title (pages/player.py; set by SHOW_JOUER after a join on `/`).
+TITLE = "Loto — mes cartons"
+
+#: Joined on the join page (`/`), or back on it with my cartons: the address bar says /jouer
+#: and the tab the player's title, without a navigation (the page is the same; React Router's
+#: own idea of the path stays `/`, which the server also serves).
 SHOW_JOUER = (
     "if (window.location.pathname !== '/jouer')"
-    " window.history.replaceState(window.history.state, '', '/jouer')"
+    " window.history.replaceState(window.history.state, '', '/jouer');"
+    f" document.title = {json.dumps(TITLE)}"
 )
 
 
@@ -152,6 +158,9 @@ class PlayerState(BrowserSession, rx.State):
             self.secret = ""
             return
         await self._enter_room()
+        if (self.router.url.path.rstrip("/") or "/") in self.ALSO_AT:  # (the QR code again)
+            return rx.call_script(SHOW_JOUER)
+        return None
 
     async def _enter_room(self, *, fresh: bool = True) -> None:
         """I am identified: my cartons, the hall's picture, the broadcast rooms (`fresh`:
