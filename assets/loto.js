@@ -194,19 +194,25 @@
   // another device, after a restart). What a cell shows: the op not yet confirmed if any, else
   // the server's pions (rendered in data-marks by the app, or the last ack, whichever came
   // last). loto_app/live/gate/marks_path.py answers the batches.
-  // When a batch goes: FLUSH_MS after the touch for the page's first one; then at most one every
-  // SPACING_MS (a batch spans the draws of that time: what a mark costs the server is one
-  // message, whatever it holds); and at once when the page is hidden or closed (the phone is put
-  // away, the player moves to another device) or the connection comes back.
-  var FLUSH_MS = 1000; // the page's first batch goes this long after the touch
-  // then at most one batch this often: three minutes (the server's copy is a safety net for a
-  // phone that dies; a phone put away sends at once): a batch per phone every 180 s is what a
-  // broadcast of thousands can afford (issue 14: bench/load.py, README "Capacité")
+  // When a batch goes: in this page's slots, one every SPACING_MS (a batch spans the draws of
+  // that time: what a mark costs the server is one message, whatever it holds); and at once when
+  // the page is hidden or closed (the phone is put away, the player moves to another device) or
+  // the connection comes back. The first slot is drawn at random within the spacing after the
+  // page's first touch, so that phones that began marking on the same number do not all send in
+  // the same second every three minutes (a thousand batches at once, just when the next number
+  // is due): spread over the spacing, the server sees a steady trickle. A later batch sent at
+  // once (page hidden, connection back) does not move the slots.
+  var FLUSH_MS = 1000; // a batch never goes sooner than this after the touch
+  // tests: the first slot this long after the first touch instead of a random one
+  var FIRST_MS = window.__lotoMarksFirstMs;
+  // the slots' spacing: three minutes (the server's copy is a safety net for a phone that dies;
+  // a phone put away sends at once): a batch per phone every 180 s is what a broadcast of
+  // thousands can afford (issue 14: bench/load.py, README "Capacité")
   var SPACING_MS = window.__lotoMarksSpacingMs || 180000;
   var RESEND_MS = 10000; // a batch unanswered this long is sent again (its ack was lost)
   var MARKS_KEY = "loto_marks";
   var mk = {
-    base: {}, baseAttr: null, ops: {}, game: 0, code: "", sent: null, timer: null, lastSent: 0,
+    base: {}, baseAttr: null, ops: {}, game: 0, code: "", sent: null, timer: null, slot: 0,
   };
 
   function playerMarker() { return document.querySelector('[data-page="player"]'); }
@@ -325,10 +331,21 @@
     if (!mk.timer) mkSchedule(mkDelay());
   }
 
-  // How long the ops now pending wait: FLUSH_MS, and SPACING_MS since the last batch.
+  // How long the ops now pending wait: until this page's next slot at least FLUSH_MS away
+  // (the first call draws the first slot).
   function mkDelay() {
-    if (!mk.lastSent) return FLUSH_MS;
-    return Math.max(FLUSH_MS, mk.lastSent + SPACING_MS - Date.now());
+    var now = Date.now();
+    if (!mk.slot) {
+      var first = typeof FIRST_MS === "number" ? FIRST_MS
+        : FLUSH_MS + Math.random() * Math.max(0, SPACING_MS - FLUSH_MS);
+      mk.slot = now + Math.max(FLUSH_MS, first);
+      document.documentElement.setAttribute("data-marks-first-ms", String(Math.round(first)));
+    }
+    var soonest = now + FLUSH_MS;
+    if (mk.slot < soonest) {
+      mk.slot += Math.ceil((soonest - mk.slot) / SPACING_MS) * SPACING_MS;
+    }
+    return mk.slot - now;
   }
 
   function mkSchedule(ms) {
@@ -365,7 +382,6 @@
     try { secret = window.localStorage.getItem("loto_player_secret") || ""; } catch (e) { }
     if (!secret) { mkSchedule(RESEND_MS); return; }
     mk.sent = { at: Date.now(), snapshot: snapshot, batch: { id: id, game: mk.game, ops: ops } };
-    mk.lastSent = mk.sent.at;
     // the identity this browser stores goes along: the server checks the batch against it
     input.value = JSON.stringify({
       id: id, game: mk.game, code: mk.code, secret: secret, ops: ops,

@@ -94,8 +94,9 @@ EV = "42/_event,"  # socket.io EVENT packet on the /_event namespace
 RE_LAST = re.compile(r'"last_rx_state_":\s*(\d+)')
 RE_GAME = re.compile(r'"game_no_rx_state_":\s*(\d+)')
 ACK = "marks_ack_rx_state_"  # the answer to a batch of marks (loto_app/live/gate/marks_path.py)
-FLUSH_S = 1.0  # a page's first batch of marks goes this long after the touch (assets/loto.js)
-SPACING_S = 180.0  # ... then at most one batch this often (assets/loto.js SPACING_MS)
+FLUSH_S = 1.0  # a batch of marks never goes sooner than this after the touch (assets/loto.js)
+SPACING_S = 180.0  # a page's batches go in slots this far apart (assets/loto.js SPACING_MS), the
+# first one at random within the spacing after the page's first touch
 RESEND_S = 10.0  # ... and the batch again when it had no answer this long (a lost ack)
 HYDRATED = '"is_hydrated_rx_state_":true'
 SECRET = "bench-animateur-" + secrets.token_hex(8)
@@ -353,7 +354,7 @@ class Tab:
         self.mark_ops: dict[str, int] = {}  # ops not yet confirmed, as assets/loto.js keeps them
         self.mark_batch: tuple[int, dict[str, int], float] | None = None  # (id, ops, sent)
         self.batches = 0  # batches of marks sent
-        self.last_batch_at = 0.0  # when the last one went (0: none yet from this page)
+        self.slot = 0.0  # this page's next batch slot (0: not drawn yet: no touch yet)
         self.game_no = 0  # HallView.game_no, as the last picture said
         self._flush: asyncio.TimerHandle | None = None
         self.marks_due = 0  # numbers of mine that came out and that I have yet to touch
@@ -535,15 +536,27 @@ class Tab:
             if key not in marks and key not in self.mark_sent:
                 self.mark_sent[key] = now()
                 self.mark_ops[key] = 1
+                self.b.touches += 1
         if self.mark_ops and self._flush is None:
             self._later(self._delay())
 
     def _delay(self) -> float:
-        """How long the ops now pending wait (assets/loto.js mkDelay): FLUSH_S, and the
-        spacing since the page's last batch."""
-        if not self.last_batch_at:
+        """How long the ops now pending wait (assets/loto.js mkDelay): until this page's next
+        slot at least FLUSH_S away; the first slot drawn at random within the spacing after the
+        first touch (`--first-batch aligned`: FLUSH_S after it, as before)."""
+        t = now()
+        spacing = self.b.args.marks_spacing
+        if spacing <= FLUSH_S:
             return FLUSH_S
-        return max(FLUSH_S, self.last_batch_at + self.b.args.marks_spacing - now())
+        if not self.slot:
+            first = FLUSH_S
+            if self.b.args.first_batch == "random":
+                first += random.random() * (spacing - FLUSH_S)
+            self.slot = t + first
+        soonest = t + FLUSH_S
+        if self.slot < soonest:
+            self.slot += math.ceil((soonest - self.slot) / spacing) * spacing
+        return self.slot - t
 
     def _later(self, delay: float) -> None:
         if self._flush is not None:
@@ -565,7 +578,6 @@ class Tab:
             self._later(left + 0.01)
             return
         self.batches += 1
-        self.last_batch_at = now()
         ops = dict(self.mark_ops)
         self.mark_batch = (self.batches, ops, now())
         wire = [[int(k.split("-")[0]), int(k.split("-")[1]), v] for k, v in ops.items()]
@@ -846,6 +858,7 @@ class Bench:
     storage_names: dict[str, str] = field(default_factory=dict)  # state key -> storage name
     arrivals: collections.Counter = field(default_factory=collections.Counter)  # `last` -> tabs
     mark_lat: list[float] = field(default_factory=list)  # touched -> the batch's ack, seconds
+    touches: int = 0  # pions put by the phones (each drawn number on each carton holding it)
     vendeur_secrets: list[str] = field(default_factory=list)
     offer: int = -1  # the tariff line sold at the desk (classique x --cartons)
     vendeurs: list[Tab] = field(default_factory=list)  # signed in at /caisse
@@ -1329,11 +1342,13 @@ async def bench_main(b: Bench, srv: Server) -> dict[str, Any]:
     per_draw_max: list[float] = []
     cpu_draws = 0.0  # server CPU from each draw sent to the start of the idle window after it
     cpu_broadcast = 0.0  # ... of which up to every phone holding the number (marks come later)
-    b.mark_lat.clear()
-    batches0 = sum(t.batches for t in tabs)
     c_me, c_srv, sys0 = my_cpu(), srv.cpu(), psutil.cpu_times()
     if every:  # the hall's pace: the marks of a draw come in while the next ones are drawn
-        await settle(args.marks_spacing + 30)  # (the warm-up's batches)
+        # (the warm-up's batches in flight answered; its pions wait for their phone's slot)
+        await until(lambda: not any(t.mark_batch for t in tabs), args.draw_timeout, 0.01)
+        await srv.wait_idle(30, window=0.5)
+    b.mark_lat.clear()
+    batches0, touches0 = sum(t.batches for t in tabs), b.touches
 
     # What the server spends with every phone connected and nothing happening (engine.io's
     # pings, one per phone every 25 s, and their pongs; the reaper's pass every 30 s): counted
@@ -1365,13 +1380,18 @@ async def bench_main(b: Bench, srv: Server) -> dict[str, Any]:
         idle = await settle()
         cpu_draws += (idle[1] if idle else srv.cpu()) - c0
         window_s += (idle[0] if idle else now()) - t
-    if every:  # every mark of these draws stored: what is pending goes now (else up to a
-        # spacing later, and the run's CPU would hold that wait's pings; the batches are as many)
+    batches, touches = sum(t.batches for t in tabs) - batches0, b.touches - touches0
+    if every:  # the hall's pace, as in an evening: the draws' time, each phone's batches in its
+        # slots (one a spacing); the pions touched since a phone's last slot go at its next one
+        cpu_draws, window_s = srv.cpu() - c_start, now() - t_start
+        # ... then what is pending goes now (a phone put away), so that every pion is checked
+        # stored; reported apart (`draw_cpu_with_flush_ms`): an evening has no such flush every
+        # few draws (a finished game's pending pions are moot; the next slot takes the rest)
         for tab in tabs:
             tab.flush_now()
         idle = await settle(args.marks_spacing + 30)
-        cpu_draws = (idle[1] if idle else srv.cpu()) - c_start
-        window_s = (idle[0] if idle else now()) - t_start
+        flushed = sum(t.batches for t in tabs) - batches0 - batches
+        cpu_flush = (idle[1] if idle else srv.cpu()) - c_start - cpu_draws
     idle_after = await idle_cpu()
     idle_rate = (idle_before + idle_after) / 2
     res["idle_cpu_server_ms_per_s"] = round(idle_rate * 1000, 1)
@@ -1384,7 +1404,6 @@ async def bench_main(b: Bench, srv: Server) -> dict[str, Any]:
     if n_draws:
         res.update(summary(lat))
         marks = sorted(b.mark_lat)
-        batches = sum(t.batches for t in tabs) - batches0
         marks_cpu = cpu_draws - idle_rate * window_s - cpu_broadcast
         res.update(
             missed=sum(1 for v in lat if not math.isfinite(v)),
@@ -1400,17 +1419,24 @@ async def bench_main(b: Bench, srv: Server) -> dict[str, Any]:
             draw_broadcast_cpu_server_ms=round(cpu_broadcast / n_draws * 1000, 1),
             draw_every_s=every,
             marks_spacing_s=args.marks_spacing,
+            first_batch=args.first_batch,
             batches_per_draw=round(batches / n_draws, 1),
-            marks_per_draw=round(len(marks) / n_draws, 1),
+            marks_per_draw=round(touches / n_draws, 1),
             # the server CPU after the broadcast (the marks, sent >= --mark-delay LO later),
             # above idle, per mark: what one more marking phone costs
-            mark_cpu_server_ms=round(marks_cpu / len(marks) * 1000, 3) if marks else None,
+            mark_cpu_server_ms=round(marks_cpu / touches * 1000, 3) if touches else None,
             # ... and per batch (one message and its ack, whatever it holds)
             batch_cpu_server_ms=round(marks_cpu / batches * 1000, 3) if batches else None,
             mark_p50_ms=ms(pct(marks, 0.5)),
             mark_p95_ms=ms(pct(marks, 0.95)),
             marks_unanswered=sum(len(t.mark_sent) for t in tabs),
         )
+        if every:
+            res.update(
+                # with the final flush (one more batch per phone), as this bench counted before
+                draw_cpu_with_flush_ms=round((cpu_draws + cpu_flush) / n_draws * 1000, 1),
+                flush_batches=flushed,
+            )
     if args.claim_storm and "draw_error" not in res:
         await claim_storm(b, anim, ok, drawn, draw, settle, res)
     rss2 = srv.rss()
@@ -1441,6 +1467,7 @@ def report(res: dict[str, Any]) -> None:
         "rss_after_join_mb",
         "draw_cpu_server_ms",
         "draw_cpu_above_idle_ms",
+        "draw_cpu_with_flush_ms",
         "idle_cpu_server_ms_per_s",
         "draw_broadcast_cpu_server_ms",
         "marks_per_draw",
@@ -1507,9 +1534,18 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         type=float,
         default=None,
         metavar="S",
-        help="a phone sends at most one batch of marks every S s, its first one a second after"
-        " the touch (assets/loto.js; default with --draw-every: 60); 0: a batch a second after"
-        " each touch (the default without --draw-every, whose next draw waits for every mark)",
+        help="a phone sends its batches of marks in slots S s apart, the first at random within"
+        " S s after its first touch (assets/loto.js; default with --draw-every: 180); 0: a batch"
+        " a second after each touch (the default without --draw-every, whose next draw waits for"
+        " every mark)",
+    )
+    ap.add_argument(
+        "--first-batch",
+        choices=("random", "aligned"),
+        default="random",
+        help="a page's first slot: at random within the spacing (assets/loto.js), or a second"
+        " after the first touch, as before (every phone that began on the same number sends in"
+        " the same second, every spacing)",
     )
     ap.add_argument(
         "--idle-window",

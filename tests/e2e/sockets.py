@@ -21,9 +21,12 @@ ANIMATEUR = f"{ROOT}.loto_app___live___states___animateur____animateur_state"
 HALL = f"{ROOT}.loto_app___live___states___hall____hall_view"
 EVENT_PREFIX = "42/_event,"
 #: A page script that makes assets/loto.js send each pion's batch a second after the touch, for
-#: tests that check the server stored a pion at once (a phone otherwise sends at most one batch
-#: every three minutes, at once when hidden: test_marks_offline.py).
+#: tests that check the server stored a pion at once (a phone otherwise sends one batch every three
+#: minutes in slots of its own, at once when hidden: test_marks_offline.py).
 SHORT_MARKS_SPACING = "window.__lotoMarksSpacingMs = 1000;"
+#: ... or only the page's first batch a second after its first touch (the next ones in its slots,
+#: three minutes apart) instead of at a random moment within the three minutes.
+FIRST_MARKS_AT_ONCE = "window.__lotoMarksFirstMs = 1000;"
 
 
 class Injector:

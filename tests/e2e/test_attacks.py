@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from gestures import buy
 from playwright.sync_api import expect
-from sockets import ANIMATEUR, HALL, PLAYER, ROOT, Injector
+from sockets import ANIMATEUR, HALL, PLAYER, ROOT, SHORT_MARKS_SPACING, Injector
 from sqlmodel import Session, func, select
 
 from loto_app.domain.program import demo_program
@@ -45,6 +45,7 @@ def marks_of(engine, evening_id: int) -> set[tuple[int, int]]:
 
 def join(browser: Browser, phone: dict, app_url: str, code: str, name: str) -> Page:
     page = browser.new_context(**phone).new_page()
+    page.add_init_script(SHORT_MARKS_SPACING)  # (the victim's pion stored a second after)
     page.goto(f"{app_url}/?code={code}")
     page.get_by_test_id("join-name").fill(name)
     expect(page.get_by_test_id("join-code")).to_have_value(code)
@@ -75,6 +76,7 @@ def test_a_player_phone_cannot_act_for_the_animateur_or_another_player(
 
     victim = join(browser, phone, app_url, creds.join_code, "Victime")
     attacker_page = browser.new_context(**phone).new_page()
+    attacker_page.add_init_script(SHORT_MARKS_SPACING)  # (its legitimate pion, at the end)
     inject = Injector(attacker_page)
     attacker_page.goto(f"{app_url}/?code={creds.join_code}")
     attacker_page.get_by_test_id("join-name").fill("Pirate")
@@ -211,7 +213,8 @@ def test_a_player_phone_cannot_act_for_the_animateur_or_another_player(
     deadline = time.monotonic() + 10
     while audit_count(engine, eid) < legit and time.monotonic() < deadline:
         # (a Playwright wait, not a sleep: the injector's route relays the page's socket only
-        # while Playwright runs, and the pion's batch goes a second after the touch)
+        # while Playwright runs, and the pion's batch goes a second after the touch: the page's
+        # SHORT_MARKS_SPACING)
         attacker_page.wait_for_timeout(100)
     assert audit_count(engine, eid) == legit, "an attack changed the evening"
     after_marks = marks_of(engine, eid)

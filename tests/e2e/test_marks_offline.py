@@ -1,8 +1,9 @@
 """Marks are the phone's: a touch shows its pion at once, also with no connection at all; the
 pions put (and taken off) while offline reach the server once the connection is back, and are
-there after a reload and on the player's other device. The phone sends them in batches: the
-page's first a second after the touch, then one every three minutes at most, and at once when
-the page is hidden."""
+there after a reload and on the player's other device. The phone sends them in batches, one
+every three minutes in slots of its own (the first at a random moment of the first three minutes
+after the page's first touch, so that a thousand phones do not send in the same second), and at
+once when the page is hidden or the connection comes back."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from gestures import buy
 from playwright.sync_api import expect
-from sockets import marks
+from sockets import FIRST_MARKS_AT_ONCE, marks
 
 from loto_app.domain.program import demo_program
 from loto_app.storage.db import make_engine
@@ -53,6 +54,9 @@ def test_marks_made_offline_are_kept_sent_and_seen_elsewhere(
     eid = creds.evening_id
 
     context = browser.new_context(**phone)
+    # the page's first batch a second after its first touch (not at a random moment of the first
+    # three minutes: test_the_first_batch_goes_at_a_moment_of_its_own below)
+    context.add_init_script(FIRST_MARKS_AT_ONCE)
     player = context.new_page()
     player.goto(f"{app_url}/?code={creds.join_code}")
     expect(player.get_by_test_id("join-code")).to_have_value(creds.join_code)
@@ -142,8 +146,8 @@ def test_marks_made_offline_are_kept_sent_and_seen_elsewhere(
     expect(first).to_have_attribute("data-marked", "true")
     assert _stored(engine, eid, want | {key[cells[0]]}) == want | {key[cells[0]]}
     expect(player.locator("html")).to_have_attribute("data-marks-pending", "0")
-    # ... the next one waits: one batch every three minutes at most (a batch spans the draws
-    # of that time), but at once when the phone is put away (the page hidden)
+    # ... the next one waits for the next slot, three minutes later (a batch spans the draws of
+    # that time), but goes at once when the phone is put away (the page hidden)
     first.click()
     expect(first).to_have_attribute("data-marked", "false")
     player.wait_for_timeout(3_000)  # longer than a first batch waits
@@ -166,4 +170,86 @@ def test_marks_made_offline_are_kept_sent_and_seen_elsewhere(
     expect(player.get_by_test_id("mark-message")).to_contain_text("pas encore sorti")
     expect(undrawn).to_have_attribute("data-marked", "false")
     assert _stored(engine, eid, want, timeout=2.0) == want
+    engine.dispose()
+
+
+def _draw_until(tablet: Page, player: Page, cells: int) -> None:
+    """Draw until the player's cartons hold `cells` drawn numbers."""
+    drawn_cells = player.locator("[data-testid^=cell-][data-drawn=true]")
+    board = tablet.locator("[data-testid^=board-][data-drawn=true]")
+    for _ in range(60):
+        if drawn_cells.count() >= cells:
+            return
+        count = board.count()
+        expect(tablet.get_by_test_id("draw")).to_be_enabled()
+        tablet.get_by_test_id("draw").click()
+        expect(board).to_have_count(count + 1)
+        expect(player.get_by_test_id("last-number")).to_have_text(
+            tablet.get_by_test_id("last-number").inner_text()
+        )
+
+
+def test_the_first_batch_goes_at_a_moment_of_its_own(
+    app_url: str, db_url: str, browser: Browser, phone: dict
+) -> None:
+    """Each page draws its first slot at random within the spacing after its first touch (here
+    20 s instead of three minutes): two phones that begin on the same number send at different
+    moments, none before its slot, each within it."""
+    spacing = 20_000
+    engine = make_engine(db_url)
+    creds = EveningStore(engine).create_evening(
+        "Créneaux",
+        demo_program("SLT").with_settings(free_cartons=True),
+        animateur_secret=SECRET,
+    )
+    eid = creds.evening_id
+    context = browser.new_context(**phone)
+    context.add_init_script(f"window.__lotoMarksSpacingMs = {spacing};")
+    first = context.new_page()
+    first.goto(f"{app_url}/?code={creds.join_code}")
+    expect(first.get_by_test_id("join-code")).to_have_value(creds.join_code)
+    first.get_by_test_id("join-name").fill("Tante Odette")
+    first.get_by_test_id("join-submit").click()
+    first.wait_for_url("**/jouer")
+    buy(first, "buy-classique-3")
+    expect(first.locator("[data-testid^=carton-]")).to_have_count(3)
+    second = context.new_page()  # the same player's second tab: a page of its own
+    second.goto(f"{app_url}/jouer")
+    expect(second.locator("[data-testid^=carton-]")).to_have_count(3)
+
+    tablet = browser.new_context().new_page()
+    tablet.goto(f"{app_url}/animateur")
+    tablet.get_by_test_id("animateur-code").fill(creds.join_code)
+    tablet.get_by_test_id("animateur-secret").fill(SECRET)
+    tablet.get_by_test_id("animateur-login").click()
+    tablet.get_by_test_id("start-game").click()
+    _draw_until(tablet, first, 2)
+    expect(second.get_by_test_id("last-number")).to_have_text(
+        tablet.get_by_test_id("last-number").inner_text()
+    )
+    keys = [
+        c.get_attribute("data-cell")
+        for c in first.locator("[data-testid^=cell-][data-drawn=true]").all()[:2]
+    ]
+    want = {(int(k.split("-")[0]), int(k.split("-")[1])) for k in keys}
+
+    touched = time.monotonic()
+    for page, key in zip((first, second), keys, strict=True):
+        cell = page.locator(f"[data-cell='{key}']")
+        cell.click()
+        expect(cell).to_have_attribute("data-marked", "true")
+    delays = [int(p.locator("html").get_attribute("data-marks-first-ms")) for p in (first, second)]
+    assert all(1_000 <= d <= spacing for d in delays), delays
+    assert delays[0] != delays[1], "two pages drew the same first slot"
+    # none goes before its slot: nothing stored a second before the earlier one
+    wait = min(delays) / 1000 - 1.0 - (time.monotonic() - touched)
+    if wait > 0:
+        time.sleep(wait)
+        assert marks(engine, eid) == set()
+        for page in (first, second):
+            expect(page.locator("html")).to_have_attribute("data-marks-pending", "1")
+    # each goes in its slot
+    assert _stored(engine, eid, want, timeout=max(delays) / 1000 + 15) == want
+    for page in (first, second):
+        expect(page.locator("html")).to_have_attribute("data-marks-pending", "0")
     engine.dispose()
