@@ -209,7 +209,9 @@
   // a phone put away sends at once): a batch per phone every 180 s is what a broadcast of
   // thousands can afford (issue 14: bench/load.py, README "Capacité")
   var SPACING_MS = window.__lotoMarksSpacingMs || 180000;
-  var RESEND_MS = 10000; // a batch unanswered this long is sent again (its ack was lost)
+  // a batch unanswered this long is sent again (its ack was lost; the server answers once the
+  // batch is committed, with the others of the same 5 s: live/runtime/marks.py GATHER_S)
+  var RESEND_MS = 20000;
   var MARKS_KEY = "loto_marks";
   var mk = {
     base: {}, baseAttr: null, ops: {}, game: 0, code: "", sent: null, timer: null, slot: 0,

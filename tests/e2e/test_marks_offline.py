@@ -33,7 +33,7 @@ def _shown(page: Page) -> set[tuple[int, int]]:
     return {(int(k.split("-")[0]), int(k.split("-")[1])) for k in ids}
 
 
-def _stored(engine, evening_id: int, want: set[tuple[int, int]], timeout: float = 15.0) -> set:
+def _stored(engine, evening_id: int, want: set[tuple[int, int]], timeout: float = 30.0) -> set:
     deadline = time.monotonic() + timeout
     got = marks(engine, evening_id)
     while got != want and time.monotonic() < deadline:
@@ -160,7 +160,7 @@ def test_marks_made_offline_are_kept_sent_and_seen_elsewhere(
             document.dispatchEvent(new Event("visibilitychange"));
         }"""
     )
-    assert _stored(engine, eid, want, timeout=10.0) == want
+    assert _stored(engine, eid, want) == want
     expect(player.locator("html")).to_have_attribute("data-marks-pending", "0")
     player.evaluate("() => { delete document.visibilityState; }")
 

@@ -1,15 +1,15 @@
-"""Marks saved for safekeeping: the phones' batches of two seconds, one move.
+"""Marks saved for safekeeping: the phones' batches of five seconds, one move.
 
 A pion is not evidence (RULES.md: a claim is judged on the numbers drawn), so a touch does not
 wait for the server: the phone (assets/loto.js) shows it at once, keeps it in local storage
-(a reload, a dropped connection) and sends what changed in batches (at most one every three
-minutes, see assets/loto.js). The server keeps a copy (the pions come back on the player's
-other device and after a restart; démarquage clears them). The batches arriving within
-`GATHER_S` of each other are played as one move, `Evening.save_marks`: one `MarksSaved` event
-in the log for all of them, one commit. A commit costs a few milliseconds whatever it holds,
-and the phones' batches arrive spread over the draws, so they wait two seconds for their
-commit: nobody waits for it (the pion is on the phone), and the phone sends a batch again only
-when its answer is 10 s late.
+(a reload, a dropped connection) and sends what changed in batches (one every three minutes,
+in slots of its own, see assets/loto.js). The server keeps a copy (the pions come back on the
+player's other device and after a restart; démarquage clears them). The batches arriving
+within `GATHER_S` of each other are played as one move, `Evening.save_marks`: one `MarksSaved`
+event in the log for all of them, one commit. A commit costs a few milliseconds whatever it
+holds, and the phones' batches arrive spread over the draws, so they wait five seconds for
+their commit: nobody waits for it (the pion is on the phone), and the phone sends a batch again
+only when its answer is 20 s late.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("loto_app.live")
 
-GATHER_S = 2.0  # batches arriving within this are committed together
+GATHER_S = 5.0  # batches arriving within this are committed together
 COMMIT_TIMEOUT_S = 30.0  # a batch not stored by then is not acked (the phone sends it again)
 
 
