@@ -97,7 +97,7 @@ ACK = "marks_ack_rx_state_"  # the answer to a batch of marks (loto_app/live/gat
 FLUSH_S = 1.0  # a batch of marks never goes sooner than this after the touch (assets/loto.js)
 SPACING_S = 180.0  # a page's batches go in slots this far apart (assets/loto.js SPACING_MS), the
 # first one at random within the spacing after the page's first touch
-RESEND_S = 10.0  # ... and the batch again when it had no answer this long (a lost ack)
+RESEND_S = 20.0  # ... and the batch again when it had no answer this long (a lost ack)
 HYDRATED = '"is_hydrated_rx_state_":true'
 SECRET = "bench-animateur-" + secrets.token_hex(8)
 IDLE_CPU = 0.05  # "idle": the server used less than 5 % of a core over a window
@@ -663,6 +663,14 @@ class Server:
                 total += t.user + t.system
         return total
 
+    def kind(self) -> str:
+        """Which server serves: "gunicorn" (rxconfig.py's LOTO_SERVER=uvicorn) or "granian"."""
+        for p in self.procs():
+            with contextlib.suppress(psutil.Error):
+                if "gunicorn" in p.cmdline():
+                    return "gunicorn"
+        return "granian"
+
     def rss(self) -> int:
         """Resident memory of the tree, bytes."""
         total = 0
@@ -1167,6 +1175,7 @@ async def bench_main(b: Bench, srv: Server) -> dict[str, Any]:
     n = args.players
     me = psutil.Process()
     res: dict[str, Any] = {"players": n, "draws": args.draws, "url": f"{b.host}:{b.port}"}
+    res["server"] = srv.kind()
 
     def my_cpu() -> float:
         t = me.cpu_times()

@@ -51,6 +51,13 @@ def _reflex_environment() -> None:
             check=True,
         ).stdout.strip()
         os.environ["NPM_CONFIG_REGISTRY"] = registry
+    # The in-process test server (uvicorn under AppHarnessProd) on h11 and wsproto, as it has
+    # always run: with httptools and websockets installed (for LOTO_SERVER=uvicorn, rxconfig.py)
+    # uvicorn's "auto" would take those. The two production servers are run by test_load.py.
+    import uvicorn.config
+
+    uvicorn.config.HTTP_PROTOCOLS["auto"] = uvicorn.config.HTTP_PROTOCOLS["h11"]
+    uvicorn.config.WS_PROTOCOLS["auto"] = uvicorn.config.WS_PROTOCOLS["wsproto"]
 
 
 def _migrate(db_url: str) -> None:

@@ -1,5 +1,6 @@
 """The load generator, short: a fresh production app, 30 emulated phones on the real websocket
-protocol (join, cartons, marks), a few draws and a small claim storm. Checks what must hold
+protocol (join, cartons, marks), a few draws and a small claim storm, on each production server
+(Granian, and gunicorn + uvicorn with LOTO_SERVER=uvicorn). Checks what must hold
 whatever the machine's speed: every phone joined, no draw missed, every mark answered, and each
 claim got the verdict the rules give, with the hall showing one tie of exactly the valid
 claimants. Timings are printed, never asserted. The long version is in bench/README.md.
@@ -12,6 +13,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 REPO = Path(__file__).resolve().parents[2]
 PLAYERS = 30
 DRAWS = 4
@@ -19,12 +22,16 @@ STORM = 12
 VALID = 3
 
 
-def test_load_short(tmp_path: Path) -> None:
+@pytest.mark.parametrize("server", ["granian", "uvicorn"])
+def test_load_short(tmp_path: Path, server: str) -> None:
+    """The default server, and the lean one (rxconfig.py's LOTO_SERVER=uvicorn)."""
     out = tmp_path / "load.json"
     cmd = [
         sys.executable,
         str(REPO / "bench" / "load.py"),
         "--start",
+        "--server-env",
+        f"LOTO_SERVER={server}",
         "--players",
         str(PLAYERS),
         "--draws",
@@ -51,6 +58,7 @@ def test_load_short(tmp_path: Path) -> None:
     fields = dict(kv.split("=", 1) for kv in last.split())
     assert set(fields) >= {"players", "p50_ms", "p95_ms", "p99_ms", "max_ms", "missed"}
     res = json.loads(out.read_text())
+    assert res["server"] == ("gunicorn" if server == "uvicorn" else "granian")
     assert res["joined"] == PLAYERS and res["join_failed"] == 0
     assert res["draws_done"] == DRAWS
     assert res["missed"] == 0 and fields["missed"] == "0"

@@ -1,0 +1,37 @@
+"""The lean server, `LOTO_SERVER=uvicorn`: half the memory per connected phone.
+
+`reflex run --env prod` serves with Granian by default (rxconfig.py). Granian 2.8.9 gives each
+websocket tungstenite's default 128 KiB read buffer, allocated up front, and no option reaches
+it: ~285 KB of server memory per connected phone (bench/load.py, README "Capacité"). A broadcast
+of thousands on a small server runs out of memory before it runs out of CPU, so rxconfig.py can
+ask Reflex for its other production server instead: gunicorn (one process) running this uvicorn
+worker, with httptools and the `websockets` library (the `lean` extra of pyproject.toml):
+~146 KB per phone.
+
+The worker differs from uvicorn's own in two settings, both about the websocket under
+engine.io: no websocket-level ping (engine.io already pings every phone every 60 s, rxconfig.py;
+uvicorn's own every 20 s doubled what idle phones cost) and no permessage-deflate (each
+compressed socket keeps two zlib streams, hundreds of KB; Granian does not compress either, and
+the messages are small).
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from uvicorn.workers import UvicornWorker
+
+#: The gunicorn worker class rxconfig.py names for `LOTO_SERVER=uvicorn`.
+WORKER = "loto_app.lean_server.LeanWorker"
+
+
+class LeanWorker(UvicornWorker):
+    """uvicorn under gunicorn: uvloop, httptools, `websockets`; no ws ping, no compression."""
+
+    CONFIG_KWARGS: ClassVar[dict[str, Any]] = {
+        "loop": "uvloop",
+        "http": "httptools",
+        "ws": "websockets",
+        "ws_ping_interval": None,
+        "ws_per_message_deflate": False,
+    }
