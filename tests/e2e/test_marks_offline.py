@@ -42,43 +42,43 @@ def _stored(engine, evening_id: int, want: set[tuple[int, int]], timeout: float 
     return got
 
 
-def test_marks_made_offline_are_kept_sent_and_seen_elsewhere(
-    app_url: str, db_url: str, browser: Browser, phone: dict, results_dir: Path
-) -> None:
-    engine = make_engine(db_url)
+def _evening(engine, name: str, prefix: str) -> tuple[int, str]:
+    """A new evening (free cartons): its id and join code."""
     creds = EveningStore(engine).create_evening(
-        "Hors ligne",
-        demo_program("OFF").with_settings(free_cartons=True),
-        animateur_secret=SECRET,
+        name, demo_program(prefix).with_settings(free_cartons=True), animateur_secret=SECRET
     )
-    eid = creds.evening_id
+    return creds.evening_id, creds.join_code
 
-    context = browser.new_context(**phone)
-    # the page's first batch a second after its first touch (not at a random moment of the first
-    # three minutes: test_the_first_batch_goes_at_a_moment_of_its_own below)
-    context.add_init_script(FIRST_MARKS_AT_ONCE)
-    player = context.new_page()
-    player.goto(f"{app_url}/?code={creds.join_code}")
-    expect(player.get_by_test_id("join-code")).to_have_value(creds.join_code)
-    player.get_by_test_id("join-name").fill("Mamie Jo")
-    player.get_by_test_id("join-submit").click()
-    player.wait_for_url("**/jouer")
-    buy(player, "buy-classique-3")
-    expect(player.locator("[data-testid^=carton-]")).to_have_count(3)
 
+def _join(page: Page, app_url: str, code: str, name: str) -> None:
+    """Join by the QR code's link and take three cartons."""
+    page.goto(f"{app_url}/?code={code}")
+    expect(page.get_by_test_id("join-code")).to_have_value(code)
+    page.get_by_test_id("join-name").fill(name)
+    page.get_by_test_id("join-submit").click()
+    page.wait_for_url("**/jouer")
+    buy(page, "buy-classique-3")
+    expect(page.locator("[data-testid^=carton-]")).to_have_count(3)
+
+
+def _tablet(browser: Browser, app_url: str, code: str) -> Page:
+    """The animateur's tablet, signed in, the first game started."""
     tablet = browser.new_context().new_page()
     tablet.goto(f"{app_url}/animateur")
-    tablet.get_by_test_id("animateur-code").fill(creds.join_code)
+    tablet.get_by_test_id("animateur-code").fill(code)
     tablet.get_by_test_id("animateur-secret").fill(SECRET)
     tablet.get_by_test_id("animateur-login").click()
     tablet.get_by_test_id("start-game").click()
+    return tablet
 
-    # draw until three of the player's numbers are out
+
+def _draw_until(tablet: Page, player: Page, cells: int) -> None:
+    """Draw until the player's cartons hold `cells` drawn numbers."""
     drawn_cells = player.locator("[data-testid^=cell-][data-drawn=true]")
     board = tablet.locator("[data-testid^=board-][data-drawn=true]")
     for _ in range(60):
-        if drawn_cells.count() >= 3:
-            break
+        if drawn_cells.count() >= cells:
+            return
         count = board.count()
         expect(tablet.get_by_test_id("draw")).to_be_enabled()
         tablet.get_by_test_id("draw").click()
@@ -86,6 +86,23 @@ def test_marks_made_offline_are_kept_sent_and_seen_elsewhere(
         expect(player.get_by_test_id("last-number")).to_have_text(
             tablet.get_by_test_id("last-number").inner_text()
         )
+
+
+def test_marks_made_offline_are_kept_sent_and_seen_elsewhere(
+    app_url: str, db_url: str, browser: Browser, phone: dict, results_dir: Path
+) -> None:
+    engine = make_engine(db_url)
+    eid, code = _evening(engine, "Hors ligne", "OFF")
+
+    context = browser.new_context(**phone)
+    # the page's first batch a second after its first touch (not at a random moment of the first
+    # three minutes: test_the_first_batch_goes_at_a_moment_of_its_own below)
+    context.add_init_script(FIRST_MARKS_AT_ONCE)
+    player = context.new_page()
+    _join(player, app_url, code, "Mamie Jo")
+    tablet = _tablet(browser, app_url, code)
+    _draw_until(tablet, player, 3)  # three of the player's numbers out
+    drawn_cells = player.locator("[data-testid^=cell-][data-drawn=true]")
     cells = [c.get_attribute("data-cell") for c in drawn_cells.all()[:3]]
     first, second, third = (player.locator(f"[data-cell='{k}']") for k in cells)
     key = {k: (int(k.split("-")[0]), int(k.split("-")[1])) for k in cells}
@@ -173,22 +190,6 @@ def test_marks_made_offline_are_kept_sent_and_seen_elsewhere(
     engine.dispose()
 
 
-def _draw_until(tablet: Page, player: Page, cells: int) -> None:
-    """Draw until the player's cartons hold `cells` drawn numbers."""
-    drawn_cells = player.locator("[data-testid^=cell-][data-drawn=true]")
-    board = tablet.locator("[data-testid^=board-][data-drawn=true]")
-    for _ in range(60):
-        if drawn_cells.count() >= cells:
-            return
-        count = board.count()
-        expect(tablet.get_by_test_id("draw")).to_be_enabled()
-        tablet.get_by_test_id("draw").click()
-        expect(board).to_have_count(count + 1)
-        expect(player.get_by_test_id("last-number")).to_have_text(
-            tablet.get_by_test_id("last-number").inner_text()
-        )
-
-
 def test_the_first_batch_goes_at_a_moment_of_its_own(
     app_url: str, db_url: str, browser: Browser, phone: dict
 ) -> None:
@@ -197,32 +198,15 @@ def test_the_first_batch_goes_at_a_moment_of_its_own(
     moments, none before its slot, each within it."""
     spacing = 20_000
     engine = make_engine(db_url)
-    creds = EveningStore(engine).create_evening(
-        "Créneaux",
-        demo_program("SLT").with_settings(free_cartons=True),
-        animateur_secret=SECRET,
-    )
-    eid = creds.evening_id
+    eid, code = _evening(engine, "Créneaux", "SLT")
     context = browser.new_context(**phone)
     context.add_init_script(f"window.__lotoMarksSpacingMs = {spacing};")
     first = context.new_page()
-    first.goto(f"{app_url}/?code={creds.join_code}")
-    expect(first.get_by_test_id("join-code")).to_have_value(creds.join_code)
-    first.get_by_test_id("join-name").fill("Tante Odette")
-    first.get_by_test_id("join-submit").click()
-    first.wait_for_url("**/jouer")
-    buy(first, "buy-classique-3")
-    expect(first.locator("[data-testid^=carton-]")).to_have_count(3)
+    _join(first, app_url, code, "Tante Odette")
     second = context.new_page()  # the same player's second tab: a page of its own
     second.goto(f"{app_url}/jouer")
     expect(second.locator("[data-testid^=carton-]")).to_have_count(3)
-
-    tablet = browser.new_context().new_page()
-    tablet.goto(f"{app_url}/animateur")
-    tablet.get_by_test_id("animateur-code").fill(creds.join_code)
-    tablet.get_by_test_id("animateur-secret").fill(SECRET)
-    tablet.get_by_test_id("animateur-login").click()
-    tablet.get_by_test_id("start-game").click()
+    tablet = _tablet(browser, app_url, code)
     _draw_until(tablet, first, 2)
     expect(second.get_by_test_id("last-number")).to_have_text(
         tablet.get_by_test_id("last-number").inner_text()
