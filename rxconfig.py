@@ -36,18 +36,17 @@ os.environ.setdefault("REFLEX_SOCKET_INTERVAL", "60")
 # LOTO_SERVER=uvicorn, gunicorn running uvicorn in one process (half the memory per connected
 # phone, for a broadcast of thousands on a small server; loto_app/lean_server.py, README
 # "Capacité"). Reflex picks gunicorn by itself whenever it is installed, so the choice is always
-# made here. Several workers (REFLEX_REDIS_URL) stay on Granian: Reflex's gunicorn command runs
-# a single worker process.
+# made here, and LOTO_SERVER wins over a REFLEX_USE_GRANIAN inherited from a parent process
+# (one that loaded this file, say). Several workers (REFLEX_REDIS_URL) stay on Granian:
+# Reflex's gunicorn command runs a single worker process.
 _server = os.environ.get("LOTO_SERVER", "granian").strip().lower() or "granian"
 if _server not in ("granian", "uvicorn"):
     raise SystemExit(f"LOTO_SERVER={_server!r}: say granian (the default) or uvicorn")
 if _server == "uvicorn" and not os.environ.get("REFLEX_REDIS_URL"):
-    os.environ.setdefault("REFLEX_USE_GRANIAN", "false")
-    os.environ.setdefault(
-        "GUNICORN_CMD_ARGS", "--worker-class loto_app.lean_server.LeanWorker --workers 1"
-    )
+    os.environ["REFLEX_USE_GRANIAN"] = "false"
+    os.environ["GUNICORN_CMD_ARGS"] = "--worker-class loto_app.lean_server.LeanWorker --workers 1"
 else:
-    os.environ.setdefault("REFLEX_USE_GRANIAN", "true")
+    os.environ["REFLEX_USE_GRANIAN"] = "true"
 
 
 def _db_url() -> str:
