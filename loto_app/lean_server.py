@@ -21,12 +21,10 @@ from typing import Any, ClassVar
 
 from uvicorn.workers import UvicornWorker
 
-#: The gunicorn worker class rxconfig.py names for `LOTO_SERVER=uvicorn`.
-WORKER = "loto_app.lean_server.LeanWorker"
-
 
 class LeanWorker(UvicornWorker):
-    """uvicorn under gunicorn: uvloop, httptools, `websockets`; no ws ping, no compression."""
+    """uvicorn under gunicorn: uvloop, httptools, `websockets`; no ws ping, no compression.
+    rxconfig.py names it by its path (it imports no app code, nor uvicorn)."""
 
     CONFIG_KWARGS: ClassVar[dict[str, Any]] = {
         "loop": "uvloop",

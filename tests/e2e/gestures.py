@@ -30,3 +30,14 @@ def buy(page: Page, offer: str) -> None:
     expect(page.get_by_test_id("buy-confirm-box")).to_be_visible()
     page.get_by_test_id("buy-confirm").click()
     expect(page.get_by_test_id("buy-confirm-box")).to_have_count(0)
+
+
+def join(page: Page, url: str, code: str, name: str, offer: str, cartons: int) -> None:
+    """Join by the QR code's link (`/?code=`), then order `offer` and wait for its `cartons`."""
+    page.goto(f"{url}/?code={code}")
+    expect(page.get_by_test_id("join-code")).to_have_value(code)
+    page.get_by_test_id("join-name").fill(name)
+    page.get_by_test_id("join-submit").click()
+    page.wait_for_url("**/jouer")
+    buy(page, offer)
+    expect(page.locator("[data-testid^=carton-]")).to_have_count(cartons)

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 from gestures import buy
+from gestures import join as join_and_buy
 from playwright.sync_api import expect
 from sockets import ANIMATEUR, HALL, PLAYER, ROOT, SHORT_MARKS_SPACING, Injector
 from sqlmodel import Session, func, select
@@ -46,13 +47,7 @@ def marks_of(engine, evening_id: int) -> set[tuple[int, int]]:
 def join(browser: Browser, phone: dict, app_url: str, code: str, name: str) -> Page:
     page = browser.new_context(**phone).new_page()
     page.add_init_script(SHORT_MARKS_SPACING)  # (the victim's pion stored a second after)
-    page.goto(f"{app_url}/?code={code}")
-    page.get_by_test_id("join-name").fill(name)
-    expect(page.get_by_test_id("join-code")).to_have_value(code)
-    page.get_by_test_id("join-submit").click()
-    page.wait_for_url("**/jouer")
-    buy(page, "buy-classique")
-    page.locator("[data-testid^=carton-]").first.wait_for()
+    join_and_buy(page, app_url, code, name, "buy-classique", 1)
     return page
 
 

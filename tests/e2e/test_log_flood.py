@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
-from gestures import buy
+from gestures import join
 from playwright.sync_api import expect
 from sockets import PLAYER, ROOT, SHORT_MARKS_SPACING, Injector
 from sqlmodel import Session, select
@@ -53,13 +53,7 @@ def _join(browser: Browser, phone: dict, url: str, code: str, name: str) -> tupl
     # test_marks_offline.py)
     page.add_init_script(SHORT_MARKS_SPACING)
     inject = Injector(page)
-    page.goto(f"{url}/?code={code}")
-    expect(page.get_by_test_id("join-code")).to_have_value(code)
-    page.get_by_test_id("join-name").fill(name)
-    page.get_by_test_id("join-submit").click()
-    page.wait_for_url("**/jouer")
-    buy(page, "buy-classique")
-    expect(page.locator("[data-testid^=carton-]")).to_have_count(1)
+    join(page, url, code, name, "buy-classique", 1)
     return page, inject
 
 

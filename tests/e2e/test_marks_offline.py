@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from gestures import buy
+from gestures import join
 from playwright.sync_api import expect
 from sockets import FIRST_MARKS_AT_ONCE, marks
 
@@ -48,17 +48,6 @@ def _evening(engine, name: str, prefix: str) -> tuple[int, str]:
         name, demo_program(prefix).with_settings(free_cartons=True), animateur_secret=SECRET
     )
     return creds.evening_id, creds.join_code
-
-
-def _join(page: Page, app_url: str, code: str, name: str) -> None:
-    """Join by the QR code's link and take three cartons."""
-    page.goto(f"{app_url}/?code={code}")
-    expect(page.get_by_test_id("join-code")).to_have_value(code)
-    page.get_by_test_id("join-name").fill(name)
-    page.get_by_test_id("join-submit").click()
-    page.wait_for_url("**/jouer")
-    buy(page, "buy-classique-3")
-    expect(page.locator("[data-testid^=carton-]")).to_have_count(3)
 
 
 def _tablet(browser: Browser, app_url: str, code: str) -> Page:
@@ -99,7 +88,7 @@ def test_marks_made_offline_are_kept_sent_and_seen_elsewhere(
     # three minutes: test_the_first_batch_goes_at_a_moment_of_its_own below)
     context.add_init_script(FIRST_MARKS_AT_ONCE)
     player = context.new_page()
-    _join(player, app_url, code, "Mamie Jo")
+    join(player, app_url, code, "Mamie Jo", "buy-classique-3", 3)
     tablet = _tablet(browser, app_url, code)
     _draw_until(tablet, player, 3)  # three of the player's numbers out
     drawn_cells = player.locator("[data-testid^=cell-][data-drawn=true]")
@@ -202,7 +191,7 @@ def test_the_first_batch_goes_at_a_moment_of_its_own(
     context = browser.new_context(**phone)
     context.add_init_script(f"window.__lotoMarksSpacingMs = {spacing};")
     first = context.new_page()
-    _join(first, app_url, code, "Tante Odette")
+    join(first, app_url, code, "Tante Odette", "buy-classique-3", 3)
     second = context.new_page()  # the same player's second tab: a page of its own
     second.goto(f"{app_url}/jouer")
     expect(second.locator("[data-testid^=carton-]")).to_have_count(3)
