@@ -184,6 +184,12 @@ self.addEventListener("activate", (event) => {
   );
 });
 
+// A page of this origin that opened uncontrolled while this worker activated (its navigation
+// was in flight when activate's claim() ran) asks to be taken over (loto_app.py).
+self.addEventListener("message", (event) => {
+  if (event.data === "claim") event.waitUntil(self.clients.claim());
+});
+
 async function fromCache(key) {
   // ignoreVary: the server answers "Vary: Origin", and a module script's request carries an
   // Origin header that the precache's request did not.

@@ -34,6 +34,10 @@ app = rx.App(
         # A first install that fails (a file dropped by the hall's Wi-Fi) is tried again
         # while the page stays open, rather than at the next page load only: after 5 s, then
         # 30, 90 and 180 s.
+        # A page left without a controller while the worker is active asks it to take over:
+        # the worker's own clients.claim() at activation misses a page whose navigation was
+        # still in flight (Chromium; seen in CI: a phone opened while the hall screen's tab
+        # installed the worker stayed uncontrolled, so without its offline shell).
         rx.el.script(
             "window.addEventListener('load', function () {"
             " var rr = window.__reactRouterManifest;"
@@ -54,6 +58,10 @@ app = rx.App(
             "  }, again);"
             " }"
             " register();"
+            " navigator.serviceWorker.ready.then(function (reg) {"
+            "  if (!navigator.serviceWorker.controller && reg.active)"
+            "   reg.active.postMessage('claim');"
+            " });"
             " });"
         ),
     ],

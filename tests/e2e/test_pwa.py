@@ -189,6 +189,38 @@ def test_a_failed_install_is_tried_again(
         context.close()
 
 
+def test_a_page_left_uncontrolled_is_taken_over(
+    app_url: str, browser: Browser, phone: dict[str, Any]
+) -> None:
+    """A page can open without a controller while the worker is active: its navigation was in
+    flight when the worker's activate ran clients.claim() (a phone opened while another tab
+    installed the worker: seen in CI), or a hard reload skipped the worker. The page asks the
+    worker to take it over, so it keeps its offline shell. A hard reload makes such a page at
+    will: Chromium's navigation with the cache bypassed does not go through the worker."""
+    context = browser.new_context(**phone, locale="fr-FR")
+    try:
+        page = context.new_page()
+        page.goto(app_url + "/")
+        expect(page.get_by_role("heading", name="Loto", level=1)).to_be_visible(timeout=30_000)
+        build = _controlled(page)
+
+        served_by_worker: list[str] = []
+        page.on(
+            "response",
+            lambda r: served_by_worker.append(r.url)
+            if r.request.is_navigation_request() and r.from_service_worker
+            else None,
+        )
+        cdp = context.new_cdp_session(page)
+        with page.expect_navigation():
+            cdp.send("Page.reload", {"ignoreCache": True})
+        expect(page.get_by_role("heading", name="Loto", level=1)).to_be_visible(timeout=30_000)
+        assert served_by_worker == []  # the hard reload did go around the worker
+        assert _controlled(page, build) == build
+    finally:
+        context.close()
+
+
 def _join_as_player(page: Page, app_url: str, db_url: str) -> None:
     engine = make_engine(db_url)
     creds = EveningStore(engine).create_evening(
