@@ -207,9 +207,11 @@ def test_a_page_left_uncontrolled_is_taken_over(
         served_by_worker: list[str] = []
         page.on(
             "response",
-            lambda r: served_by_worker.append(r.url)
-            if r.request.is_navigation_request() and r.from_service_worker
-            else None,
+            lambda r: (
+                served_by_worker.append(r.url)
+                if r.request.is_navigation_request() and r.from_service_worker
+                else None
+            ),
         )
         cdp = context.new_cdp_session(page)
         with page.expect_navigation():
