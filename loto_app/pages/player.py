@@ -20,8 +20,10 @@ from loto_app.components.palette import (
     WIN_LINE,
     step,
 )
+from loto_app.components.qr import qr_code
 from loto_app.components.ui import announcement_box, big_button, page_shell, tid
 from loto_app.domain.events import HALF
+from loto_app.domain.till import DESK_QR_PREFIX
 from loto_app.live.states.hall import HallView
 from loto_app.live.states.player import TITLE as PLAYER_TITLE
 from loto_app.live.states.player import PlayerState
@@ -213,11 +215,9 @@ def _desk_code(testid: str = "desk-code") -> rx.Component:
     """My code for the desk, with its QR (the vendeur types or scans it)."""
     return rx.hstack(
         rx.code(PlayerState.desk_code, size="8", custom_attrs=tid(testid)),
-        rx.image(
-            src=PlayerState.desk_qr,
-            alt="QR code de mon code caisse",
-            width="8rem",
-            height="8rem",
+        rx.cond(
+            PlayerState.desk_code != "",
+            qr_code(DESK_QR_PREFIX + PlayerState.desk_code, "QR code de mon code caisse", "8rem"),
         ),
         align="center",
         spacing="4",

@@ -27,13 +27,14 @@ serving = _load_serving()
 
 
 def read_qr(image: Any, timeout: float = 30.0) -> list[str]:
-    """The texts of the QR code an `<img>` locator shows, read as a phone's camera does: once
-    the image is decoded by the browser, looking again until it reads (or `timeout`)."""
+    """The texts of the QR code an `<img>` (or inline `<svg>`) locator shows, read as a phone's
+    camera does: once the image is decoded by the browser, looking again until it reads (or
+    `timeout`)."""
     import time
 
     end = time.monotonic() + timeout
     while True:
-        ready = image.evaluate("img => img.complete && img.naturalWidth > 0")
+        ready = image.evaluate("e => e.tagName !== 'IMG' || (e.complete && e.naturalWidth > 0)")
         texts = decode_qr(image.screenshot()) if ready else []
         if texts or time.monotonic() > end:
             return texts

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from gestures import buy, claim
+from outside import read_qr
 from playwright.sync_api import expect
 
 from loto_app.domain.program import (
@@ -105,7 +106,11 @@ def test_an_order_is_asked_once_waits_at_the_top_and_can_be_cancelled(
     orders = p.get_by_test_id("orders")
     expect(orders).to_contain_text("3 cartons classiques")
     expect(orders.get_by_test_id("desk-code")).to_be_visible()
-    expect(orders.get_by_role("img", name="QR code de mon code caisse")).to_be_visible()
+    desk_qr = orders.get_by_role("img", name="QR code de mon code caisse")
+    expect(desk_qr).to_be_visible()
+    # drawn by the phone: the desk's scanner reads the code shown beside it
+    shown = orders.get_by_test_id("desk-code").inner_text()
+    assert read_qr(desk_qr) == [f"LOTO-JOUEUR:{shown}"]
     expect(p.get_by_test_id("desk-code")).to_have_count(1)  # not twice on the page
     assert _top(p, "orders") < _top(p, "large-text")  # above the greeting and the cartons
     expect(orders).to_be_in_viewport()

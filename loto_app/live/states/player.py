@@ -14,7 +14,7 @@ import reflex as rx
 from loto_app.domain import events as ev
 from loto_app.domain.engine import MAX_NAME, Evening
 from loto_app.domain.errors import LotoError
-from loto_app.domain.till import DESK_QR_PREFIX, desk_code
+from loto_app.domain.till import desk_code
 from loto_app.limits import MAX_CARTON_NO, MAX_CODE, MAX_OFFER_INDEX, MAX_SALE_NO
 from loto_app.live.gate import marks_path
 from loto_app.live.input.guards import BadInput, as_bool, as_int, as_text, form, log, refuse
@@ -29,7 +29,6 @@ from loto_app.live.present.views import (
     private_view,
 )
 from loto_app.live.runtime import broadcast, identity, registry
-from loto_app.live.states.screen import qr_svg_data_uri
 from loto_app.live.states.session import RECONNECTING, BrowserSession, access
 from loto_app.present import TicketView
 
@@ -84,7 +83,6 @@ class PlayerState(BrowserSession, rx.State):
     chosen_price: str = ""
     chosen_games: str = ""
     desk_code: str = ""
-    desk_qr: str = ""
     remote: bool = False
     _player_id: str = ""
     _warmed: tuple[int, int] = (0, -1)  # (evening, seq) shown by `_warm` before the hydrate
@@ -421,7 +419,7 @@ class PlayerState(BrowserSession, rx.State):
         )
         code = desk_code(self._player_id)
         if code != self.desk_code:
-            self.desk_code, self.desk_qr = code, qr_svg_data_uri(DESK_QR_PREFIX + code)
+            self.desk_code = code  # its QR code is drawn by the phone (components/qr.py)
 
     def _put(self, **values: Any) -> None:
         for key, value in values.items():

@@ -25,8 +25,8 @@ from loto_app.live.runtime import broadcast, pairing, registry
 def qr_svg_data_uri(text: str) -> str:
     """A QR code as an SVG data URI (dark on white, large quiet zone for a TV). Data mask 0:
     any of the 8 reads as well, and letting segno score all 8 to pick one was most of the cost
-    (~3.3 ms instead of ~0.5 ms; a join storm makes one per phone, the desk code's). Never a
-    micro QR code (phones' cameras and the desk's scanner read the ordinary ones)."""
+    (~3.3 ms instead of ~0.5 ms). Never a micro QR code (phones' cameras and the desk's scanner
+    read the ordinary ones). A player's desk code is drawn by the phone (components/qr.py)."""
     buf = io.BytesIO()
     segno.make(text, error="m", mask=0, micro=False).save(
         buf, kind="svg", scale=10, border=2, xmldecl=False, svgns=True
