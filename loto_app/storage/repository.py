@@ -139,9 +139,18 @@ class EveningStore(EventLog):
         digest = hash_secret(secret)
 
         def write(s: Session) -> None:
-            # A Core statement on the transaction's connection (the ORM's bulk update
-            # synchronised the whole session, every joiner of the batch, once per joiner);
-            # the projection's pending row goes first.
+            # The projection's row, not flushed yet, takes the digest with it: one INSERT.
+            for row in s.new:
+                if (
+                    isinstance(row, m.PlayerRow)
+                    and row.evening_id == evening_id
+                    and row.player_id == player_id
+                ):
+                    row.secret_hash = digest
+                    return
+            # Else (the row was flushed): a Core statement on the transaction's connection
+            # (the ORM's bulk update synchronised the whole session, every joiner of the
+            # batch, once per joiner).
             s.flush()
             s.connection().execute(
                 sa.update(table)

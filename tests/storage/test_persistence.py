@@ -4,6 +4,7 @@ from the database is exactly the evening that was played. Moves go through the p
 
 from __future__ import annotations
 
+import asyncio
 import random
 from collections.abc import Callable
 
@@ -199,6 +200,42 @@ def test_player_identity_is_a_server_issued_secret(db_engine, drivers):
     renewed = access.reset_animateur_secret(creds.evening_id)
     assert access.check_animateur(creds.evening_id, renewed)
     assert not access.check_animateur(creds.evening_id, creds.animateur_secret), "old one revoked"
+
+
+def test_joiners_secrets_are_committed_with_their_joins_in_one_batch(db_engine, drivers):
+    """A burst of joins is one transaction: each joiner's digest goes with their row, and the
+    log's rows (one Core statement) keep their chain."""
+    store = EveningStore(db_engine)
+    creds = store.create_evening("Loto", program())
+    d = drivers(store)
+    seq0 = d.live(creds.evening_id).seq
+
+    async def burst() -> list[tuple[str, str]]:
+        joins = (d.registry.join(creds.evening_id, f"Joueur {i}") for i in range(12))
+        return list(await asyncio.gather(*joins))
+
+    joined = d.call(burst())
+    assert d.live(creds.evening_id).seq == seq0 + 12
+    for pid, secret in joined:
+        assert store.player_for_secret(creds.evening_id, secret) == pid
+    assert len({secret for _, secret in joined}) == 12
+
+    # The join's row already flushed when its digest is written (a projection that reads
+    # makes the session flush): the digest is then an UPDATE of that row.
+    live = d.live(creds.evening_id)
+    writer = store.player_secret_writer(creds.evening_id, "zoe", "secret-de-zoe")
+    _, events, extra = live.apply_batch([(lambda e: e.join("zoe", "Zoé"), writer)])
+    assert extra is not None
+
+    def flushed_first(s: Session) -> None:
+        s.flush()
+        extra(s)
+
+    assert live.commit_batch(events, flushed_first)
+    assert store.player_for_secret(creds.evening_id, "secret-de-zoe") == "zoe"
+    assert store.player_for_secret(creds.evening_id, "secret-de-zo") is None
+    assert store.verify_audit(creds.evening_id) == []
+    assert LiveEvening(store, creds.evening_id).evening.fingerprint() == live.evening.fingerprint()
 
 
 def test_tampering_with_the_audit_log_is_detected(db_engine, drivers):
