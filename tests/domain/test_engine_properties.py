@@ -28,7 +28,7 @@ import json
 import os
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import pytest
@@ -263,8 +263,19 @@ def make_program(
 
 
 def roundtrip(events: Sequence[ev.Event]) -> list[ev.Event]:
-    """Events through real JSON and back."""
+    """Events through real JSON and back; `to_dict` gives what `dataclasses.asdict` with its
+    tuples as lists gives (the shape the log always stored)."""
+    for e in events:
+        assert e.to_dict() == {"type": e.type, **_as_lists(asdict(e))}, e
     return [ev.event_from_dict(json.loads(json.dumps(e.to_dict()))) for e in events]
+
+
+def _as_lists(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _as_lists(v) for k, v in value.items()}
+    if isinstance(value, (tuple, list)):
+        return [_as_lists(v) for v in value]
+    return value
 
 
 # --------------------------------------------------------------------------- the audit
