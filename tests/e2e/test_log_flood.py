@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import pytest
 from gestures import join
 from playwright.sync_api import expect
-from sockets import PLAYER, ROOT, SHORT_MARKS_SPACING, Injector
+from sockets import MARK_COMMITTED_S, PLAYER, ROOT, SHORT_MARKS_SPACING, Injector
 from sqlmodel import Session, select
 
 from loto_app.domain.program import demo_program
@@ -71,7 +71,7 @@ def _mark_one(page: Page, engine, evening_id: int) -> None:
     no, n = (int(x) for x in key.removeprefix("cell-").split("-"))
     cell.click()
     expect(page.get_by_test_id(key)).to_have_attribute("data-marked", "true")
-    deadline = time.monotonic() + 15
+    deadline = time.monotonic() + MARK_COMMITTED_S
     while (no, n) not in _marks(engine, evening_id) and time.monotonic() < deadline:
         # the page's batch of pions goes a second after the touch; a page whose socket the
         # test relays (`inject`) only talks while a Playwright call runs: wait in the page
