@@ -209,3 +209,23 @@ def test_once_the_evening_is_over_the_phone_offers_no_buying_nor_demarquage(
     expect(p.get_by_test_id("unmark-all")).to_have_count(0)
     expect(p.get_by_test_id("no-carton")).to_have_count(0)
     engine.dispose()
+
+
+def test_a_slow_phone_joins_with_its_links_code_even_before_the_form_shows_it(
+    app_url: str, db_url: str, browser: Browser, phone: dict
+) -> None:
+    """The link's code reaches the form only once the page has loaded and asked the server
+    (JoinPrefill.read_link). On a slow phone a player can type their pseudo and tap
+    "Rejoindre" before that: the join takes the code from the link (it said "Entrez le code
+    de la soirée" with the code in the address bar: found by CI on a busy machine)."""
+    creds = _evening(db_url, "LENT", Settings(free_cartons=True))
+    context = browser.new_context(**phone)
+    page = context.new_page()
+    context.new_cdp_session(page).send("Emulation.setCPUThrottlingRate", {"rate": 8})
+    page.goto(f"{app_url}/?code={creds.join_code}", wait_until="commit")
+    page.get_by_test_id("join-name").fill("Mamie Jo")
+    page.get_by_test_id("join-submit").click()  # (no wait for the code to show)
+    page.wait_for_url("**/jouer", timeout=60_000)
+    expect(page.get_by_text("Bonjour Mamie Jo !")).to_be_visible(timeout=30_000)
+    expect(page.get_by_text("Entrez le code de la soirée")).to_have_count(0)
+    context.close()

@@ -94,9 +94,16 @@ class PlayerState(BrowserSession, rx.State):
         """The join form: evening code and pseudonym -> a new player (or mine again)."""
         try:
             data = form(form_data)
-            code = as_text(data.get("code", ""), "code", MAX_CODE).upper()
+            # A field left empty takes the link's value (`/?code=...&invitation=...`): on a
+            # slow phone the form can be sent before the page's on_load prefilled it
+            # (JoinPrefill.read_link), and the player scanned a code they should not retype.
+            link = self.router.url.query_parameters
+            code = as_text(data.get("code", "") or link.get("code", ""), "code", MAX_CODE)
+            code = code.upper()
             name = as_text(data.get("name", ""), "name", 80)
-            invitation = as_text(data.get("invitation", ""), "invitation", 64)
+            invitation = as_text(
+                data.get("invitation", "") or link.get("invitation", ""), "invitation", 64
+            )
         except BadInput as exc:
             refuse(self._who(), "join_evening", exc)
             self.message = exc.user_message
