@@ -1,24 +1,18 @@
 """Fixtures: one evening played through the registry and committed to a SQLite file, shared by
-the records tests (they only read it), and the Hypothesis profiles of the domain tests."""
+the records tests (they only read it). (The Hypothesis profiles are tests/conftest.py's.)"""
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 
 import pytest
 from evening_scenario import EVENING_DATE, EVENING_NAME, Played, find_seed, play_evening, program
-from hypothesis import settings
 from live_driver import Driver
 
 from loto_app.records.report import build_report
 from loto_app.storage.db import make_engine
 from loto_app.storage.migrations import upgrade
 from loto_app.storage.repository import EveningStore
-
-settings.register_profile("ci", derandomize=True, print_blob=True)
-settings.register_profile("dev", print_blob=True)
-settings.load_profile("ci" if os.environ.get("CI") else os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
 
 @pytest.fixture(scope="module")
