@@ -261,6 +261,7 @@
       mk.game = game;
       mk.ops = {};
       mk.sent = null;
+      mkSetBase((attr || "").split(" ")); // (the last game's pions kept by `mkAck` go too)
       mkSave();
     }
   }
@@ -394,13 +395,21 @@
 
   // The server's answer to a batch, once stored: it holds my pions with the batch's ops
   // applied (but those it skipped as illegal), or it refused the batch (another game, or a
-  // finished one: these pions are moot).
+  // finished one: the server keeps no pion of a finished game).
   function mkAck(ack) {
     window.__lotoMarkAcks = (window.__lotoMarkAcks || 0) + 1;
     if (!ack || !mk.sent || ack.id !== mk.sent.batch.id) return; // an answer to an older batch
     var snapshot = mk.sent.snapshot;
     mk.sent = null;
     if (!ack.ok || ack.game !== mk.game) {
+      if (ack.game === mk.game) {
+        // this game ended before the batch was stored (the last pions of a quick claim on a
+        // busy server): nothing more goes, but the player still sees every pion of theirs
+        // until "Démarquer" or the next game
+        Object.keys(mk.ops).forEach(function (k) {
+          if (mk.ops[k] === 1) mk.base[k] = true; else delete mk.base[k];
+        });
+      }
       mk.ops = {};
     } else {
       var skipped = {};

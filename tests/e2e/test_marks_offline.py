@@ -11,11 +11,21 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from gestures import join
+from gestures import buy, claim, join
 from playwright.sync_api import expect
 from sockets import FIRST_MARKS_AT_ONCE, marks
 
-from loto_app.domain.program import demo_program
+from loto_app.domain.program import (
+    DrawSource,
+    GameSpec,
+    Kind,
+    Lot,
+    Pattern,
+    Program,
+    Settings,
+    Stage,
+    demo_program,
+)
 from loto_app.storage.db import make_engine
 from loto_app.storage.repository import EveningStore
 
@@ -225,4 +235,84 @@ def test_the_first_batch_goes_at_a_moment_of_its_own(
     assert _stored(engine, eid, want, timeout=max(delays) / 1000 + 15) == want
     for page in (first, second):
         expect(page.locator("html")).to_have_attribute("data-marks-pending", "0")
+    engine.dispose()
+
+
+def test_pions_put_as_the_game_ends_stay_until_demarquage(
+    app_url: str, db_url: str, browser: Browser, phone: dict
+) -> None:
+    """The pions of a quick claim whose batch reaches the server once the game is over (the
+    lot awarded and "Vous pouvez démarquer" said before the phone's batch went, as on a busy
+    server): the server refuses the batch (it keeps no pion of a finished game), and the phone
+    still shows every pion until the player's "Démarquer", then none (the full evening failed
+    so on a busy machine: the refused batch took the last pion off)."""
+    engine = make_engine(db_url)
+    quick = Program(
+        series="FIN",
+        games=(
+            GameSpec(Kind.CLASSIQUE, (Stage(Pattern.ONE_LINE, Lot("Jambon", 2500)),)),
+            GameSpec(Kind.CLASSIQUE, (Stage(Pattern.FULL_CARD, Lot("Vélo", 20000)),)),
+        ),
+        settings=Settings(DrawSource.PHYSICAL, free_cartons=True),
+    )
+    creds = EveningStore(engine).create_evening("Fin de partie", quick, animateur_secret=SECRET)
+    context = browser.new_context(**phone)
+    context.add_init_script("window.__lotoMarksFirstMs = 600000;")  # no batch goes by itself
+    player = context.new_page()
+    player.goto(f"{app_url}/?code={creds.join_code}")
+    expect(player.get_by_test_id("join-code")).to_have_value(creds.join_code)
+    player.get_by_test_id("join-name").fill("Papi Jean")
+    player.get_by_test_id("join-submit").click()
+    player.wait_for_url("**/jouer")
+    buy(player, "buy-classique")
+    expect(player.locator("[data-testid^=carton-]")).to_have_count(1)
+    row = [c.get_attribute("data-cell") for c in player.locator("[data-cell][data-row='0']").all()]
+    assert len(row) == 5, row
+    no = int(row[0].split("-")[0])
+
+    tablet = browser.new_context().new_page()
+    tablet.goto(f"{app_url}/animateur")
+    tablet.get_by_test_id("animateur-code").fill(creds.join_code)
+    tablet.get_by_test_id("animateur-secret").fill(SECRET)
+    tablet.get_by_test_id("animateur-login").click()
+    tablet.get_by_test_id("start-game").click()
+    cells = [player.locator(f"[data-cell='{k}']") for k in row]
+    for key, cell in zip(row, cells, strict=True):
+        number = key.split("-")[1]
+        tablet.get_by_test_id("ball-input").fill(number)
+        tablet.get_by_test_id("ball-submit").click()
+        expect(player.get_by_test_id("last-number")).to_have_text(number)
+        cell.click()
+        expect(cell).to_have_attribute("data-marked", "true")
+    expect(player.locator("html")).to_have_attribute("data-marks-pending", "5")
+
+    # the quine, awarded, and "Vous pouvez démarquer": the game (one stage) is over before the
+    # phone's batch goes
+    claim(player.get_by_test_id(f"claim-{no}"))
+    expect(player.get_by_test_id("verdict")).to_contain_text("Annonce valide")
+    award = tablet.get_by_test_id("award")
+    expect(award).to_be_enabled(timeout=30_000)  # after the last call
+    award.click()
+    claim(tablet.get_by_test_id("allow-unmark"))
+    unmark = player.get_by_test_id("unmark-all")
+    expect(unmark).to_be_enabled()
+    player.evaluate(
+        """() => {
+            const hidden = {value: "hidden", configurable: true};
+            Object.defineProperty(document, "visibilityState", hidden);
+            document.dispatchEvent(new Event("visibilitychange"));
+        }"""
+    )
+    player.wait_for_function("() => (window.__lotoMarkAcks || 0) >= 1")
+    player.evaluate("() => { delete document.visibilityState; }")
+    expect(player.locator("html")).to_have_attribute("data-marks-pending", "0")
+    assert marks(engine, creds.evening_id) == set()  # refused: the game was over
+    for cell in cells:
+        expect(cell).to_have_attribute("data-marked", "true")
+    player.wait_for_timeout(1_500)  # and nothing takes them off by itself
+    assert _shown(player) == {(no, int(k.split("-")[1])) for k in row}
+
+    # the player's "Démarquer mes cartons": no pion left
+    unmark.click()
+    expect(player.locator("[data-cell][data-marked=true]")).to_have_count(0)
     engine.dispose()
