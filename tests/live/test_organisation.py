@@ -90,7 +90,22 @@ def test_a_tariff_for_a_kind_not_played_is_refused() -> None:
 @pytest.fixture
 def state() -> EveningSetup:
     root = rx.State(_reflex_internal_init=True)
-    return root.get_substate(EveningSetup.get_full_name().split(".")[1:])
+    setup = root.get_substate(EveningSetup.get_full_name().split(".")[1:])
+    setup._page_loaded()  # what opening /organisation does
+    return setup
+
+
+def test_the_form_is_filled_when_the_page_loads_not_for_every_client() -> None:
+    """Every client (each phone) has an EveningSetup: it holds no program until the
+    organisation page loads; then the typical one, and a reload keeps what was typed."""
+    root = rx.State(_reflex_internal_init=True)
+    setup = root.get_substate(EveningSetup.get_full_name().split(".")[1:])
+    assert setup.games == [] and setup.offers == []
+    setup._page_loaded()
+    assert setup.games == _default_games() and setup.offers == _default_offers()
+    handlers()["remove_game"].fn(setup, 0)
+    setup._page_loaded()
+    assert len(setup.games) == len(_default_games()) - 1
 
 
 def handlers() -> dict:

@@ -106,8 +106,11 @@ class EveningSetup(OrganisationState):
     stream_url: str = ""
     remote_play: bool = False
     remote_ack: bool = False
-    games: list[GameDraft] = default_game_drafts()
-    offers: list[OfferDraft] = default_offer_drafts()
+    # Empty until the organisation page loads (`_page_loaded`): Reflex gives every client, each
+    # phone included, an instance of every state, and the typical program's drafts were ~13 KB
+    # of each phone's server memory (issue 14).
+    games: list[GameDraft] = []
+    offers: list[OfferDraft] = []
     form_error: str = ""
     creating: bool = False
     step: int = 1  # the step of the form shown (program_form.STEPS)
@@ -535,10 +538,13 @@ class EveningSetup(OrganisationState):
     # ------------------------------------------------------------------ hooks
 
     def _page_loaded(self) -> None:
-        """Today's date in an untouched form; whether creating asks for the key."""
+        """The typical program and today's date in an untouched form; whether creating asks
+        for the key."""
         self.key_required = bool(os.environ.get(CREATE_KEY_ENV))
         if not self.date:
             self.date = dt.date.today().isoformat()
+        if self.mode == "create" and not self.games and not self.offers:
+            self.games, self.offers = default_game_drafts(), default_offer_drafts()
 
     def _signed_out(self) -> None:
         self._forget_created()
