@@ -336,7 +336,7 @@ class Ledger:
                 self.problems.append(f"lot ticket {t['no']} shown as {seen}, earlier as {old}")
         mine = self.cartons.setdefault(secret, {})
         for c in player.get("cartons") or ():
-            rows = [[int(x.get("n") or 0) for x in row] for row in c.get("rows") or ()]
+            rows = [[int(n or 0) for n in row] for row in c.get("rows") or ()]
             old = mine.setdefault(int(c["no"]), rows)
             if old != rows:
                 self.problems.append(f"carton {c['no']} shown with other numbers")
@@ -640,7 +640,7 @@ class Hall:
         out = []
         for c in p.player.get("cartons") or ():
             if c.get("plays") and not c.get("annulled"):
-                full = sum(1 for row in c["rows"] if {x["n"] for x in row if x.get("n")} <= drawn)
+                full = sum(1 for row in c["rows"] if {n for n in row if n} <= drawn)
                 if full >= need:
                     out.append(int(c["no"]))
         return out
@@ -649,12 +649,12 @@ class Hall:
         drawn = set(p.hall.get("drawn") or ())
         marks = set(p.player.get("marks") or ())
         return [
-            (int(c["no"]), x["n"])
+            (int(c["no"]), n)
             for c in p.player.get("cartons") or ()
             if c.get("plays") and not c.get("annulled")
             for row in c["rows"]
-            for x in row
-            if x.get("n") in drawn and f"{c['no']}-{x['n']}" not in marks
+            for n in row
+            if n in drawn and f"{c['no']}-{n}" not in marks
         ]
 
     def send_claims(self, storm: bool) -> int:

@@ -512,16 +512,16 @@ class Tab:
         for c in self.player.get("cartons") or ():
             if c.get("plays") and not c.get("annulled"):
                 for row in c.get("rows") or ():
-                    for cell in row:
-                        if cell.get("n"):
-                            where.setdefault(cell["n"], []).append(c["no"])
+                    for n in row:
+                        if n:
+                            where.setdefault(n, []).append(c["no"])
         self.where = where
 
     def lines(self, carton_no: int) -> list[frozenset[int]]:
         """The numbers of each line of one of my cartons."""
         for c in self.player.get("cartons") or ():
             if c.get("no") == carton_no:
-                return [frozenset(x["n"] for x in row if x.get("n")) for row in c["rows"]]
+                return [frozenset(n for n in row if n) for row in c["rows"]]
         return []
 
     def _mark(self, x: int) -> None:

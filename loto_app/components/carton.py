@@ -16,22 +16,24 @@ from loto_app.components.palette import (
     step,
 )
 from loto_app.components.ui import tid
-from loto_app.live.present.views import CartonView, CellView
+from loto_app.live.present.views import CartonView
 from loto_app.live.states.hall import HallView
 from loto_app.live.states.player import PlayerState
 
 
-def _cell(c: rx.Var[CartonView], cell: rx.Var[CellView]) -> rx.Component:
-    """A cell. Its pion is the phone's own business (assets/loto.js): a touch marks it at once,
-    with no server event, and sets `data-marked` (styled in assets/loto.css)."""
-    drawn = HallView.drawn.contains(cell.n)
+def _cell(c: rx.Var[CartonView], n: rx.Var[int], row: rx.Var[int]) -> rx.Component:
+    """A cell of row `row` holding `n` (0: empty). Its pion is the phone's own business
+    (assets/loto.js): a touch marks it at once, with no server event, and sets `data-marked`
+    (styled in assets/loto.css); its key, "<carton>-<number>", names it to the marks."""
+    drawn = HallView.drawn.contains(n)
+    key = f"{c.no}-{n}"
     return rx.cond(
-        cell.n == 0,
+        n == 0,
         rx.box(background=CELL_EMPTY, border_radius="0.3rem", min_height="3rem"),
         rx.el.button(
             # as large as the cell's width allows (the grid is a size container), capped;
             # browsers without container units keep the button's 1.15rem
-            rx.text(cell.n, as_="span", font_size="min(6.3cqi, 1.75rem)", white_space="nowrap"),
+            rx.text(n, as_="span", font_size="min(6.3cqi, 1.75rem)", white_space="nowrap"),
             type="button",
             background=rx.cond(drawn, DRAWN, "white"),
             color=INK,
@@ -47,13 +49,13 @@ def _cell(c: rx.Var[CartonView], cell: rx.Var[CellView]) -> rx.Component:
             padding="0",
             cursor="pointer",
             custom_attrs=tid(
-                f"cell-{cell.key}",
+                f"cell-{key}",
                 **{
-                    "data-cell": cell.key,
-                    "data-n": cell.n,
+                    "data-cell": key,
+                    "data-n": n,
                     "data-drawn": rx.cond(drawn, "true", "false"),
-                    "data-row": cell.row,
-                    "aria-label": f"{cell.n}",
+                    "data-row": row,
+                    "aria-label": f"{n}",
                 },
             ),
         ),
@@ -92,7 +94,7 @@ def carton_card(c: rx.Var[CartonView]) -> rx.Component:
             ),
         ),
         rx.box(
-            rx.foreach(c.rows, lambda r: rx.foreach(r, lambda cell: _cell(c, cell))),
+            rx.foreach(c.rows, lambda r, i: rx.foreach(r, lambda n: _cell(c, n, i))),
             display="grid",
             grid_template_columns=cols,
             gap="2px",

@@ -222,7 +222,7 @@ def french(text: str) -> bool:
 
 def cells(tab: Any, carton_no: int) -> list[int]:
     (c,) = [c for c in tab.player["cartons"] if c["no"] == carton_no]
-    return [cell["n"] for row in c["rows"] for cell in row if cell["n"]]
+    return [n for row in c["rows"] for n in row if n]
 
 
 def audit_seq(engine: Any, evening_id: int) -> int:

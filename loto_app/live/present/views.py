@@ -14,15 +14,6 @@ from loto_app.present import HALF_LOT, TicketView, euros, plural, share_note, ti
 
 
 @dataclasses.dataclass
-class CellView:
-    """One cell: `n` is 0 for an empty cell; `key` is "<carton>-<number>"."""
-
-    n: int = 0
-    key: str = ""
-    row: int = 0
-
-
-@dataclasses.dataclass
 class CartonView:
     """One of my cartons."""
 
@@ -35,7 +26,10 @@ class CartonView:
     annulled: bool = False
     free: bool = False
     when: str = ""  # when it does not play now: the game it will play ("Joue à la partie 1 …")
-    rows: list[list[CellView]] = dataclasses.field(default_factory=list)
+    # the grid's numbers, row by row, 0 for an empty cell (plain ints: each phone's server state
+    # holds its cartons, and a cell object with its "<carton>-<number>" key was ~110 bytes of it;
+    # the page makes the key, components/carton.py)
+    rows: list[list[int]] = dataclasses.field(default_factory=list)
 
 
 @dataclasses.dataclass
@@ -299,10 +293,7 @@ def private_view(e: Evening, player_id: str) -> PrivateView:
     mine = e.player_cartons(player_id)
     cartons = []
     for c in mine:
-        rows = [
-            [CellView(n or 0, f"{c.no}-{n}" if n else "", i) for n in r]
-            for i, r in enumerate(c.carton.grid)
-        ]
+        rows = [[n or 0 for n in r] for r in c.carton.grid]
         cartons.append(
             CartonView(
                 no=c.no,
