@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from gestures import buy, claim, join
+from gestures import claim, join
 from playwright.sync_api import expect
 from sockets import FIRST_MARKS_AT_ONCE, marks
 
@@ -259,23 +259,12 @@ def test_pions_put_as_the_game_ends_stay_until_demarquage(
     context = browser.new_context(**phone)
     context.add_init_script("window.__lotoMarksFirstMs = 600000;")  # no batch goes by itself
     player = context.new_page()
-    player.goto(f"{app_url}/?code={creds.join_code}")
-    expect(player.get_by_test_id("join-code")).to_have_value(creds.join_code)
-    player.get_by_test_id("join-name").fill("Papi Jean")
-    player.get_by_test_id("join-submit").click()
-    player.wait_for_url("**/jouer")
-    buy(player, "buy-classique")
-    expect(player.locator("[data-testid^=carton-]")).to_have_count(1)
+    join(player, app_url, creds.join_code, "Papi Jean", "buy-classique", 1)
     row = [c.get_attribute("data-cell") for c in player.locator("[data-cell][data-row='0']").all()]
     assert len(row) == 5, row
     no = int(row[0].split("-")[0])
 
-    tablet = browser.new_context().new_page()
-    tablet.goto(f"{app_url}/animateur")
-    tablet.get_by_test_id("animateur-code").fill(creds.join_code)
-    tablet.get_by_test_id("animateur-secret").fill(SECRET)
-    tablet.get_by_test_id("animateur-login").click()
-    tablet.get_by_test_id("start-game").click()
+    tablet = _tablet(browser, app_url, creds.join_code)
     cells = [player.locator(f"[data-cell='{k}']") for k in row]
     for key, cell in zip(row, cells, strict=True):
         number = key.split("-")[1]
