@@ -32,13 +32,13 @@ os.environ.setdefault("REFLEX_SOCKET_MAX_HTTP_BUFFER_SIZE", "131072")
 os.environ.setdefault("REFLEX_SOCKET_INTERVAL", "60")
 
 
-# Which server `reflex run --env prod` runs: Granian (the default: the cheapest joins) or, with
-# LOTO_SERVER=uvicorn, gunicorn running uvicorn in one process (half the memory per connected
-# phone, for a broadcast of thousands on a small server; loto_app/lean_server.py, README
-# "Capacité"). Reflex picks gunicorn by itself whenever it is installed, so the choice is always
-# made here, and LOTO_SERVER wins over a REFLEX_USE_GRANIAN inherited from a parent process
-# (one that loaded this file, say). Several workers (REFLEX_REDIS_URL) stay on Granian:
-# Reflex's gunicorn command runs a single worker process.
+# Which server `reflex run --env prod` runs: Granian (the default) or, with LOTO_SERVER=uvicorn,
+# gunicorn running uvicorn in one process (under half the memory per connected phone, ~116 KB
+# against ~250, for joins as cheap: for a broadcast of thousands on a small server;
+# loto_app/lean_server.py, README "Capacité"). Reflex picks gunicorn by itself whenever it is
+# installed, so the choice is always made here, and LOTO_SERVER wins over a REFLEX_USE_GRANIAN
+# inherited from a parent process (one that loaded this file, say). Several workers
+# (REFLEX_REDIS_URL) stay on Granian: Reflex's gunicorn command runs a single worker process.
 _server = os.environ.get("LOTO_SERVER", "granian").strip().lower() or "granian"
 if _server not in ("granian", "uvicorn"):
     raise SystemExit(f"LOTO_SERVER={_server!r}: say granian (the default) or uvicorn")
