@@ -107,8 +107,8 @@ class EveningSetup(OrganisationState):
     remote_play: bool = False
     remote_ack: bool = False
     # Empty until the organisation page loads (`_page_loaded`): Reflex gives every client, each
-    # phone included, an instance of every state, and the typical program's drafts were ~13 KB
-    # of each phone's server memory (issue 14).
+    # phone included, an instance of every state, and the typical program's drafts were ~10 KB
+    # of each phone's server state (issue 14, bench/state_size.py).
     games: list[GameDraft] = []
     offers: list[OfferDraft] = []
     form_error: str = ""
@@ -318,7 +318,7 @@ class EveningSetup(OrganisationState):
         """Back to the typical program (editing: back to the program as it is now)."""
         if self.mode == "edit":
             return EveningSetup.open_edit
-        self.games, self.offers = default_game_drafts(), default_offer_drafts()
+        self._typical_program()
         self.form_error = ""
 
     @rx.event
@@ -521,7 +521,7 @@ class EveningSetup(OrganisationState):
         """The form as a new evening's, with its defaults."""
         for name, value in SETTING_DEFAULTS.items():
             setattr(self, name, value)
-        self.games, self.offers = default_game_drafts(), default_offer_drafts()
+        self._typical_program()
         self.locked_count, self.open_game = 0, 0
         self.mode, self.step, self.form_error, self.saved_message = "create", 1, "", ""
 
@@ -544,7 +544,11 @@ class EveningSetup(OrganisationState):
         if not self.date:
             self.date = dt.date.today().isoformat()
         if self.mode == "create" and not self.games and not self.offers:
-            self.games, self.offers = default_game_drafts(), default_offer_drafts()
+            self._typical_program()
+
+    def _typical_program(self) -> None:
+        """The form's games and tariff as a new evening's."""
+        self.games, self.offers = default_game_drafts(), default_offer_drafts()
 
     def _signed_out(self) -> None:
         self._forget_created()
