@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import logging
+import os
 from collections.abc import Coroutine
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -30,7 +31,27 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("loto_app.live")
 
-GATHER_S = 5.0  # batches arriving within this are committed together
+GATHER_ENV = "LOTO_MARKS_GATHER_SECONDS"
+DEFAULT_GATHER_S = 5.0
+
+
+def gather_seconds(env: dict[str, str] | os._Environ = os.environ) -> float:
+    """`LOTO_MARKS_GATHER_SECONDS`: how long the first batch waits for others to share its
+    commit (default 5; 0.05 at least). The load test shortens it: each of its draws waits
+    until every mark is answered."""
+    raw = env.get(GATHER_ENV, "")
+    try:
+        seconds = float(raw) if raw.strip() else DEFAULT_GATHER_S
+    except ValueError:
+        log.error("%s=%r is not a number of seconds: %g used", GATHER_ENV, raw, DEFAULT_GATHER_S)
+        seconds = DEFAULT_GATHER_S
+    if not 0.05 <= seconds <= 60:  # (also NaN)
+        log.error("%s=%r is outside 0.05-60 s: %g used", GATHER_ENV, raw, DEFAULT_GATHER_S)
+        seconds = DEFAULT_GATHER_S
+    return seconds
+
+
+GATHER_S = gather_seconds()  # batches arriving within this are committed together
 COMMIT_TIMEOUT_S = 30.0  # a batch not stored by then is not acked (the phone sends it again)
 
 
