@@ -39,7 +39,8 @@ player is ready starts the first game and draws.
 Measured: the join storm (first connect to last player holding its cartons; per-player join time
 and its phases), the start of the game (every phone re-reads its cartons after the server's
 `refresh` poke), then D draws with N connected: draw event sent -> each player receiving the new
-`last` in the HallView delta (p50/p95/p99/max, missed updates), the marks (sent -> acknowledged),
+`last` in the HallView delta (p50/p95/p99/max, missed updates; per draw, the first phone's time,
+the server's work before its fan-out began, and the last one's), the marks (sent -> acknowledged),
 the server's RSS (whole process tree) and CPU per draw (marks included), split into the broadcast
 (until every phone holds the number) and the marks after it (`mark_cpu_server_ms`: the server CPU
 per mark), and the server CPU per joining phone (`join_cpu_per_player_ms`). The server is left to
@@ -1162,6 +1163,15 @@ def _busy(t: Any) -> float:
     return t.user + t.nice + t.system + t.irq + t.softirq + t.steal
 
 
+def loop_factory(name: str) -> Callable[[], asyncio.AbstractEventLoop] | None:
+    """The emulator's event loop: uvloop (a dependency of the app) or asyncio's own."""
+    if name == "asyncio":
+        return None
+    import uvloop
+
+    return uvloop.new_event_loop
+
+
 def foreign_cpu(total0: Any, total1: Any, own: float) -> float:
     """Average cores used by other processes (not the server, not us) over an interval."""
     cores = psutil.cpu_count() or 1
@@ -1349,6 +1359,7 @@ async def bench_main(b: Bench, srv: Server) -> dict[str, Any]:
     gc.freeze()  # keep the emulator's own GC pauses out of the timings
     lat: list[float] = []
     per_draw_max: list[float] = []
+    per_draw_first: list[float] = []  # the draw to the first phone: before the fan-out began
     cpu_draws = 0.0  # server CPU from each draw sent to the start of the idle window after it
     cpu_broadcast = 0.0  # ... of which up to every phone holding the number (marks come later)
     c_me, c_srv, sys0 = my_cpu(), srv.cpu(), psutil.cpu_times()
@@ -1382,6 +1393,7 @@ async def bench_main(b: Bench, srv: Server) -> dict[str, Any]:
         one = [tab.seen.get(x, math.inf) - t for tab in tabs]
         lat += one
         per_draw_max.append(ms(max(one)))
+        per_draw_first.append(ms(min(one)))
         cpu_broadcast += seen_cpu[-1] - c0
         if every:
             await asyncio.sleep(max(0.0, t + every - now()))
@@ -1418,6 +1430,7 @@ async def bench_main(b: Bench, srv: Server) -> dict[str, Any]:
             missed=sum(1 for v in lat if not math.isfinite(v)),
             draws_done=n_draws,
             draw_max_per_draw_ms=per_draw_max,
+            draw_first_per_draw_ms=per_draw_first,
             draw_cpu_server_ms=round(cpu_draws / n_draws * 1000, 1),
             draw_window_s=round(window_s / n_draws, 2),
             draw_cpu_above_idle_ms=round((cpu_draws - idle_rate * window_s) / n_draws * 1000, 1),
@@ -1621,6 +1634,14 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--start-timeout", type=float, default=600.0, help="build + server start")
     ap.add_argument("--time-limit", type=float, default=1800.0, help="the whole run")
     ap.add_argument(
+        "--loop",
+        choices=("uvloop", "asyncio"),
+        default="uvloop",
+        help="the emulator's event loop. With asyncio's own, the emulator spends more CPU taking"
+        " a draw's messages in than the server spends sending them (py-spy, 2,000 phones): the"
+        " latencies then measure the emulator's backlog, not the server",
+    )
+    ap.add_argument(
         "--web", type=Path, default=ROOT / ".web", help="the compiled frontend (without --start)"
     )
     ap.add_argument("--server-env", action="append", default=[], metavar="K=V", help="with --start")
@@ -1682,7 +1703,9 @@ def main(argv: list[str] | None = None) -> int:
             f" load {os.getloadavg()[0]:.2f})",
             flush=True,
         )
-        res = asyncio.run(asyncio.wait_for(bench_main(b, srv), args.time_limit))
+        with asyncio.Runner(loop_factory=loop_factory(args.loop)) as runner:
+            res = runner.run(asyncio.wait_for(bench_main(b, srv), args.time_limit))
+        res["loop"] = args.loop
         res["date"] = time.strftime("%Y-%m-%d %H:%M")
         res["commit"] = git_commit()
         res["cpus"] = psutil.cpu_count()
