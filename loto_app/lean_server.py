@@ -15,13 +15,18 @@ more per phone, and more CPU per join, measured side by side); no websocket-leve
 (engine.io already pings every phone every 60 s, rxconfig.py; uvicorn's own every 20 s doubled
 what idle phones cost) and no permessage-deflate (each compressed socket keeps two zlib
 streams, hundreds of KB; Granian does not compress either, and the messages are small).
+
+And one addition: the fan-out of a message to a room writes its websocket frame, built once, on
+each idle connection right away (`with_direct_writes`, loto_app/live/runtime/fanout.py).
 """
 
 from __future__ import annotations
 
+import functools
 from typing import Any, ClassVar
 
 from uvicorn.workers import UvicornWorker
+from websockets.protocol import State
 
 
 class LeanWorker(UvicornWorker):
@@ -35,3 +40,49 @@ class LeanWorker(UvicornWorker):
         "ws_ping_interval": None,
         "ws_per_message_deflate": False,
     }
+
+    async def _serve(self) -> None:
+        self.wsgi = with_direct_writes(self.wsgi)  # (gunicorn's name for the loaded app)
+        await super()._serve()
+
+
+#: Where the websocket scope of a connection served by this worker holds its `write_frame`.
+SCOPE_KEY = "loto.write_frame"
+
+
+def with_direct_writes(app: Any) -> Any:
+    """The ASGI app, with each websocket scope holding a `write_frame` for its connection (see
+    `loto_app.live.runtime.fanout`): the fan-out of a draw then writes the ready-made frame on
+    each phone's connection, without waking the socket's writer task and the three ASGI `send`
+    wrappers (Starlette's, Reflex's, engine.io's) for each phone."""
+    from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+
+    async def app_with_direct_writes(scope: Any, receive: Any, send: Any) -> None:
+        if scope.get("type") == "websocket":
+            proto = getattr(send, "__self__", None)
+            if isinstance(proto, WebSocketsSansIOProtocol):
+                scope[SCOPE_KEY] = functools.partial(write_frame, proto)
+        await app(scope, receive, send)
+
+    return app_with_direct_writes
+
+
+def write_frame(proto: Any, frame: bytes) -> bool:
+    """Write a complete, unmasked websocket frame on the connection, if it is open, with no
+    extension (no compression), no fragmented message under way and its write buffer not
+    full; else False (the caller sends the ordinary way, which waits for the buffer)."""
+    conn = proto.conn
+    if (
+        proto.disconnected
+        or proto.close_sent
+        or not proto.handshake_complete
+        or proto.initial_response is not None
+        or not proto.writable.is_set()
+        or conn.state is not State.OPEN
+        or conn.extensions
+        or conn.expect_continuation_frame
+        or proto.transport.is_closing()
+    ):
+        return False
+    proto.transport.write(frame)
+    return True

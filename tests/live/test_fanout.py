@@ -1,7 +1,10 @@
 """fanout.FastEmit on real sockets: a python-socketio server served by uvicorn, real websocket
 clients (the load generator's own), the same messages as the library's emit, in the same order,
 to the same sockets; a socket whose client stopped answering pings is closed (and leaves its
-rooms) as the library closes it."""
+rooms) as the library closes it. With the lean server's direct writes (uvicorn's sans-I/O
+websockets, `lean_server.with_direct_writes`), the same again, written on the connection
+without the socket's writer, except where something is queued or the connection's buffer is
+full: then it waits its turn in the queue."""
 
 from __future__ import annotations
 
@@ -15,7 +18,11 @@ from pathlib import Path
 import pytest
 import socketio
 import uvicorn
+from hypothesis import given
+from hypothesis import strategies as st
+from websockets.frames import Frame, Opcode
 
+from loto_app import lean_server
 from loto_app.live.runtime import fanout
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
@@ -34,10 +41,7 @@ class Client:
         self.connected = asyncio.Event()
 
     def _text(self, d: str) -> None:
-        if d.startswith("0"):  # engine.io open: connect the namespace, with the room as auth
-            assert self.ws is not None
-            self.ws.send("40" + json.dumps({"room": self.room}))
-        elif d == "2":
+        if d == "2":
             assert self.ws is not None
             self.ws.send("3")
         elif d.startswith("40"):
@@ -55,6 +59,9 @@ class Client:
         self.ws = await WebSocket.connect(
             "127.0.0.1", port, "/socket.io/?EIO=4&transport=websocket", self._text, self._close, 5
         )
+        # connect the namespace, with the room as auth (right away, as bench/load.py does: the
+        # server's engine.io OPEN may already be in, taken before `connect` returned)
+        self.ws.send("40" + json.dumps({"room": self.room}))
         await asyncio.wait_for(self.connected.wait(), 5)
 
 
@@ -67,7 +74,7 @@ async def _until(cond, timeout: float = 5.0) -> bool:
     return True
 
 
-async def _serve(fast: bool, rooms: list[str]):
+async def _serve(fast: bool, rooms: list[str], direct: bool = False):
     sio = socketio.AsyncServer(async_mode="asgi", ping_timeout=5)
     if fast:
         fanout.install(sio)
@@ -79,9 +86,20 @@ async def _serve(fast: bool, rooms: list[str]):
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
-    config = uvicorn.Config(
-        socketio.ASGIApp(sio), ws="wsproto", log_level="warning", lifespan="off"
-    )
+    if direct:  # the lean server's settings (lean_server.LeanWorker)
+        app = lean_server.with_direct_writes(socketio.ASGIApp(sio))
+        config = uvicorn.Config(
+            app,
+            ws="websockets-sansio",
+            ws_ping_interval=None,
+            ws_per_message_deflate=False,
+            log_level="warning",
+            lifespan="off",
+        )
+    else:
+        config = uvicorn.Config(
+            socketio.ASGIApp(sio), ws="wsproto", log_level="warning", lifespan="off"
+        )
     server = uvicorn.Server(config)
     task = asyncio.get_running_loop().create_task(server.serve(sockets=[sock]))
     await _until(lambda: server.started)
@@ -99,11 +117,11 @@ async def _stop(server, task, clients) -> None:
     await task
 
 
-async def _scenario(fast: bool) -> tuple[bool, list[list[str]], int]:
+async def _scenario(fast: bool, direct: bool = False) -> tuple[bool, list[list[str]], int]:
     """Messages to a room (one socket skipped), to one socket, to a list of rooms, with a tuple
     of arguments and with none; what each client received, and how many packets went the
     library's way (one task each)."""
-    sio, server, task, clients = await _serve(fast, ["hall", "hall", "hall", "desk"])
+    sio, server, task, clients = await _serve(fast, ["hall", "hall", "hall", "desk"], direct)
     library_sends = _count_library_sends(sio)
     try:
         assert isinstance(sio.manager, fanout.FastEmit) is fast
@@ -150,6 +168,82 @@ def test_fast_emit_sends_what_the_library_sends_in_the_same_order() -> None:
     ]
     assert [json.loads(x[2:]) for x in fast[1]] == [["poke"]]  # skipped by the room messages
     assert [json.loads(x[2:]) for x in fast[3]] == [["event", "a", 2], ["poke"]]
+
+
+def test_direct_writes_send_what_the_library_sends_in_the_same_order() -> None:
+    ok_lib, lib, _ = asyncio.run(_scenario(fast=False))
+    before = dict(fanout.counts)
+    ok, direct, library_sends = asyncio.run(_scenario(fast=True, direct=True))
+    assert ok_lib and ok, ([len(x) for x in lib], [len(x) for x in direct])
+    assert direct == lib
+    assert library_sends == 0
+    written = fanout.counts["direct"] - before["direct"]
+    queued = fanout.counts["queued"] - before["queued"]
+    assert written > 0 and written + queued == 50 * 2 + 1 + 4  # each message and recipient
+
+
+def test_direct_writes_wait_behind_what_is_queued_and_a_full_buffer() -> None:
+    """A packet already queued for a socket (a ping, a message of the library's way) goes out
+    first; a connection whose write buffer is full gets its messages through the queue, in
+    order, once the buffer drains."""
+
+    async def run() -> tuple[list[str], int, int]:
+        sio, server, task, clients = await _serve(True, ["hall"], direct=True)
+        try:
+            (client,) = clients
+            eio_sid = sio.manager.eio_sid_from_sid(client.sid, "/")
+            proto = sio.environ[eio_sid]["asgi.scope"][fanout.SCOPE_KEY].args[0]
+            before = dict(fanout.counts)
+            expected = []
+            sock = sio.eio.sockets[eio_sid]
+            for i in range(30):
+                if i == 10:  # the transport's buffer is full, the writer idle: queued
+                    assert await _until(lambda: fanout.writer_idle(sock))
+                    proto.pause_writing()
+                    queued_before = fanout.counts["queued"]
+                    await sio.emit("n", i, to="hall")
+                    expected.append(f'42["n",{i}]')
+                    assert fanout.counts["queued"] == queued_before + 1
+                    continue
+                if i == 20:
+                    proto.resume_writing()
+                if i % 3 == 0:  # queued the library's way, just before a room message
+                    await sio.eio.send(eio_sid, f'2["queued",{i}]')
+                    expected.append(f'42["queued",{i}]')
+                elif i % 3 == 2 and not 10 <= i < 20:  # the writer is idle
+                    assert await _until(lambda: fanout.writer_idle(sock))
+                await sio.emit("n", i, to="hall")
+                expected.append(f'42["n",{i}]')
+            await _until(lambda: len(client.events) >= len(expected))
+            direct = fanout.counts["direct"] - before["direct"]
+            queued = fanout.counts["queued"] - before["queued"]
+            return client.events, direct, queued, expected
+        finally:
+            await _stop(server, task, clients)
+
+    events, direct, queued, expected = asyncio.run(run())
+    assert events == expected
+    assert direct >= 7  # (2, 5, 8, 20, 23, 26, 29 at least, the writer idle)
+    assert queued >= 10  # (10 to 19 at least: while the buffer was full, or behind a packet)
+
+
+@given(
+    st.integers(0, 70_000) | st.sampled_from([125, 126, 127, 65_535, 65_536, 65_537]),
+    st.characters(),
+    st.booleans(),
+)
+def test_a_frame_is_what_the_websockets_library_frames(n: int, char: str, text: bool) -> None:
+    """Text and binary frames of every size class (7-bit, 16-bit and 64-bit lengths)."""
+    data: str | bytes = char * n if text else bytes([n % 256]) * n
+    if isinstance(data, str):
+        opcode, payload = Opcode.TEXT, data.encode()
+    else:
+        opcode, payload = Opcode.BINARY, data
+    assert fanout.ws_frame(data) == Frame(opcode, payload).serialize(mask=False, extensions=[])
+
+
+def test_the_scope_key_is_the_lean_servers() -> None:
+    assert fanout.SCOPE_KEY == lean_server.SCOPE_KEY
 
 
 def test_a_socket_whose_client_stopped_answering_is_closed_and_the_others_served() -> None:
