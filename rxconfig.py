@@ -32,16 +32,18 @@ os.environ.setdefault("REFLEX_SOCKET_MAX_HTTP_BUFFER_SIZE", "131072")
 os.environ.setdefault("REFLEX_SOCKET_INTERVAL", "60")
 
 
-# Which server `reflex run --env prod` runs: Granian (the default) or, with LOTO_SERVER=uvicorn,
-# gunicorn running uvicorn in one process (under half the memory per connected phone, ~116 KB
-# against ~250, for joins as cheap: for a broadcast of thousands on a small server;
-# loto_app/lean_server.py, README "Capacité"). Reflex picks gunicorn by itself whenever it is
-# installed, so the choice is always made here, and LOTO_SERVER wins over a REFLEX_USE_GRANIAN
-# inherited from a parent process (one that loaded this file, say). Several workers
-# (REFLEX_REDIS_URL) stay on Granian: Reflex's gunicorn command runs a single worker process.
-_server = os.environ.get("LOTO_SERVER", "granian").strip().lower() or "granian"
+# Which server `reflex run --env prod` runs (one process): the lean server, gunicorn running
+# uvicorn (loto_app/lean_server.py; the default since 2026-12-05), or Granian with
+# LOTO_SERVER=granian. The lean one keeps ~105 KB per connected phone against Granian's ~245,
+# joins as cheap, and writes a draw's frame straight on each phone's connection: its fan-out to
+# 2,000 phones costs ~40 ms of CPU against Granian's ~100 (README "Capacité"). Reflex picks
+# gunicorn by itself whenever it is installed, so the choice is always made here, and
+# LOTO_SERVER wins over a REFLEX_USE_GRANIAN inherited from a parent process (one that loaded
+# this file, say). Several workers (REFLEX_REDIS_URL) run Granian: Reflex's gunicorn command
+# runs a single worker process.
+_server = os.environ.get("LOTO_SERVER", "uvicorn").strip().lower() or "uvicorn"
 if _server not in ("granian", "uvicorn"):
-    raise SystemExit(f"LOTO_SERVER={_server!r}: say granian (the default) or uvicorn")
+    raise SystemExit(f"LOTO_SERVER={_server!r}: say uvicorn (the default) or granian")
 if _server == "uvicorn" and not os.environ.get("REFLEX_REDIS_URL"):
     os.environ["REFLEX_USE_GRANIAN"] = "false"
     os.environ["GUNICORN_CMD_ARGS"] = "--worker-class loto_app.lean_server.LeanWorker --workers 1"

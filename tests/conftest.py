@@ -62,7 +62,7 @@ def _reflex_environment() -> None:
         ).stdout.strip()
         os.environ["NPM_CONFIG_REGISTRY"] = registry
     # The in-process test server (uvicorn under AppHarnessProd) on h11 and wsproto, as it has
-    # always run: with httptools and websockets installed (for LOTO_SERVER=uvicorn, rxconfig.py)
+    # always run: with httptools and websockets installed (for the lean server, rxconfig.py)
     # uvicorn's "auto" would take those. The two production servers are run by test_load.py.
     import uvicorn.config
 

@@ -1,9 +1,10 @@
 """The load generator, short: a fresh production app, 30 emulated phones on the real websocket
 protocol (join, cartons, marks), a few draws and a small claim storm, on each production server
-(Granian, and gunicorn + uvicorn with LOTO_SERVER=uvicorn). Checks what must hold
-whatever the machine's speed: every phone joined, no draw missed, every mark answered, and each
-claim got the verdict the rules give, with the hall showing one tie of exactly the valid
-claimants. Timings are printed, never asserted. The long version is in bench/README.md.
+(the lean server, gunicorn + uvicorn, the default; Granian with LOTO_SERVER=granian). Checks
+what must hold whatever the machine's speed: every phone joined, no draw missed, every mark
+answered, and each claim got the verdict the rules give, with the hall showing one tie of
+exactly the valid claimants. Timings are printed, never asserted. The long version is in
+bench/README.md.
 
 The server commits marks every 0.2 s instead of every 5 (LOTO_MARKS_GATHER_SECONDS): each draw
 and each ball of the claim storm waits until every phone's marks are answered, and at 5 s those
@@ -29,7 +30,7 @@ VALID = 3
 
 @pytest.mark.parametrize("server", ["granian", "uvicorn"])
 def test_load_short(tmp_path: Path, server: str) -> None:
-    """The default server, and the lean one (rxconfig.py's LOTO_SERVER=uvicorn)."""
+    """Granian, and the lean server (rxconfig.py's default, LOTO_SERVER=uvicorn)."""
     out = tmp_path / "load.json"
     cmd = [
         sys.executable,
