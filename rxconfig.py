@@ -35,7 +35,7 @@ os.environ.setdefault("REFLEX_SOCKET_INTERVAL", "60")
 # Which server `reflex run --env prod` runs (one process): the lean server, gunicorn running
 # uvicorn (loto_app/lean_server.py; the default since 2026-12-05), or Granian with
 # LOTO_SERVER=granian. The lean one keeps ~105 KB per connected phone against Granian's ~245,
-# joins as cheap, and writes a draw's frame straight on each phone's connection: its fan-out to
+# joins ~10 % dearer, and writes a draw's frame straight on each phone's connection: its fan-out to
 # 2,000 phones costs ~40 ms of CPU against Granian's ~100 (README "Capacité"). Reflex picks
 # gunicorn by itself whenever it is installed, so the choice is always made here, and
 # LOTO_SERVER wins over a REFLEX_USE_GRANIAN inherited from a parent process (one that loaded
