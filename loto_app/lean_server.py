@@ -29,6 +29,8 @@ from typing import Any, ClassVar
 from uvicorn.workers import UvicornWorker
 from websockets.protocol import State
 
+from loto_app.live.runtime.fanout import SCOPE_KEY
+
 
 class LeanWorker(UvicornWorker):
     """uvicorn under gunicorn: uvloop, httptools, sans-I/O `websockets`; no ws ping, no
@@ -45,10 +47,6 @@ class LeanWorker(UvicornWorker):
     async def _serve(self) -> None:
         self.wsgi = with_direct_writes(self.wsgi)  # (gunicorn's name for the loaded app)
         await super()._serve()
-
-
-#: Where the websocket scope of a connection served by this worker holds its `write_frame`.
-SCOPE_KEY = "loto.write_frame"
 
 
 def with_direct_writes(app: Any) -> Any:

@@ -89,12 +89,7 @@ async def _serve(fast: bool, rooms: list[str], direct: bool = False):
     if direct:  # the lean server's settings (lean_server.LeanWorker)
         app = lean_server.with_direct_writes(socketio.ASGIApp(sio))
         config = uvicorn.Config(
-            app,
-            ws="websockets-sansio",
-            ws_ping_interval=None,
-            ws_per_message_deflate=False,
-            log_level="warning",
-            lifespan="off",
+            app, **lean_server.LeanWorker.CONFIG_KWARGS, log_level="warning", lifespan="off"
         )
     else:
         config = uvicorn.Config(
@@ -240,10 +235,6 @@ def test_a_frame_is_what_the_websockets_library_frames(n: int, char: str, text: 
     else:
         opcode, payload = Opcode.BINARY, data
     assert fanout.ws_frame(data) == Frame(opcode, payload).serialize(mask=False, extensions=[])
-
-
-def test_the_scope_key_is_the_lean_servers() -> None:
-    assert fanout.SCOPE_KEY == lean_server.SCOPE_KEY
 
 
 def test_a_socket_whose_client_stopped_answering_is_closed_and_the_others_served() -> None:

@@ -10,8 +10,9 @@ same can be done for every recipient in one loop, synchronously: `FastEmit.emit`
 same per-socket order (the queue), same checks; a socket whose client stopped answering goes the
 library's way (`send` closes it).
 
-With the lean server (LOTO_SERVER=uvicorn), an idle websocket does not even need its writer:
-the message's frame, built once, is written on the connection right away (`queue_all`).
+With the lean server (the default, loto_app/lean_server.py), an idle websocket does not even
+need its writer: the message's frame, built once, is written on the connection right away
+(`queue_all`).
 
 Installed on the process's manager (`install`), and mixed into the Redis manager of several
 workers (broadcast.py), whose relayed messages end in `AsyncManager.emit` on each worker.
@@ -73,11 +74,11 @@ class FastEmit(socketio.AsyncManager):
 
 
 #: Where a websocket's ASGI scope holds its `write_frame(frame) -> bool`, when the server offers
-#: one (loto_app/lean_server.py: gunicorn + uvicorn, LOTO_SERVER=uvicorn).
+#: one (loto_app/lean_server.py: gunicorn + uvicorn, the default server).
 SCOPE_KEY = "loto.write_frame"
 
-#: Messages written straight on the connection (`queue_all`), and the ones queued: for tests
-#: and benchmarks.
+#: Messages written straight on the connection (`queue_all`), and the ones queued (the tests
+#: read them).
 counts = {"direct": 0, "queued": 0}
 
 
@@ -134,7 +135,7 @@ def queue_all(server: socketio.AsyncServer, eio_sids: Any, eio_pkts: list[Any]) 
         done = 0  # packets written (one, but for a message with binary attachments)
         if sock.upgraded and not sock.upgrading and writer_idle(sock):
             environ = environs.get(eio_sid)
-            write = environ and environ.get("asgi.scope", {}).get(SCOPE_KEY)
+            write = environ.get("asgi.scope", {}).get(SCOPE_KEY) if environ else None
             if write is not None:
                 if frames is None:
                     frames = [ws_frame(p.encode()) for p in eio_pkts]
