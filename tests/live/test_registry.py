@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import sqlalchemy as sa
 from sqlmodel import Session, select
 
 from loto_app.domain import events as ev
@@ -146,4 +147,47 @@ def test_another_process_commits_are_caught_up_before_a_move(store: EveningStore
 
     fa, fb = asyncio.run(evening())
     assert fa == fb == store.load(eid)[0].fingerprint()
+    assert store.verify_audit(eid) == []
+
+
+def test_the_only_writer_never_asks_the_database_whether_another_process_committed(
+    store: EveningStore, caplog: pytest.LogCaptureFixture
+) -> None:
+    """One process (no Redis) is its database's only writer: its page loads and batches read
+    nothing back. Should a second writer commit all the same, the race it loses replays the
+    evening from the database, and it catches up before every move from then on."""
+    eid = store.create_evening("Soirée", PROGRAM).evening_id
+    alone = Registry(store, sole_writer=True)
+    other = Registry(EveningStore(store.engine))
+    statements: list[str] = []
+
+    def count(conn, cursor, statement, *args) -> None:
+        statements.append(statement)
+
+    async def evening() -> tuple[list[str], list[str], str, str]:
+        await alone.play(eid, lambda e: e.join("ana", "Ana"))
+        sa.event.listen(store.engine, "before_cursor_execute", count)
+        try:
+            await alone.live(eid)  # a page load
+            await alone.play(eid, lambda e: e.join("bob", "Bob"))
+        finally:
+            sa.event.remove(store.engine, "before_cursor_execute", count)
+        reads = [q for q in statements if q.lstrip().upper().startswith("SELECT")]
+        await other.play(eid, lambda e: e.join("chloe", "Chloé"))  # a second writer
+        await alone.play(eid, lambda e: e.join("dede", "Dédé"))  # races it: replayed
+        before_move = sorted((await alone.live(eid)).evening.players)
+        await other.play(eid, lambda e: e.join("eve", "Ève"))
+        return (
+            reads,
+            before_move,
+            (await alone.live(eid)).evening.fingerprint(),
+            (await other.live(eid)).evening.fingerprint(),
+        )
+
+    reads, players, fa, fb = asyncio.run(evening())
+    assert reads == []  # the join's commit wrote; nothing was read
+    assert players == ["ana", "bob", "chloe", "dede"]
+    assert alone.sole_writer is False
+    assert "another process commits to this database" in caplog.text
+    assert fa == fb == store.load(eid)[0].fingerprint()  # eve's join caught up on a page load
     assert store.verify_audit(eid) == []

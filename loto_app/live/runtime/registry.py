@@ -15,12 +15,20 @@ after the last call was closed otherwise, is simply refused by the engine).
 `Registry` holds all this for one database; the process uses one (`default()`, on the
 configured database) through this module's functions. Tests make their own on a SQLite file,
 with a recording publisher.
+
+One process (no `REFLEX_REDIS_URL`: Reflex keeps its states in memory, so there is no second
+worker) is the database's only writer: its evenings in memory are the log's latest state, and
+nothing asks the database whether another process committed (a page load or a batch did; ~8 %
+of a join's server CPU, issue 14). Should another process commit all the same (two apps on one
+database), the commit it races fails on the log's (evening, seq) key, the evening is replayed
+from the database and the registry catches up before every move from then on.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import secrets
 import uuid
 from collections.abc import Awaitable, Callable
@@ -53,10 +61,12 @@ class Registry:
 
     Args:
         store: the database; None: the process's configured database (`store()`).
+        sole_writer: no other process writes this database: no catching up (see above).
     """
 
-    def __init__(self, store: EveningStore | None = None) -> None:
+    def __init__(self, store: EveningStore | None = None, *, sole_writer: bool = False) -> None:
         self._store = store
+        self.sole_writer = sole_writer
         self._lives: dict[int, LiveEvening] = {}
         self._queues: dict[int, list[_Move]] = {}
         self._writers: dict[int, asyncio.Task] = {}
@@ -87,7 +97,7 @@ class Registry:
         if lv is None:
             lv = await asyncio.to_thread(LiveEvening, self.store, evening_id)
             lv = self._lives.setdefault(evening_id, lv)
-        elif fresh:
+        elif fresh and not self.sole_writer:
             await asyncio.to_thread(lv.catch_up)
         self.watch_last_call(evening_id, lv)
         return lv
@@ -135,12 +145,14 @@ class Registry:
                 release = await asyncio.to_thread(lv.lock_writers)  # other workers wait (PG)
                 try:
                     for _attempt in range(3):
-                        await asyncio.to_thread(lv.catch_up)  # other processes' commits, if any
+                        if not self.sole_writer:  # other processes' commits, if any
+                            await asyncio.to_thread(lv.catch_up)
                         # The engine runs here, on the loop that reads the evening (no reader
                         # sees a half-applied move); the commit in a worker thread.
                         results, events, extra = lv.apply_batch([(m.move, m.extra) for m in batch])
                         if not events or await asyncio.to_thread(lv.commit_batch, events, extra):
                             break
+                        self._not_alone(evening_id)
                     else:
                         raise RuntimeError(
                             f"evening {evening_id}: could not commit after 3 attempts"
@@ -163,6 +175,18 @@ class Registry:
                     m.answer.set_exception(r)
                 else:
                     m.answer.set_result(r)
+
+    def _not_alone(self, evening_id: int) -> None:
+        """A commit lost a race (the evening was reloaded): another process writes this
+        database, so catch up with it before every move and page from now on."""
+        if self.sole_writer:
+            log.error(
+                "evening %s: another process commits to this database, though this one was "
+                "started as its only writer (no REFLEX_REDIS_URL); catching up with it from now "
+                "on. Run several workers with REFLEX_REDIS_URL, never two apps on one database",
+                evening_id,
+            )
+            self.sole_writer = False
 
     async def _publish(
         self, evening_id: int, lv: LiveEvening, events: list[ev.Event], actor: str | None
@@ -213,7 +237,8 @@ class Registry:
 # ---------------------------------------------------------------------- the process's registry
 
 _store: EveningStore | None = None
-_default = Registry()
+#: One process without Redis (rxconfig.py: Reflex's states in memory) is its database's only writer.
+_default = Registry(sole_writer=not os.environ.get("REFLEX_REDIS_URL"))
 
 
 def store() -> EveningStore:
