@@ -43,6 +43,7 @@ from loto_app.domain import events as ev
 from loto_app.domain.engine import Evening
 from loto_app.domain.program import Program
 from loto_app.storage import models as m
+from loto_app.storage import projections
 from loto_app.storage.audit import GENESIS, canonical_time, entry_hash
 from loto_app.storage.eventlog import amended
 from loto_app.storage.projections import project
@@ -391,8 +392,8 @@ def import_evening(store: EveningStore, lines: Iterable[str]) -> Imported:
             # the query tables, as the original commit wrote them (at its time)
             project(s, eid, program, parsed.key, e.event, e.at)
             if e.seq % 500 == 0:
-                s.flush()
-        s.flush()
+                projections.flush(s)
+        projections.flush(s)
         secrets_by_player = {
             p.get("player_id"): p.get("secret_hash")
             for p in parsed.header["players"]

@@ -20,7 +20,7 @@ from loto_app.domain.engine import Evening
 from loto_app.domain.program import Program
 from loto_app.storage import models as m
 from loto_app.storage.audit import GENESIS, entry_hash, verify_chain
-from loto_app.storage.projections import project
+from loto_app.storage.projections import flush_rows, project
 
 AUDIT_TABLE: sa.Table = m.AuditRow.__table__  # type: ignore[attr-defined]
 
@@ -164,7 +164,8 @@ class EventLog:
                 project(s, evening_id, program, key, e, now)
                 prev = h
             if extra is not None:
-                extra(s)  # (before anything is flushed: it may amend the projections' rows)
+                extra(s)  # (before the rows are written: it may amend them, `pending_rows`)
+            flush_rows(s)
             # The log's rows in one Core statement: nothing reads them back in this session,
             # and building an ORM object per row was ~5 % of a join's server CPU (issue 14).
             # A concurrent writer's rows make it fail on (evening_id, seq): IntegrityError.

@@ -18,6 +18,7 @@ from sqlmodel import Session, select
 from loto_app.domain.program import Program
 from loto_app.storage import models as m
 from loto_app.storage.eventlog import EventLog
+from loto_app.storage.projections import flush, pending_rows
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
 JOIN_CODE_LENGTH = 6
@@ -139,19 +140,13 @@ class EveningStore(EventLog):
         digest = hash_secret(secret)
 
         def write(s: Session) -> None:
-            # The projection's row, not flushed yet, takes the digest with it: one INSERT.
-            for row in s.new:
-                if (
-                    isinstance(row, m.PlayerRow)
-                    and row.evening_id == evening_id
-                    and row.player_id == player_id
-                ):
-                    row.secret_hash = digest
+            # The projection's row, not written yet, takes the digest with it: one INSERT.
+            for row in reversed(pending_rows(s, m.PlayerRow)):  # (the batch's last joiner first)
+                if row["evening_id"] == evening_id and row["player_id"] == player_id:
+                    row["secret_hash"] = digest
                     return
-            # Else (the row was flushed): a Core statement on the transaction's connection
-            # (the ORM's bulk update synchronised the whole session, every joiner of the
-            # batch, once per joiner).
-            s.flush()
+            # Else (the row was written): a Core statement on the transaction's connection.
+            flush(s)
             s.connection().execute(
                 sa.update(table)
                 .where(table.c.evening_id == evening_id, table.c.player_id == player_id)

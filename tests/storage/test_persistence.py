@@ -18,6 +18,7 @@ from loto_app.domain.program import DrawSource, Kind, Settings, demo_program
 from loto_app.domain.verdicts import Verdict, judge
 from loto_app.live.runtime.live_evening import LiveEvening
 from loto_app.storage import models as m
+from loto_app.storage import projections
 from loto_app.storage.access import AccessStore
 from loto_app.storage.db import make_engine
 from loto_app.storage.repository import EveningStore
@@ -220,15 +221,16 @@ def test_joiners_secrets_are_committed_with_their_joins_in_one_batch(db_engine, 
         assert store.player_for_secret(creds.evening_id, secret) == pid
     assert len({secret for _, secret in joined}) == 12
 
-    # The join's row already flushed when its digest is written (a projection that reads
-    # makes the session flush): the digest is then an UPDATE of that row.
+    # The join's row already written when its digest is (a projection's statement writes the
+    # rows added before it): the digest is then an UPDATE of that row.
     live = d.live(creds.evening_id)
     writer = store.player_secret_writer(creds.evening_id, "zoe", "secret-de-zoe")
     _, events, extra = live.apply_batch([(lambda e: e.join("zoe", "Zoé"), writer)])
     assert extra is not None
 
     def flushed_first(s: Session) -> None:
-        s.flush()
+        projections.flush(s)
+        assert projections.pending_rows(s, m.PlayerRow) == []
         extra(s)
 
     assert live.commit_batch(events, flushed_first)
@@ -255,3 +257,32 @@ def test_tampering_with_the_audit_log_is_detected(db_engine, drivers):
         seq = row.seq
     problems = store.verify_audit(creds.evening_id)
     assert problems == [f"entry {seq}: content does not match its hash"]
+
+
+def test_rows_added_and_changed_in_one_transaction_are_written_before_the_change(
+    db_engine, drivers
+):
+    """A batch whose second move changes a row its first one added (an order, then its payment
+    at the desk): the new row is written before the UPDATE, which finds it."""
+    store = EveningStore(db_engine)
+    eid = store.create_evening("Loto", program()).evening_id
+    d = drivers(store)
+    d.call(d.registry.join(eid, "Ana"))
+    live = d.live(eid)
+    (ana,) = live.evening.players
+    sale_no = len(live.evening.sales) + 1
+    rng = random.Random(2)
+    results, events, extra = live.apply_batch(
+        [
+            (lambda e: e.order(ana, 0), None),
+            (lambda e: e.confirm_payment(sale_no, "transfer", "Jeanne", rng), None),
+        ]
+    )
+    assert all(isinstance(r, list) and r for r in results), results
+    assert live.commit_batch(events, extra)
+    with Session(db_engine) as s:
+        sale = s.exec(select(m.SaleRow).where(m.SaleRow.evening_id == eid)).one()
+        assert (sale.no, sale.status, sale.method) == (sale_no, "paid", "transfer")
+        assert sale.settled_at is not None
+    check_projections(store, eid, live.evening)
+    assert LiveEvening(store, eid).evening.fingerprint() == live.evening.fingerprint()
