@@ -37,6 +37,7 @@ from loto_app.domain.program import (
     TieMethod,
     demo_program,
 )
+from loto_app.live.runtime import registry
 from loto_app.storage import models as m
 from loto_app.storage.access import AccessStore
 from loto_app.storage.db import make_engine
@@ -285,7 +286,12 @@ def sign_in(page: Page, code: str, secret: str) -> None:
 
 
 def test_sign_in_and_manage_the_desk(
-    app_url: str, db_url: str, browser: Browser, results_dir: Path, evening: tuple[int, str, str]
+    app_url: str,
+    db_url: str,
+    browser: Browser,
+    results_dir: Path,
+    evening: tuple[int, str, str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     evening_id, code, secret = evening
     access = AccessStore(make_engine(db_url))
@@ -352,6 +358,9 @@ def test_sign_in_and_manage_the_desk(
         page.get_by_test_id("paper-pdf").click()
         expect(page.get_by_test_id("records-message")).to_contain_text("Aucun carton papier")
         # a paper player buys a planche at the desk: its 6 cartons print as a PDF
+        # The desk in another worker: the app's registry is no longer the database's only writer
+        # (in production, several workers run with REFLEX_REDIS_URL; registry.py)
+        monkeypatch.setattr(registry.default(), "sole_writer", False)
         with Driver(EveningStore(make_engine(db_url))) as desk:  # another process's registry
             live = desk.on(evening_id)
             pid, _ = live.join("Mme Papier", "paper")
@@ -384,7 +393,12 @@ def test_sign_in_and_manage_the_desk(
 
 
 def test_a_program_is_edited_before_its_game(
-    app_url: str, db_url: str, browser: Browser, results_dir: Path, phone: dict
+    app_url: str,
+    db_url: str,
+    browser: Browser,
+    results_dir: Path,
+    phone: dict,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Issue 13: the organiser changes a lot and a stage of game 2 while game 1 is in play;
     an edit of game 1 that reached the server after game 1 started is refused in French; the
@@ -418,6 +432,7 @@ def test_a_program_is_edited_before_its_game(
         expect(page.get_by_test_id("org-edit-note")).to_contain_text("Aucune partie")
         fill(page, "stage-0-0-desc", "Jambon sec")
         # ... meanwhile the animateur starts game 1 (another worker's registry: the database)
+        monkeypatch.setattr(registry.default(), "sole_writer", False)  # (another worker, as above)
         with Driver(EveningStore(make_engine(db_url))) as other:
             live = other.on(eid)
             live.run(lambda e: e.start_game())
