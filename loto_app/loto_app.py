@@ -78,12 +78,9 @@ app.app_wraps[(5, "Overlay")] = lambda _stateful: None
 # Routes are added here rather than with @rx.page: Reflex 0.10 re-applies decorated pages on
 # each compile and warns "Page ... is being redefined" in `reflex run --env prod`.
 # `/` and `/jouer` are one page: the join form, the player's page once joined (pages/player.py).
-app.add_page(
-    player.join_or_play,
-    route="/",
-    title=join.TITLE,
-    on_load=[join.JoinPrefill.read_link, PlayerState.resume],
-)
+# `/` has no on_load handler: its hydrate loads it (WarmHydrate below: the link's code in the form,
+# a player's rooms), three events fewer for each phone scanning the QR code.
+app.add_page(player.join_or_play, route="/", title=join.TITLE)
 app.add_page(player.index, route=PlayerState.ROUTE, title=player.TITLE, on_load=PlayerState.resume)
 app.add_page(
     animateur.index,
@@ -116,7 +113,7 @@ frame_guard.install(app)
 app.add_middleware(EventGate())
 # A page whose Reflex state was rebuilt (a restart, a new client token) fills itself in before
 # its first snapshot, so it never shows an empty evening (live/gate/rehydrate.py).
-app.add_middleware(WarmHydrate(PlayerState, AnimateurState, ScreenState))
+app.add_middleware(WarmHydrate(PlayerState, join.JoinPrefill, AnimateurState, ScreenState))
 # One process: drop the in-memory states that gone clients left (live/runtime/reaper.py).
 app.register_lifespan_task(reaper.run)
 # Reachable from the internet without LOTO_CREATE_KEY: say so loudly (loto_app/network.py).

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import Any, ClassVar
+
 import reflex as rx
 
 from loto_app.components.ui import big_button, page_shell, tid
@@ -14,18 +16,21 @@ TITLE = "Loto"
 class JoinPrefill(rx.State):
     """The code from a join link or QR code (?code=...), to prefill the form."""
 
+    ROUTE: ClassVar[str] = "/"  # (filled in before the page's first snapshot: WarmHydrate)
+
     code: str = ""
     invitation: str = ""
 
-    @rx.event
-    def read_link(self):
-        """Read ?code= (and a remote player's ?invitation=) from the address (display only:
-        the join handler checks both)."""
+    async def _warm(self, stored: dict[str, Any], *, whole: bool = False) -> bool:
+        """Before the join page's snapshot (live/gate/rehydrate.py): ?code= (and a remote
+        player's ?invitation=) from the address, so that the form shows them with the page
+        (display only: the join handler checks both)."""
         params = self.router.url.query_parameters
         raw = params.get("code", "")
         self.code = raw.strip().upper()[:12] if isinstance(raw, str) else ""
         inv = params.get("invitation", "")
         self.invitation = inv.strip()[:64] if isinstance(inv, str) else ""
+        return True
 
 
 def form_page() -> rx.Component:

@@ -25,8 +25,8 @@ from loto_app.components.ui import announcement_box, big_button, page_shell, tid
 from loto_app.domain.events import HALF
 from loto_app.domain.till import DESK_QR_PREFIX
 from loto_app.live.states.hall import HallView
+from loto_app.live.states.player import SHOW_JOUER, PlayerState
 from loto_app.live.states.player import TITLE as PLAYER_TITLE
-from loto_app.live.states.player import PlayerState
 from loto_app.live.states.prefs import Prefs
 from loto_app.pages import join
 from loto_app.present import HALF_LOT
@@ -523,8 +523,15 @@ def index() -> rx.Component:
 
 def join_or_play() -> rx.Component:
     """`/` (the hall's QR code): the join form; once joined, the player's page at once, in the
-    same page (no second page load: `PlayerState.join_evening`)."""
-    return rx.cond(PlayerState.secret == "", join.form_page(), _page())
+    same page (no second page load: `PlayerState.join_evening`). A phone that opens `/` with
+    its identity (the QR code scanned again) gets the player's page from its hydrate, and the
+    address bar says `/jouer` as after a join (the script runs on the phone: `/` has no on_load
+    handler to send it)."""
+    return rx.cond(
+        PlayerState.secret == "",
+        join.form_page(),
+        rx.fragment(rx.el.span(hidden=True, on_mount=rx.call_script(SHOW_JOUER)), _page()),
+    )
 
 
 def _page() -> rx.Component:

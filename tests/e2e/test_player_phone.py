@@ -214,8 +214,8 @@ def test_once_the_evening_is_over_the_phone_offers_no_buying_nor_demarquage(
 def test_a_slow_phone_joins_with_its_links_code_even_before_the_form_shows_it(
     app_url: str, db_url: str, browser: Browser, phone: dict
 ) -> None:
-    """The link's code reaches the form only once the page has loaded and asked the server
-    (JoinPrefill.read_link). On a slow phone a player can type their pseudo and tap
+    """The link's code reaches the form only with the page's first snapshot (JoinPrefill, filled
+    in before the hydrate's snapshot). On a slow phone a player can type their pseudo and tap
     "Rejoindre" before that: the join takes the code from the link (it said "Entrez le code
     de la soirée" with the code in the address bar: found by CI on a busy machine)."""
     creds = _evening(db_url, "LENT", Settings(free_cartons=True))

@@ -104,7 +104,7 @@ def test_the_middleware_warms_the_state_of_the_page_being_hydrated(
     from loto_app.live.states.player import PlayerState
 
     (warm,) = [m for m in entry.app._middlewares if isinstance(m, WarmHydrate)]
-    assert warm.by_route["/jouer"] is PlayerState
+    assert warm.by_route["/jouer"] == [PlayerState]
     creds = live_app.create_evening("Tiède", demo_program("WRM").with_settings(free_cartons=True))
     name = PlayerState.get_full_name()
 
@@ -121,8 +121,99 @@ def test_the_middleware_warms_the_state_of_the_page_being_hydrated(
 
     hydrate = "reflex___state____state.hydrate_and_load"
     assert len(asyncio.run(scenario("/jouer", hydrate)).cartons) == 1
-    # `/` is the same page (the join form, then the player's page): warmed as well
-    assert warm.by_route["/"] is PlayerState
-    assert len(asyncio.run(scenario("/", hydrate)).cartons) == 1
+    # `/` is the same page (the join form, then the player's page): warmed as well, its
+    # hydrate being its whole load (the next test)
+    assert warm.by_route["/"][0] is PlayerState
     assert asyncio.run(scenario("/reglement", hydrate)).cartons == []
     assert asyncio.run(scenario("/jouer", f"{name}.refresh")).cartons == []
+
+
+class _Socket:
+    """A socket connected to the app's socket.io server (the rooms' bookkeeping, no network)
+    and the hydrate's event context: the events it queues after itself (`queued`)."""
+
+    def __enter__(self) -> _Socket:
+        from reflex_base.event.context import EventContext
+
+        from loto_app import loto_app as entry
+
+        self.sio = entry.app.sio
+        self.ns = entry.app.event_namespace.namespace
+        self.sid = asyncio.run(self.sio.manager.connect("eio-test", self.ns))
+        self.queued: list = []
+
+        async def enqueue(token: str, *events: object) -> None:
+            self.queued.extend(events)
+
+        ctx = EventContext(token="tok", state_manager=None, enqueue_impl=enqueue)  # type: ignore[arg-type]
+        self.reset = EventContext.set(ctx)
+        return self
+
+    def rooms(self) -> list[str]:
+        return sorted(self.sio.manager.get_rooms(self.sid, self.ns))
+
+    def __exit__(self, *exc: object) -> None:
+        from reflex_base.event.context import EventContext
+
+        EventContext.reset(self.reset)
+        asyncio.run(self.sio.manager.disconnect(self.sid, self.ns))
+
+
+def test_the_join_page_is_loaded_by_its_hydrate_alone(live_app: EveningStore) -> None:
+    """`/` (the QR code) has no on_load handler (three events fewer per joining phone): before
+    its snapshot the form gets the link's code, and a player's socket its cartons, the board and
+    the broadcast rooms (a reload, a reconnect: React Router's path stays `/` after a join); an
+    identity that is no player's queues `resume` after the hydrate (the join form again), as
+    the on_load handler did."""
+    import reflex as rx
+    from reflex.event import Event
+
+    from loto_app import loto_app as entry
+    from loto_app.live.gate.rehydrate import WarmHydrate
+    from loto_app.live.runtime import broadcast, registry
+    from loto_app.live.states.player import PlayerState
+    from loto_app.pages.join import JoinPrefill
+
+    assert entry.app.get_load_events("/") == []
+    assert entry.app.get_load_events("/jouer")  # (resume)
+    (warm,) = [m for m in entry.app._middlewares if isinstance(m, WarmHydrate)]
+    creds = live_app.create_evening("Froid", demo_program("QRC").with_settings(free_cartons=True))
+    eid, name = creds.evening_id, PlayerState.get_full_name()
+
+    async def hydrate(socket: _Socket, query: str = "", secret: str = "") -> rx.State:
+        root = rx.State(_reflex_internal_init=True)
+        url = f"/?{query}" if query else "/"
+        params = dict(p.split("=") for p in query.split("&")) if query else {}
+        router = {"pathname": "/", "asPath": url, "query": params, "sid": socket.sid}
+        root.router_data = root._update_router_vars(router, {})
+        vars_ = {f"{name}.secret_rx_state_": secret, f"{name}.code_rx_state_": creds.join_code}
+        event = Event(name="reflex___state____state.hydrate_and_load", payload={"vars": vars_})
+        assert await warm.preprocess(entry.app, root, event) is None
+        return root
+
+    def player_of(root: rx.State) -> PlayerState:
+        return root.get_substate(name.split(".")[1:])
+
+    # a phone scanning the QR code: the code in the form; no room, nothing queued
+    with _Socket() as socket:
+        root = asyncio.run(hydrate(socket, f"code={creds.join_code.lower()}&invitation=abc"))
+        prefill = root.get_substate(JoinPrefill.get_full_name().split(".")[1:])
+        assert (prefill.code, prefill.invitation) == (creds.join_code, "abc")
+        assert socket.queued == [] and socket.rooms() == [socket.sid]
+
+    # a player back on `/` (a reload, its socket reconnected): cartons, board, rooms
+    pid, secret = asyncio.run(registry.join(eid, "Mémé"))
+    asyncio.run(registry.play(eid, lambda e: e.order(pid, 0)))
+    with _Socket() as socket:
+        player = player_of(asyncio.run(hydrate(socket, secret=secret)))
+        assert len(player.cartons) == 1 and player.ready
+        rooms = sorted([socket.sid, broadcast.room(eid), broadcast.player_room(eid, pid)])
+        assert socket.rooms() == rooms
+        assert socket.queued == []
+
+    # a stored identity that is no player's: no room, `resume` queued (it forgets it)
+    with _Socket() as socket:
+        player = player_of(asyncio.run(hydrate(socket, secret=secret + "x")))
+        assert player.cartons == [] and not player.ready
+        assert socket.rooms() == [socket.sid]
+        assert [e.name for e in socket.queued] == [f"{name}.resume"]

@@ -14,6 +14,14 @@ the page loads what its page shows), and the public picture of the evening is pu
 client's `HallView`. The snapshot then carries the real cartons and board, and the on_load
 handler only joins the broadcast rooms. Nothing here decides who anyone is: `_warm` uses the same
 identification as every handler, against the database.
+
+A page with no on_load handler (the join page `/`, where a phone lands from the hall's QR code)
+is loaded by its hydrate alone: `_warm` is then told so (`whole`) and does what the handler would
+(the player's socket joins the broadcast rooms); where it cannot (an identity that is no
+player's, an error), it says so and the page's `resume` is queued after the hydrate, as an
+on_load handler would run. Reflex runs a page's on_load handlers as events of their own after
+the hydrate (`on_load_internal`, then one per handler): three of the six events the server
+processed for each phone joining from the QR code, ~18 % of a join's CPU (issue 14).
 """
 
 from __future__ import annotations
@@ -39,7 +47,11 @@ class Warmable(Protocol):
 
     ROUTE: str
 
-    async def _warm(self, stored: dict[str, Any]) -> None: ...
+    async def _warm(self, stored: dict[str, Any], *, whole: bool = False) -> bool:
+        """Fill the page's state in before the snapshot; with `whole` (no on_load handler
+        follows), do the handler's work too. Returns False when, with `whole`, the page's
+        `resume` must run after the hydrate."""
+        ...
 
 
 def stored_values(state_cls: type, vars_: Any) -> dict[str, Any]:
@@ -59,30 +71,48 @@ class WarmHydrate(Middleware):
     """The middleware (registered after the event gate, so a refused event never gets here).
 
     Args:
-        states: the page states with a `_warm` hook and their `ROUTE` (and `ALSO_AT`).
+        states: the page states with a `_warm` hook and their `ROUTE` (and `ALSO_AT`); several
+            may serve one route (warmed in this order).
     """
 
     def __init__(self, *states: type) -> None:
-        self.by_route: dict[str, type] = {}
+        self.by_route: dict[str, list[type]] = {}
         for s in states:
             route = s.__dict__.get("ROUTE")  # (a plain str: not a Reflex var)
             if not isinstance(route, str) or not route:
                 raise TypeError(f"{s.__name__}.ROUTE must be a ClassVar[str], not {route!r}")
             for path in (route, *s.__dict__.get("ALSO_AT", ())):
-                self.by_route[path] = s
+                self.by_route.setdefault(path, []).append(s)
 
     async def preprocess(self, app: App, state: BaseState, event: Event) -> StateUpdate | None:
         """Let every event through; before a hydrate, fill the page's states in."""
         if event.name.rpartition(".")[2] != HYDRATE:
             return None
         root = state._get_root_state()
-        cls = self.by_route.get(root.router.url.path.rstrip("/") or "/")
-        if cls is None:
+        path = root.router.url.path
+        classes = self.by_route.get(path.rstrip("/") or "/")
+        if not classes:
             return None
+        # (the same test as Reflex's hydrate: does an on_load event follow it?)
+        whole = not app.get_load_events(path)
         payload = event.payload if isinstance(event.payload, dict) else {}
-        try:
-            page_state = await root.get_state(cls)
-            await page_state._warm(stored_values(cls, payload.get("vars")))
-        except Exception:  # the on_load handler does it all again: warming is only a head start
-            log.exception("could not warm %s before its hydrate", cls.__name__)
+        for cls in classes:
+            try:
+                page_state = await root.get_state(cls)
+                done = await page_state._warm(stored_values(cls, payload.get("vars")), whole=whole)
+            except Exception:  # the page's resume does it all again: warming is a head start
+                log.exception("could not warm %s before its hydrate", cls.__name__)
+                done = False
+            if whole and not done:
+                await self._resume_after(cls)
         return None
+
+    @staticmethod
+    async def _resume_after(cls: type) -> None:
+        """Queue the page state's `resume` after this hydrate, as an on_load handler."""
+        from reflex_base.event import Event
+        from reflex_base.event.context import EventContext
+
+        resume = getattr(cls, "resume", None)
+        if resume is not None:
+            await EventContext.get().enqueue(*Event.from_event_type(resume))

@@ -61,25 +61,27 @@ class AnimateurState(ScreenPairing, StaffSession, rx.State):
     dispute_claim: int = 0  # the claim whose "Réclamation / litige" form is open (0: none)
     dispute_message: str = ""
 
-    async def _warm(self, stored: dict[str, Any]) -> None:
+    async def _warm(self, stored: dict[str, Any], *, whole: bool = False) -> bool:
         """Before Reflex's snapshot of a rebuilt state: signed in again from what this tablet
         stores (checked in the database) and the board, so that a restart does not flash the
-        sign-in form; `resume` then signs in fully (rooms, snapshot)."""
+        sign-in form; `resume`, the page's on_load handler, then signs in fully (rooms,
+        snapshot; `whole` is never so here)."""
         code, secret = stored.get("code", ""), stored.get("secret", "")
         if not code or not secret or len(code) > MAX_CODE or len(secret) > 64:
-            return
+            return False
         try:  # an address locked out of sign-ins is not let in this way either; a wrong secret
             await signin_limit.check(self.router)  # is counted once, by `resume` right after
         except signin_limit.TooManyAttempts:
-            return
+            return False
         evening_id = await asyncio.to_thread(registry.store().evening_id_for_code, code)
         if evening_id is None or not await asyncio.to_thread(
             access().signs_in, self.KIND, evening_id, secret
         ):
-            return
+            return False
         self._evening_id, self._secret, self._authorized = evening_id, secret, True
         self.signed_in = True
         await broadcast.fill_hall(self, await registry.live(evening_id))
+        return False
 
     @rx.event
     async def recheck(self):

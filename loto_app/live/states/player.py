@@ -95,8 +95,8 @@ class PlayerState(BrowserSession, rx.State):
         try:
             data = form(form_data)
             # A field left empty takes the link's value (`/?code=...&invitation=...`): on a
-            # slow phone the form can be sent before the page's on_load prefilled it
-            # (JoinPrefill.read_link), and the player scanned a code they should not retype.
+            # slow phone the form can be sent before the page's first snapshot prefilled it
+            # (JoinPrefill), and the player scanned a code they should not retype.
             link = self.router.url.query_parameters
             code = as_text(data.get("code", "") or link.get("code", ""), "code", MAX_CODE)
             code = code.upper()
@@ -154,8 +154,9 @@ class PlayerState(BrowserSession, rx.State):
 
     @rx.event
     async def resume(self):
-        """On load of / and /jouer (and after every reconnect): find me, my cartons, the room;
-        nobody (no identity stored, or not one of this evening's players): the join form."""
+        """On load of /jouer (and after every reconnect; on `/`, after the hydrate when it could
+        not do it all, live/gate/rehydrate.py): find me, my cartons, the room; nobody (no
+        identity stored, or not one of this evening's players): the join form."""
         self.ready = False
         if not await self._identify():
             if self.secret:
@@ -181,21 +182,34 @@ class PlayerState(BrowserSession, rx.State):
             await broadcast.send_snapshot(sid, lv)
         self.ready = True
 
-    async def _warm(self, stored: dict[str, Any]) -> None:
+    async def _warm(self, stored: dict[str, Any], *, whole: bool = False) -> bool:
         """Before Reflex's snapshot of a rebuilt state (a restart, a new client token): my
         cartons and the board, from the identity this browser stores (live/gate/rehydrate.py), so
-        that the page never shows them empty; `resume` then only joins the rooms."""
+        that the page never shows them empty; `resume` then only joins the rooms.
+
+        `whole`: the page has no on_load handler (the join page `/`, at every load and every
+        reconnect of its socket): this is its whole load. A browser without an identity has
+        nothing more to do (the join form); a player's socket joins the broadcast rooms here.
+        An identity that is no player's returns False: `resume` runs after the hydrate, as on
+        `/jouer` (the join form, the stored identity forgotten)."""
         secret, code = stored.get("secret", ""), stored.get("code", "")
-        if not secret or not code or len(secret) > 64 or len(code) > MAX_CODE:
-            return
+        if not secret:
+            return True  # (nobody: the join form)
+        if not code or len(secret) > 64 or len(code) > MAX_CODE:
+            return False
         self.secret, self.code = secret, code  # (the hydrate sets them again, to the same)
         if not await self._identify():
-            return
+            return False
         lv = await registry.live(self._evening_id)
         self._show(lv.evening)
         await broadcast.fill_hall(self, lv)
         self.ready = True
-        self._warmed = (self._evening_id, lv.seq)
+        if whole:
+            sid = self.router.session.session_id
+            await broadcast.enter(sid, self._evening_id, self._player_id)
+        else:
+            self._warmed = (self._evening_id, lv.seq)
+        return True
 
     async def _identify(self) -> bool:
         """Resolve the secret kept by this browser to a player (every handler may need to:

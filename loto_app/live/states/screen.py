@@ -53,15 +53,17 @@ class ScreenState(rx.State):
     message: str = ""
     pair_code: str = ""  # shown while this TV waits for the tablet to attach it
 
-    async def _warm(self, stored: dict[str, Any]) -> None:
+    async def _warm(self, stored: dict[str, Any], *, whole: bool = False) -> bool:
         """Before Reflex's snapshot of a rebuilt state: the board as it stands (a TV whose
-        server restarted never shows an empty board while it joins again)."""
+        server restarted never shows an empty board while it joins again); `watch`, the page's
+        on_load handler, then joins the room (`whole` is never so here)."""
         code = self.router.url.query_parameters.get("code", "")
         if not isinstance(code, str) or not code or len(code) > MAX_CODE:
-            return
+            return False
         evening_id = await asyncio.to_thread(registry.store().evening_id_for_code, code)
         if evening_id is not None:
             await broadcast.fill_hall(self, await registry.live(evening_id))
+        return False
 
     @rx.event
     async def watch(self):
