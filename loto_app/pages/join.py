@@ -81,7 +81,16 @@ def form_page() -> rx.Component:
                         high_contrast=True,
                     ),
                 ),
-                big_button("Rejoindre", "join-submit", type="submit", width="100%"),
+                # Greyed until the page is connected: a tap before that (a slow phone, the
+                # page's script not yet running) was the browser's own form submission, which
+                # reloaded the page without the link's code (found by CI on a busy machine).
+                big_button(
+                    rx.cond(rx.State.is_hydrated, "Rejoindre", "Connexion…"),
+                    "join-submit",
+                    type="submit",
+                    width="100%",
+                    disabled=~rx.State.is_hydrated,
+                ),
                 rx.cond(
                     PlayerState.message != "",
                     rx.callout(

@@ -30,7 +30,7 @@ from loto_app.storage.repository import EveningStore
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from playwright.sync_api import Browser, Page
+    from playwright.sync_api import Browser, Page, Route
 
 SECRET = "phone-secret"
 FIRST = GameSpec(
@@ -214,17 +214,33 @@ def test_once_the_evening_is_over_the_phone_offers_no_buying_nor_demarquage(
 def test_a_slow_phone_joins_with_its_links_code_even_before_the_form_shows_it(
     app_url: str, db_url: str, browser: Browser, phone: dict
 ) -> None:
-    """The link's code reaches the form only with the page's first snapshot (JoinPrefill, filled
-    in before the hydrate's snapshot). On a slow phone a player can type their pseudo and tap
-    "Rejoindre" before that: the join takes the code from the link (it said "Entrez le code
-    de la soirée" with the code in the address bar: found by CI on a busy machine)."""
+    """On a slow phone a player types their pseudo and taps "Rejoindre" as soon as the page
+    shows. The button waits for the page to be connected ("Connexion…"): a tap before the
+    page's script ran was the browser's own form submission, which reloaded `/` without the
+    link's code (found by CI on a busy machine). The join takes the code from the link when
+    the field is still empty (it said "Entrez le code de la soirée" with the code in the
+    address bar: found by CI on a busy machine)."""
     creds = _evening(db_url, "LENT", Settings(free_cartons=True))
     context = browser.new_context(**phone)
     page = context.new_page()
     context.new_cdp_session(page).send("Emulation.setCPUThrottlingRate", {"rate": 8})
+    held: list[Route] | None = []  # the page's scripts, held back: a slow network, a busy phone
+
+    def scripts(route: Route) -> None:
+        if held is not None:
+            held.append(route)
+        else:
+            route.continue_()
+
+    page.route("**/*.js", scripts)
     page.goto(f"{app_url}/?code={creds.join_code}", wait_until="commit")
-    page.get_by_test_id("join-name").fill("Mamie Jo")
-    page.get_by_test_id("join-submit").click()  # (no wait for the code to show)
+    page.get_by_test_id("join-name").fill("Mamie Jo")  # (the page's HTML, no script yet)
+    page.get_by_test_id("join-submit").click(force=True)  # the early tap: nothing happens
+    waiting, held = held, None
+    for route in waiting:
+        route.continue_()
+    # (no wait for the code to show; the tap waits for the button)
+    page.get_by_test_id("join-submit").click(timeout=60_000)
     page.wait_for_url("**/jouer", timeout=60_000)
     expect(page.get_by_text("Bonjour Mamie Jo !")).to_be_visible(timeout=30_000)
     expect(page.get_by_text("Entrez le code de la soirée")).to_have_count(0)
