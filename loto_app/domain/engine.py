@@ -76,6 +76,7 @@ PLAY_SETTINGS = (
     "token_source",
     "last_call_seconds",
     "claim_hint",
+    "one_to_go",
 )
 #: a decision may overturn these verdicts, to "valid" or "false"
 _OVERTURNABLE = (Verdict.VALID, Verdict.FALSE, Verdict.LATE, Verdict.AFTER_AWARD)

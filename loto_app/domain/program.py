@@ -279,6 +279,10 @@ class Settings:
         tie_method: how ex aequo are settled.
         claim_hint: tell a player that a quine is possible (off by default: spotting it is part
             of the game).
+        one_to_go: "Plus qu'un numéro !": a carton one number away from the stage's pattern
+            says which number it waits for, and the cartons closest to the pattern come first
+            with how many numbers each still needs (off by default, like the hint). Marking and
+            claiming stay the player's own gestures.
         stream_url: a live-stream link (https) shown above the cartons of remote players.
         remote_play: players outside the hall may join with the invitation link (off by
             default: a loto traditionnel is played in a restricted circle, L322-4).
@@ -294,6 +298,7 @@ class Settings:
     auto_marking: bool = False
     tie_method: TieMethod = TieMethod.SHARE_OR_DRAW
     claim_hint: bool = False
+    one_to_go: bool = False
     stream_url: str = ""
     remote_play: bool = False
     free_cartons: bool = False
@@ -388,6 +393,7 @@ class Program:
                 "auto_marking": self.settings.auto_marking,
                 "tie_method": self.settings.tie_method.value,
                 "claim_hint": self.settings.claim_hint,
+                "one_to_go": self.settings.one_to_go,
                 "stream_url": self.settings.stream_url,
                 "remote_play": self.settings.remote_play,
                 "free_cartons": self.settings.free_cartons,
@@ -426,6 +432,7 @@ class Program:
                 auto_marking=bool(st["auto_marking"]),
                 tie_method=TieMethod(st["tie_method"]),
                 claim_hint=bool(st.get("claim_hint", False)),
+                one_to_go=bool(st.get("one_to_go", False)),
                 stream_url=str(st.get("stream_url", "")),
                 remote_play=bool(st.get("remote_play", False)),
                 free_cartons=bool(st.get("free_cartons", False)),

@@ -270,6 +270,12 @@ def _marking(program: Program) -> Article:
         paras.append("L'application signale quand un de vos cartons a de quoi gagner.")
     else:
         paras.append("L'application ne signale pas les quines : à vous de les voir.")
+    if st.one_to_go:
+        paras.append(
+            "L'application montre combien de numéros il manque à chaque carton, et le numéro "
+            "qu'attend un carton à qui il n'en manque plus qu'un. Marquer et annoncer restent "
+            "vos gestes."
+        )
     paras.append(
         "Ne démarquez pas avant que l'animateur l'annonce (« Vous pouvez démarquer ») : sur "
         "l'application, « Démarquer » reste bloqué jusque-là ; sur papier, une réclamation "

@@ -165,6 +165,13 @@ def _how_fields() -> rx.Component:
             "org-claim-hint",
         ),
         check(
+            "« Plus qu'un numéro ! » : montrer le numéro qu'attend un carton presque gagnant, "
+            "et les cartons les plus proches en premier",
+            F.one_to_go,
+            lambda v: F.set_field("one_to_go", v),
+            "org-one-to-go",
+        ),
+        check(
             "Loto gratuit : les cartons demandés sur les téléphones sont offerts "
             "(maison de retraite, fête d'école)",
             F.free_cartons,

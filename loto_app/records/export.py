@@ -544,7 +544,8 @@ class _Doc:
         self.heading(f"Numéros tirés ({len(g.draws)})", 10)
         parts = []
         for d in g.draws:
-            text = f"{d.seq}. **{d.number}** ({hour(d.at)})"
+            # (no-break spaces: a draw's line never splits across a line or a page)
+            text = f"{d.seq}.\u00a0**{d.number}**\u00a0({hour(d.at)})"
             if d.replaced:
                 fixes = " puis ".join(str(n) for n in d.replaced)
                 text += f" [corrigé : {fixes} → {d.number} à {hour(d.corrected_at)}]"

@@ -466,6 +466,7 @@ def settings_lines(program: Program) -> tuple[tuple[str, str], ...]:
             else "partage possible (lot divisible, 2 gagnants), sinon jetons",
         ),
         ("Aide à l'annonce", yes_no[st.claim_hint]),
+        ("« Plus qu'un numéro ! »", yes_no[st.one_to_go]),
         ("Jeu à distance", yes_no[st.remote_play]),
         ("Parties au programme", str(len(program.games))),
         (

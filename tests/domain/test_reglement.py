@@ -135,6 +135,9 @@ def test_marking_demarquage_and_the_claim_hint_follow_their_settings():
     assert "ne signale pas" in manual and "signale quand" in hint
     for text in (manual, auto, hint):
         assert "« Démarquer » reste bloqué" in text
+    one = article(demo_program().with_settings(one_to_go=True), "Marquer et démarquer")
+    assert "combien de numéros il manque" in one
+    assert "combien de numéros il manque" not in manual
 
 
 def test_free_cartons_remote_play_and_the_tariff_follow_their_settings():
@@ -182,6 +185,7 @@ def programs(draw: st.DrawFn) -> Program:
         auto_marking=draw(st.booleans()),
         tie_method=draw(st.sampled_from(list(TieMethod))),
         claim_hint=draw(st.booleans()),
+        one_to_go=draw(st.booleans()),
         remote_play=draw(st.booleans()),
         free_cartons=draw(st.booleans()),
         last_call_seconds=draw(st.integers(0, 30)),

@@ -106,18 +106,27 @@ def test_the_read_back_shows_the_claimed_carton_the_winning_line_and_the_last_nu
     assert not ({c["n"] for c in cells} - {0}) & (bob - e.cartons[mine["ana"]].carton.numbers)
 
 
-def test_after_the_award_the_button_still_says_quine_and_the_claim_is_a_reclamation():
-    e, mine, _ = tied(last_call=0)
+def test_after_the_award_the_button_says_the_next_stage_and_a_quine_claim_is_a_reclamation():
+    e, mine, x = tied(last_call=0)
     e.claim("ana", mine["ana"])
+    assert private_view(e, "ana").claimed and not private_view(e, "bob").claimed
     e.award()
     s = snap(e)
-    assert s["claim_word"] == "QUINE !" and s["claim_confirm"] == "Confirmer : QUINE ?"
+    # the word of the stage now in play, at once (docs/RULES.md, Claims)
+    assert s["claim_word"] == "DOUBLE QUINE !"
+    assert s["claim_confirm"] == "Confirmer : DOUBLE QUINE ?"
     assert s["stage_label"] == "Double quine" and s["claim_open"]
+    # the winner has nothing more to claim on this number: her phone does not invite her
+    assert private_view(e, "ana").claimed
+    # before the next number a claim is still judged on the quine: Bob's genuine quine is a
+    # réclamation, never a fausse annonce
     e.claim("bob", mine["bob"])
     s = snap(e)
     assert s["reclamations"] == 1
     assert "après l'attribution" in s["announcement"]
-    assert "réclamation est transmise" in private_view(e, "bob").verdict
+    bob = private_view(e, "bob")
+    assert "réclamation est transmise" in bob.verdict
+    assert f"bon pour la quine sur le {x}" in bob.verdict and not bob.claimed
 
 
 def test_the_tokens_form_maps_typed_tokens_to_the_tied_players_in_order():

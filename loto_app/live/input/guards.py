@@ -44,6 +44,13 @@ def as_bool(value: Any, what: str) -> bool:
     return value
 
 
+def choice(value: Any, allowed: Any, what: str) -> str:
+    """One of a few known strings (anything else, of any type, is refused)."""
+    if not isinstance(value, str) or len(value) > 32 or value not in allowed:
+        raise BadInput(f"{what}: {value!r:.40} is not one of {sorted(allowed)}")
+    return value
+
+
 def form(value: Any) -> dict[str, Any]:
     """A form submission: a dict of strings."""
     if not isinstance(value, dict) or len(value) > 10:

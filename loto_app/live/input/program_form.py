@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from typing import Any
 
 from loto_app.domain.errors import InvalidProgram
 from loto_app.domain.program import (
@@ -29,7 +28,6 @@ from loto_app.domain.program import (
     demo_program,
 )
 from loto_app.limits import MAX_SERIES
-from loto_app.live.input.guards import BadInput
 from loto_app.present import amount_text
 
 MAX_GAMES = 30
@@ -53,7 +51,14 @@ CHOICE_FIELDS = {
     "token_source": {"auto", *(t.value for t in TokenSource)},  # "auto": as the boulier
     "last_call": {"0", "5", "10", "15"},  # seconds of "Pas d'autre quine ?"
 }
-BOOL_FIELDS = {"auto_marking", "claim_hint", "remote_play", "remote_ack", "free_cartons"}
+BOOL_FIELDS = {
+    "auto_marking",
+    "claim_hint",
+    "one_to_go",
+    "remote_play",
+    "remote_ack",
+    "free_cartons",
+}
 STAGE_TEXT_FIELDS = {"description": MAX_DESCRIPTION, "value": MAX_AMOUNT}
 STAGE_BOOL_FIELDS = {"on", "divisible", "cash"}
 KINDS = {k.value for k in Kind}
@@ -274,10 +279,3 @@ def step_of(problem: str) -> int:
     if "en cours : ce réglage" in problem:
         return 4
     return 1
-
-
-def choice(value: Any, allowed: Any, what: str) -> str:
-    """One of a few known strings (anything else, of any type, is refused)."""
-    if not isinstance(value, str) or len(value) > 32 or value not in allowed:
-        raise BadInput(f"{what}: {value!r:.40} is not one of {sorted(allowed)}")
-    return value

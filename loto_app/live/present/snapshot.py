@@ -11,6 +11,7 @@ from loto_app.domain import events as ev
 from loto_app.domain.engine import Evening, Game, GameStatus
 from loto_app.domain.program import KIND_LABELS, PATTERN_LABELS, Kind, Pattern, TieMethod
 from loto_app.domain.verdicts import Verdict
+from loto_app.live.present.views import kind_games
 
 CLAIM_WORDS = {
     Pattern.ONE_LINE: "QUINE",
@@ -56,15 +57,19 @@ DECIDER_WORDS = {"animateur": "l'animateur", "organisateur": "l'organisateur"}
 
 
 def claim_word(e: Evening) -> str:
-    """The word on the claim button: the stage in play when the last number came out (a claim
-    is judged on it until the next number, even once its lot is awarded)."""
+    """The word on the claim button: the stage a claim is for now. After an award it says the
+    next stage at once (docs/RULES.md, Claims: a claim before the next number is still judged
+    on the stage in play when the last number came out, whatever the button says); "" once every
+    lot of the game is awarded (nothing left to claim). Before a game, its first stage."""
     g = e.game
     if g is None or g.status is GameStatus.FINISHED:
-        return "QUINE !"
-    stage = g.claim_stage if g.drawn else g.stage
-    if stage >= len(g.spec.stages):
-        return "QUINE !"
-    return f"{CLAIM_WORDS[g.spec.stages[stage].pattern]} !"
+        nxt = e.next_game_index()
+        if nxt >= len(e.program.games):
+            return ""
+        return f"{CLAIM_WORDS[e.program.games[nxt].stages[0].pattern]} !"
+    if g.stage >= len(g.spec.stages):
+        return ""
+    return f"{CLAIM_WORDS[g.spec.stages[g.stage].pattern]} !"
 
 
 def decision_text(e: Evening, d: ev.Event) -> str:
@@ -160,8 +165,9 @@ def _announcement(e: Evening, g: Game | None) -> tuple[str, str]:
                 continue
             case ev.TieBroken():
                 if x.method == "share":
-                    names = " et ".join(_name(e, p) for p in x.winners)
-                    return f"Lot partagé entre {names}.", "winner"
+                    lot = g.spec.stages[x.stage].lot.description if x.game == g.index else "Lot"
+                    halves = ", ".join(f"moitié pour {_name(e, p)}" for p in x.winners)
+                    return f"Lot partagé : {lot} — {halves}.", "winner"
                 tokens = ", ".join(f"{_name(e, p)} : {t}" for p, t in x.tokens)
                 how = "Jetons tirés du sac" if x.source == "bag" else "Tirage des jetons"
                 return f"{how} — {tokens}. {_name(e, x.winners[0])} gagne !", "tie"
@@ -230,7 +236,12 @@ def readback(e: Evening, g: Game | None) -> dict[str, Any]:
     carton(s) as a grid for the tablet and the hall screen, the winning line(s) and the last
     number marked. Only a claimed carton becomes public, as in a real hall; nothing once the
     next number is out."""
-    off: dict[str, Any] = {"readback_on": False, "readback_cartons": [], "readback_cols": 9}
+    off: dict[str, Any] = {
+        "readback_on": False,
+        "readback_cartons": [],
+        "readback_labels": [],
+        "readback_cols": 9,
+    }
     if g is None or g.status is GameStatus.FINISHED or not g.drawn:
         return {**off, "readback_title": "", "readback_caption": "", "readback_kind": ""}
     claim = next(
@@ -238,28 +249,51 @@ def readback(e: Evening, g: Game | None) -> dict[str, Any]:
     )
     if claim is None:
         return {**off, "readback_title": "", "readback_caption": "", "readback_kind": ""}
-    drawn, win = set(g.drawn), set(claim.winning)
-    cartons = []
-    for no in claim.unit_nos:
-        grid = e.cartons[no].carton.grid
-        cartons.append(
-            [
-                {
-                    "n": n or 0,
-                    "drawn": bool(n and n in drawn),
-                    "win": bool(n and n in win),
-                    "last": n == g.last,
-                }
-                for row in grid
-                for n in row
-            ]
-        )
     stage = g.spec.stages[claim.stage]
     verdict = Verdict(g.verdict_of(claim))
+    # an ex aequo: every valid claim on this number for this stage, each carton read back
+    tied = [claim]
+    if verdict is Verdict.VALID:
+        tied = [
+            c
+            for c in g.claims
+            if c.number == g.last and c.stage == claim.stage and g.verdict_of(c) == Verdict.VALID
+        ]
+    drawn = set(g.drawn)
+    cartons, labels = [], []
+    for c in tied:
+        win = set(c.winning)
+        for no in c.unit_nos:
+            cartons.append(
+                [
+                    {
+                        "n": n or 0,
+                        "drawn": bool(n and n in drawn),
+                        "win": bool(n and n in win),
+                        "last": n == g.last,
+                    }
+                    for row in e.cartons[no].carton.grid
+                    for n in row
+                ]
+            )
+            labels.append(f"{_name(e, c.player_id)} — carton n° {no}" if len(tied) > 1 else "")
+    if len(tied) > 1:
+        names = " et ".join(dict.fromkeys(_name(e, c.player_id) for c in tied))
+        return {
+            "readback_on": True,
+            "readback_title": f"Contrôle — ex aequo : {len(tied)} cartons gagnants",
+            "readback_caption": f"{names} — {stage.label} sur le {claim.number} : "
+            + "annonces valides",
+            "readback_kind": "winner",
+            "readback_cartons": cartons,
+            "readback_labels": labels,
+            "readback_cols": 5 if e.cartons[claim.carton_no].kind is Kind.MAXIQUINE else 9,
+        }
     paper = claim.via == "desk" or e.origins.get(claim.player_id or "") == "paper"
     who = _name(e, claim.player_id)
     return {
         "readback_on": True,
+        "readback_labels": labels,
         "readback_title": f"Contrôle — carton n° {claim.carton_no}"
         + (" (carton papier)" if paper and claim.player_id else ""),
         "readback_caption": f"{who} — {stage.label} sur le {claim.number} : "
@@ -329,6 +363,7 @@ def public_snapshot(
     settings = e.program.settings
     lc = g.last_call if g else None
     tie_open = bool(g and len(entries) > 1 and not g.tie.broken)
+    word = claim_word(e)
     share_first = bool(
         tie_open
         and g
@@ -380,16 +415,16 @@ def public_snapshot(
         "game_label": g.spec.label if g else "",
         "game_kind": KIND_LABELS[g.spec.kind] if g else "",
         "stage_label": st.label if st else "",
-        "lot_label": (st.lot.description + (" (divisible)" if st.lot.divisible else ""))
-        if st
-        else "",
-        "claim_word": claim_word(e),
-        "claim_confirm": f"Confirmer : {claim_word(e).removesuffix(' !')} ?",
+        "lot_label": st.lot.description if st else "",
+        "claim_word": word,
+        "claim_confirm": f"Confirmer : {word.removesuffix(' !')} ?" if word else "",
         "drawn": list(g.drawn) if g else [],
         "last": g.last or 0 if g else 0,
         "count": len(g.drawn) if g else 0,
-        # a claim refers to the last number until the next one (or démarquage), award or not
-        "claim_open": bool(g and g.status is not GameStatus.FINISHED and g.drawn),
+        # a claim refers to the last number until the next one, award or not; the phones
+        # invite it while a stage is left to play (the desk still takes a réclamation after
+        # the last award: `Evening.claim`)
+        "claim_open": bool(running and g and g.drawn),
         "can_draw": e.can_draw(),
         "unmark_allowed": bool(g and g.status is GameStatus.FINISHED),
         # every lot awarded, or all 90 numbers out with no valid claim: the game can end
@@ -426,6 +461,11 @@ def public_snapshot(
         "pattern": st.pattern.value if st else "",
         "claim_hint": e.program.settings.claim_hint,
         "last_five": list(reversed(g.drawn[-6:-1])) if g else [],
+        # the phones' "Les derniers numéros" (newest first, the last one included)
+        "recent": list(reversed(g.drawn[-10:])) if g else [],
+        "one_to_go": settings.one_to_go,
+        "free_cartons": settings.free_cartons,
+        "kind_games": kind_games(e),
         # the pace while numbers are drawn; a finished game's pace is no news to the hall
         "rhythm": rhythm((drawn_at or {}).get(g.index, [])) if g and running else "",
         "stream_url": embed_url(e.program.settings.stream_url),

@@ -51,8 +51,7 @@ class OfferGroup:
 
     kind: str = ""
     title: str = ""
-    look: str = ""  # what one carton of the kind is
-    games: str = ""  # the games it still plays tonight
+    look: str = ""  # what one carton of the kind is (the games it plays: `kind_games`)
     offers: list[OfferView] = dataclasses.field(default_factory=list)
 
 
@@ -105,25 +104,34 @@ def _pack(kind: Kind, quantity: int, planche: bool) -> tuple[str, str]:
     return label, plural(quantity, one, many)
 
 
+def games_text(e: Evening, kind: Kind) -> str:
+    """The games a carton of this kind bought now plays, in a sentence ("" for none)."""
+    left = _games_left(e, kind)
+    if not left:
+        return ""
+    if len(left) == 1:
+        return f"Joue la partie {left[0] + 1} : {_game_what(e, left[0])}."
+    return "Joue les parties " + ", ".join(str(i + 1) for i in left[:-1]) + f" et {left[-1] + 1}."
+
+
+def kind_games(e: Evening) -> dict[str, str]:
+    """`games_text` for each kind of the tariff: public (the same for every phone, and it
+    changes for all at once when a game's first number is drawn), so the room's picture
+    carries it rather than each phone's private view."""
+    return {k.value: games_text(e, k) for k in dict.fromkeys(o.kind for o in e.program.offers)}
+
+
 def offer_groups(e: Evening) -> list[OfferGroup]:
-    """The tariff grouped by kind, each kind with the games it still plays tonight (a kind
-    with no game left is not offered: the engine would refuse it)."""
+    """The tariff grouped by kind (a kind with no game left is not offered: the engine would
+    refuse it; the page also hides a kind whose games run out meanwhile, `kind_games`)."""
     groups: dict[Kind, OfferGroup] = {}
     for o in offer_views(e):
         kind = Kind(o.kind)
         if kind not in groups:
-            left = _games_left(e, kind)
-            if not left:
+            if not _games_left(e, kind):
                 continue
             title, look = KIND_WORDS[kind]
-            games = (
-                f"Joue la partie {left[0] + 1} : {_game_what(e, left[0])}."
-                if len(left) == 1
-                else "Joue les parties "
-                + ", ".join(str(i + 1) for i in left[:-1])
-                + f" et {left[-1] + 1}."
-            )
-            groups[kind] = OfferGroup(kind.value, title, look, games)
+            groups[kind] = OfferGroup(kind.value, title, look)
         groups[kind].offers.append(o)
     return list(groups.values())
 
@@ -179,6 +187,14 @@ class PrivateView:
     # at the next number, which phones are not poked for)
     verdict_game: int = 0
     verdict_count: int = 0
+    # a valid claim of mine on the last number, for the stage judged on it: nothing more to
+    # claim until the next number (the page asks nobody to claim who has just won)
+    claimed: bool = False
+    # a carton of mine plays the current game and is not annulled (I may be invited to claim)
+    in_play: bool = False
+    # the share question of an ex aequo: with whom, for which lot
+    share_with: str = ""
+    share_lot: str = ""
 
 
 VERDICT_KIND = {
@@ -192,8 +208,8 @@ VERDICT_KIND = {
 }
 
 
-def verdict_text(verdict: str, carton_no: int, number: int | None) -> str:
-    """What the player reads after a claim."""
+def verdict_text(verdict: str, carton_no: int, number: int | None, stage: str = "") -> str:
+    """What the player reads after a claim (`stage`: the stage it was judged on)."""
     v = Verdict(verdict)
     if v is Verdict.VALID:
         return (
@@ -201,12 +217,48 @@ def verdict_text(verdict: str, carton_no: int, number: int | None) -> str:
             "l'animateur va attribuer le lot."
         )
     if v is Verdict.AFTER_AWARD:
+        what = f"pour la {stage.lower()} " if stage else ""
         return (
-            f"Votre carton {carton_no} était bon sur le {number}, mais le lot était déjà "
+            f"Votre carton {carton_no} était bon {what}sur le {number}, mais ce lot était déjà "
             "attribué : votre réclamation est transmise à l'association, qui décide. "
             "Votre carton reste en jeu."
         )
     return f"{VERDICT_LABELS[v]} (carton {carton_no})."
+
+
+def _names(names: list[str]) -> str:
+    """'Bruno', 'Bruno et Chloé', 'Bruno, Chloé et Denis', '5 autres joueurs'."""
+    if len(names) > 3:
+        return f"{len(names)} autres joueurs"
+    return " et ".join([", ".join(names[:-1]), names[-1]]) if len(names) > 1 else names[0]
+
+
+def _tie_text(e: Evening, g: Game, claim: ev.ClaimMade, player_id: str) -> str:
+    """A valid claim of mine tied with others' on the stage in play: with whom, and what
+    settles it now (the share asked first, or the token draw)."""
+    others = [_name_of(e, p) for p in g.valid.get(claim.stage, ()) if p != player_id]
+    head = f"Annonce valide sur le {claim.number} (carton {claim.carton_no}) : ex aequo avec "
+    head += _names(others) + "."
+    lot = g.spec.stages[claim.stage].lot
+    tie = g.tie
+    if player_id in tie.share_offered_to and not tie.share_refused:
+        if player_id in tie.answers:
+            return f"{head} Votre réponse est envoyée : en attente de l'autre joueur."
+        return f"{head} Partagez-vous le lot ? Répondez ci-dessous."
+    if tie.share_refused:
+        return f"{head} Le partage est refusé : un tirage au sort des jetons décide."
+    share = (
+        len(g.valid.get(claim.stage, ())) == 2
+        and lot.divisible
+        and e.program.settings.tie_method.value == "share_or_draw"
+    )
+    if share:
+        return f"{head} L'animateur va vous proposer de partager le lot (moitié chacun)."
+    return f"{head} Un tirage au sort des jetons désigne le gagnant."
+
+
+def _name_of(e: Evening, player_id: str) -> str:
+    return e.players.get(player_id, "un carton papier")
 
 
 def decision_for(e: Evening, d: ev.Event, player_id: str) -> str:
@@ -321,7 +373,9 @@ def private_view(e: Evening, player_id: str) -> PrivateView:
         if mine_claims and _claim_is_current(e, g, mine_claims[-1]):
             last = mine_claims[-1]
             now = g.verdict_of(last)
-            verdict = verdict_text(now, last.carton_no, last.number)
+            verdict = verdict_text(
+                now, last.carton_no, last.number, g.spec.stages[last.stage].label
+            )
             kind = VERDICT_KIND[Verdict(now)]
             if now == Verdict.FALSE and e.cartons[last.carton_no].unit not in g.annulled:
                 # a decision gave the carton back (art. 8): it plays again
@@ -333,7 +387,13 @@ def private_view(e: Evening, player_id: str) -> PrivateView:
                 outcome, outcome_kind = _outcome(e, g, last.stage, player_id)
                 if outcome:
                     verdict, kind = outcome, outcome_kind
+                elif last.stage == g.stage and len(g.valid.get(last.stage, ())) > 1:
+                    verdict = _tie_text(e, g, last, player_id)
     offer = bool(g and player_id in g.tie.share_offered_to and g.tie.broken is None)
+    share_with, share_lot = "", ""
+    if offer and g is not None and g.stage_spec is not None:
+        share_with = _names([_name_of(e, p) for p in g.tie.share_offered_to if p != player_id])
+        share_lot = g.stage_spec.lot.description
     return PrivateView(
         name=e.players.get(player_id, ""),
         cartons=cartons,
@@ -349,4 +409,23 @@ def private_view(e: Evening, player_id: str) -> PrivateView:
         decisions=[t for d in reversed(e.decisions) if (t := decision_for(e, d, player_id))],
         verdict_game=g.index + 1 if g else 0,
         verdict_count=len(g.drawn) if g else 0,
+        claimed=_claimed(e, g, player_id),
+        in_play=any(c.plays and not c.annulled for c in cartons),
+        share_with=share_with,
+        share_lot=share_lot,
+    )
+
+
+def _claimed(e: Evening, g: Game | None, player_id: str) -> bool:
+    """Has this player a valid claim on the last number, for the stage it is judged on? Then
+    a claim of theirs before the next number could win nothing more."""
+    if g is None or g.status is GameStatus.FINISHED or not g.drawn:
+        return False
+    return any(
+        c.player_id == player_id
+        and c.number == g.last
+        and c.stage == g.claim_stage
+        and g.verdict_of(c) == Verdict.VALID
+        and _claim_is_current(e, g, c)
+        for c in g.claims
     )

@@ -274,6 +274,10 @@ async def fill_hall(state: rx.State, lv: LiveEvening) -> None:
         setattr(hall, name, value)
 
 
+#: A tie of more players than this tells the others with whom no more (each valid claim would
+#: poke every earlier one); their verdict already says "ex aequo".
+MAX_TIE_POKES = 10
+
 #: Events that change what everyone sees (marks, sales and joins are private).
 PUBLIC_EVENTS = (
     ev.GameStarted,
@@ -308,6 +312,13 @@ def touched_players(events: list[ev.Event], lv: LiveEvening | None = None) -> se
                 out.update(t.player_id for t in ev.issued_tickets(x))
             case ev.ShareOffered():
                 out.update(x.players)
+            case ev.ShareAnswered() if lv is not None and x.game < len(lv.evening.games):
+                out.update(lv.evening.games[x.game].tie.share_offered_to)
+            case ev.ClaimMade() if lv is not None and x.verdict == "valid":
+                # a tie forms or grows: the players already in it read with whom (a few)
+                entries = lv.evening.games[x.game].valid.get(x.stage, {})
+                if 1 < len(entries) <= MAX_TIE_POKES:
+                    out.update(p for p in entries if p != x.player_id)
             case ev.TieBroken():
                 out.update(p for p, _ in x.tokens)
                 out.update(x.winners)

@@ -48,6 +48,11 @@ class HallView(rx.State):
     patterns: list[str] = []
     pattern: str = ""
     claim_hint: bool = False
+    one_to_go: bool = False
+    free_cartons: bool = False
+    # the games a carton of each kind bought now plays ("Joue les parties 2 et 3.")
+    kind_games: dict[str, str] = {}
+    recent: list[int] = []  # the last ten numbers, newest first
     last_five: list[int] = []
     rhythm: str = ""
     stream_url: str = ""
@@ -75,3 +80,4 @@ class HallView(rx.State):
     readback_kind: str = ""
     readback_cols: int = 9
     readback_cartons: list[list[dict[str, Any]]] = []
+    readback_labels: list[str] = []  # whose each grid is (an ex aequo), "" for one claim

@@ -22,8 +22,7 @@ import reflex as rx
 
 from loto_app import network
 from loto_app.live.gate import signin_limit
-from loto_app.live.input.guards import BadInput, refuse
-from loto_app.live.input.program_form import choice
+from loto_app.live.input.guards import BadInput, choice, refuse
 from loto_app.live.runtime import registry
 from loto_app.live.states.session import StaffSession
 from loto_app.storage.access import StaffMember

@@ -32,7 +32,7 @@ from loto_app.domain.program import (
     TokenSource,
     default_offers,
 )
-from loto_app.live.input.guards import BadInput, as_bool, as_int, as_text, refuse
+from loto_app.live.input.guards import BadInput, as_bool, as_int, as_text, choice, refuse
 from loto_app.live.input.program_form import (
     BOOL_FIELDS,
     CHOICE_FIELDS,
@@ -50,7 +50,6 @@ from loto_app.live.input.program_form import (
     GameDraft,
     OfferDraft,
     build_program,
-    choice,
     default_game_drafts,
     default_offer_drafts,
     game_draft,
@@ -79,6 +78,7 @@ SETTING_DEFAULTS: dict[str, Any] = {
     "last_call": "5",
     "auto_marking": False,
     "claim_hint": False,
+    "one_to_go": False,
     "free_cartons": False,
     "stream_url": "",
     "remote_play": False,
@@ -100,6 +100,7 @@ class EveningSetup(OrganisationState):
     last_call: str = "5"
     auto_marking: bool = False
     claim_hint: bool = False
+    one_to_go: bool = False
     free_cartons: bool = False
     create_key: str = ""
     key_required: bool = False
@@ -401,6 +402,7 @@ class EveningSetup(OrganisationState):
                 auto_marking=self.auto_marking,
                 tie_method=TieMethod(self.tie_method),
                 claim_hint=self.claim_hint,
+                one_to_go=self.one_to_go,
                 stream_url=self.stream_url.strip(),
                 remote_play=self.remote_play,
                 free_cartons=self.free_cartons,
@@ -491,6 +493,7 @@ class EveningSetup(OrganisationState):
         self.token_source = st.token_source.value if st.token_source else "auto"
         self.last_call = str(st.last_call_seconds)
         self.auto_marking, self.claim_hint = st.auto_marking, st.claim_hint
+        self.one_to_go = st.one_to_go
         self.free_cartons, self.stream_url = st.free_cartons, st.stream_url
         self.remote_play = self.remote_ack = st.remote_play
 

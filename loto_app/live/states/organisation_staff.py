@@ -15,8 +15,7 @@ from typing import Any
 import reflex as rx
 
 from loto_app.limits import MAX_STAFF_NAME
-from loto_app.live.input.guards import BadInput, as_bool, as_int, as_text, form, refuse
-from loto_app.live.input.program_form import choice
+from loto_app.live.input.guards import BadInput, as_bool, as_int, as_text, choice, form, refuse
 from loto_app.live.runtime import broadcast
 from loto_app.live.states.organisation import OrganisationState
 from loto_app.live.states.screen_pairing import ScreenPairing

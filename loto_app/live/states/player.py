@@ -14,6 +14,7 @@ import reflex as rx
 from loto_app.domain import events as ev
 from loto_app.domain.engine import MAX_NAME, Evening
 from loto_app.domain.errors import LotoError
+from loto_app.domain.program import Kind
 from loto_app.domain.till import desk_code
 from loto_app.limits import MAX_CARTON_NO, MAX_CODE, MAX_OFFER_INDEX, MAX_SALE_NO
 from loto_app.live.gate import marks_path
@@ -23,6 +24,7 @@ from loto_app.live.present.views import (
     OfferGroup,
     OfferView,
     OrderView,
+    games_text,
     offer_groups,
     offer_views,
     order_views,
@@ -72,6 +74,11 @@ class PlayerState(BrowserSession, rx.State):
     message_count: int = 0
     share_offer: bool = False
     share_answered: bool = False
+    share_with: str = ""  # the share question: the other player(s), the lot
+    share_lot: str = ""
+    # a valid claim of mine on the last number (until the next one: verdict_game/_count)
+    claimed: bool = False
+    in_play: bool = False  # a carton of mine plays this game, not annulled
     decisions: list[str] = []  # the association's decisions that concern me (art. 8)
     ready: bool = False
     offers: list[OfferView] = []
@@ -328,7 +335,7 @@ class PlayerState(BrowserSession, rx.State):
             return self._refused("choose", BadInput(f"no offer {index} on sale"))
         o = next(o for o in group.offers if o.index == index)
         self.chosen, self.chosen_what, self.chosen_price = index, o.what, o.price
-        self.chosen_games = group.games
+        self.chosen_games = games_text(lv.evening, Kind(group.kind))
 
     @rx.event
     def unchoose(self):
@@ -432,6 +439,10 @@ class PlayerState(BrowserSession, rx.State):
             verdict_count=v.verdict_count,
             share_offer=v.share_offer,
             share_answered=v.share_answered,
+            share_with=v.share_with,
+            share_lot=v.share_lot,
+            claimed=v.claimed,
+            in_play=v.in_play,
             decisions=v.decisions,
             offers=offer_views(e),
             offer_groups=offer_groups(e),

@@ -1,0 +1,236 @@
+"""What the screens say is true at that moment (pure, on the engine): the claim button's word
+after every award, nobody invited to claim what they cannot, the tie told in full (with whom,
+which lot, both cartons read back, the share named), the games a carton bought now plays, and
+the tie's players told when it grows (loto_app/live/present/, broadcast.touched_players)."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from loto_app.domain.engine import Evening, GameStatus
+from loto_app.domain.program import (
+    DrawSource,
+    GameSpec,
+    Kind,
+    Lot,
+    Pattern,
+    Program,
+    Settings,
+    Stage,
+    TieMethod,
+)
+from loto_app.live.present.snapshot import CLAIM_WORDS, claim_word, public_snapshot
+from loto_app.live.present.views import kind_games, private_view
+from loto_app.live.runtime.broadcast import touched_players
+
+THREE = GameSpec(
+    Kind.CLASSIQUE,
+    (
+        Stage(Pattern.ONE_LINE, Lot("Jambon")),
+        Stage(Pattern.TWO_LINES, Lot("Bons d'achat de 40 €", divisible=True)),
+        Stage(Pattern.FULL_CARD, Lot("Vélo")),
+    ),
+)
+LAST = GameSpec(Kind.CLASSIQUE, (Stage(Pattern.FULL_CARD, Lot("Téléviseur")),))
+
+
+def snap(e: Evening) -> dict:
+    return public_snapshot(e, "Loto", "ABCDEF")
+
+
+def evening(seconds: int = 0, tie: TieMethod = TieMethod.SHARE_OR_DRAW) -> Evening:
+    settings = Settings(
+        DrawSource.PHYSICAL, last_call_seconds=seconds, tie_method=tie, token_source=None
+    )
+    return Evening(Program("A", (THREE, LAST), settings), b"k")
+
+
+def seated(e: Evening, players: tuple[str, ...], rng: random.Random) -> dict[str, int]:
+    """Each player joins with one classique carton."""
+    out = {}
+    for p in players:
+        e.join(p, p.title())
+        e.sell(p, Kind.CLASSIQUE, 1, rng=rng)
+        out[p] = e.player_cartons(p)[-1].no
+    return out
+
+
+def complete(e: Evening, carton: int, rows: int) -> None:
+    """Type the balls that complete the first `rows` rows of a carton (those not out yet)."""
+    c = e.cartons[carton].carton
+    for row in c.rows[:rows]:
+        for n in sorted(row - set(e.game.drawn)):
+            e.enter_ball(n)
+
+
+def test_the_claim_word_follows_every_award_at_once_and_nothing_is_left_to_claim_after():
+    e = evening()
+    mine = seated(e, ("ana", "bob"), random.Random(2))
+    assert snap(e)["claim_word"] == "QUINE !" and not snap(e)["claim_open"]  # before the game
+    e.start_game()
+    for rows, word in ((1, "DOUBLE QUINE !"), (2, "CARTON PLEIN !"), (3, "")):
+        complete(e, mine["ana"], rows)
+        e.claim("ana", mine["ana"])
+        e.award()
+        s = snap(e)
+        assert s["claim_word"] == word  # the next stage, before the next number
+        assert private_view(e, "ana").claimed  # the winner is not invited on this number
+        assert not private_view(e, "bob").claimed
+    # every lot awarded: no invitation to claim on any phone, the game waits for démarquage
+    assert not snap(e)["claim_open"] and snap(e)["claim_confirm"] == ""
+    e.allow_unmark()
+    assert snap(e)["claim_word"] == "CARTON PLEIN !"  # the next game's first stage
+
+
+@given(st.integers(0, 10_000), st.lists(st.sampled_from(["draw", "claim", "award"]), max_size=60))
+def test_the_claim_word_is_always_the_stage_in_play(seed: int, moves: list[str]):
+    """Whatever happens, the button's word is the stage in play (none once all are awarded),
+    and a phone invites to claim only while a stage is left and a number is out."""
+    rng = random.Random(seed)
+    e = evening()
+    players = seated(e, ("ana", "bob", "cleo"), rng)
+    e.start_game()
+    for move in moves:
+        g = e.game
+        try:
+            if move == "draw":
+                e.enter_ball(rng.choice([n for n in range(1, 91) if n not in g.drawn]))
+            elif move == "claim":
+                p = rng.choice(list(players))
+                e.claim(p, players[p])
+            else:
+                e.award()
+        except Exception:
+            continue
+        g = e.game
+        s = snap(e)
+        if g.stage < len(g.spec.stages):
+            assert s["claim_word"] == f"{CLAIM_WORDS[g.spec.stages[g.stage].pattern]}\u202f!"
+            assert s["claim_open"] == bool(g.drawn)
+        else:
+            assert s["claim_word"] == "" and not s["claim_open"]
+        assert claim_word(e) == s["claim_word"]
+        for p in players:
+            v = private_view(e, p)
+            mine = [c for c in g.claims if c.player_id == p and c.number == g.last and g.drawn]
+            if v.claimed:  # a valid claim of theirs on the last number, judged on its stage
+                assert any(c.verdict == "valid" and c.stage == g.claim_stage for c in mine)
+
+
+def test_a_tie_is_told_in_full_on_each_phone_the_tablet_and_the_hall():
+    shared = GameSpec(
+        Kind.CLASSIQUE, (Stage(Pattern.ONE_LINE, Lot("Bons d'achat de 40 €", divisible=True)),)
+    )
+    e = Evening(Program("A", (shared,), Settings(DrawSource.PHYSICAL, last_call_seconds=0)), b"k")
+    rng = random.Random(5)
+    # Ana's and Bob's cartons: their first rows complete on the same number x
+    x, mine = None, {}
+    for p in ("ana", "bob"):
+        e.join(p, p.title())
+        while p not in mine:
+            e.sell(p, Kind.CLASSIQUE, 1, rng=rng)
+            c = e.player_cartons(p)[-1]
+            x = x or max(c.carton.rows[0])
+            if x in c.carton.rows[0]:
+                mine[p] = c.no
+    e.start_game()
+    rows = set().union(*(e.cartons[n].carton.rows[0] for n in mine.values()))
+    for n in sorted(rows - {x}):
+        e.enter_ball(n)
+    e.enter_ball(x)
+    e.claim("ana", mine["ana"])
+    assert "l'animateur va attribuer le lot" in private_view(e, "ana").verdict  # alone so far
+    claimed = e.claim("bob", mine["bob"])
+    # Ana's phone learns that Bob joined her (she made no move): her view is refreshed
+    assert touched_players(claimed, _live(e)) == {"ana"}
+    ana, bob = private_view(e, "ana"), private_view(e, "bob")
+    assert "ex aequo avec Bob" in ana.verdict and "ex aequo avec Ana" in bob.verdict
+    assert "proposer de partager le lot (moitié chacun)" in ana.verdict
+    assert "attribuer le lot" not in ana.verdict
+    s = snap(e)
+    assert s["readback_title"] == "Contrôle — ex aequo : 2 cartons gagnants"
+    assert len(s["readback_cartons"]) == 2
+    assert s["readback_labels"] == [
+        f"Ana — carton n° {mine['ana']}",
+        f"Bob — carton n° {mine['bob']}",
+    ]
+    assert {c["n"] for c in s["readback_cartons"][1] if c["win"]} == set(
+        e.cartons[mine["bob"]].carton.rows[0]
+    )
+    assert "divisible" not in repr(s)
+    e.offer_share()
+    ana = private_view(e, "ana")
+    assert ana.share_offer and ana.share_with == "Bob" and ana.share_lot == "Bons d'achat de 40 €"
+    assert "Répondez ci-dessous" in ana.verdict
+    answered = e.answer_share("ana", True)
+    assert "bob" in touched_players(answered, _live(e))
+    assert "en attente de l'autre joueur" in private_view(e, "ana").verdict
+    e.answer_share("bob", True)
+    assert snap(e)["announcement"] == (
+        "Lot partagé\u00a0: Bons d'achat de 40 € — moitié pour Ana, moitié pour Bob."
+    )
+
+
+def test_a_draw_only_evening_says_the_tokens_decide():
+    shared = GameSpec(
+        Kind.CLASSIQUE, (Stage(Pattern.ONE_LINE, Lot("Bons d'achat", divisible=True)),)
+    )
+    settings = Settings(DrawSource.PHYSICAL, last_call_seconds=0, tie_method=TieMethod.DRAW)
+    e = Evening(Program("A", (shared,), settings), b"k")
+    rng = random.Random(5)
+    x, mine = None, {}
+    for p in ("ana", "bob"):
+        e.join(p, p.title())
+        while p not in mine:
+            e.sell(p, Kind.CLASSIQUE, 1, rng=rng)
+            c = e.player_cartons(p)[-1]
+            x = x or max(c.carton.rows[0])
+            if x in c.carton.rows[0]:
+                mine[p] = c.no
+    e.start_game()
+    for n in sorted(set().union(*(e.cartons[n].carton.rows[0] for n in mine.values())) - {x}):
+        e.enter_ball(n)
+    e.enter_ball(x)
+    for p, no in mine.items():
+        e.claim(p, no)
+    assert "tirage au sort des jetons désigne le gagnant" in private_view(e, "ana").verdict
+    assert not snap(e)["share_first"]
+
+
+def test_the_games_a_carton_plays_change_for_every_phone_with_the_first_number():
+    e = evening()
+    seated(e, ("ana",), random.Random(1))
+    assert kind_games(e) == {"classique": "Joue les parties 1 et 2."}
+    e.start_game()
+    assert kind_games(e) == snap(e)["kind_games"] == {"classique": "Joue les parties 1 et 2."}
+    e.enter_ball(7)  # the first number: a carton bought now plays the next game
+    assert snap(e)["kind_games"] == {"classique": "Joue la partie 2\u00a0: Téléviseur."}
+    # the offers are no phone's private data any more
+    assert not hasattr(private_view(e, "ana"), "offer_groups")
+
+
+def test_a_carton_for_the_next_game_is_not_in_play_and_an_annulled_one_cannot_be_claimed():
+    e = evening()
+    mine = seated(e, ("ana",), random.Random(9))
+    e.start_game()
+    first = sorted(e.cartons[mine["ana"]].carton.rows[0])
+    e.enter_ball(first[0])
+    e.sell("ana", Kind.CLASSIQUE, 1, rng=random.Random(4))  # after the first number
+    e.claim("ana", mine["ana"])  # a false claim: annulled for the game
+    v = private_view(e, "ana")
+    annulled, later = v.cartons
+    assert annulled.annulled and annulled.plays and not later.plays
+    assert not v.in_play  # nothing of hers can claim now: the last call does not invite her
+    assert e.game.status is GameStatus.RUNNING
+
+
+def _live(e: Evening):
+    """A stand-in for the registry's LiveEvening: what touched_players reads of it."""
+
+    class Live:
+        evening = e
+
+    return Live()
