@@ -4,6 +4,10 @@
 //   with "une quine possible !" when a carton can be claimed;
 // - hall screen: the last number read aloud in French (speech synthesis, with the traditional
 //   phrases as an option), toggled on the screen and remembered by the browser;
+// - player page: the same words spoken by the phone ("Annonce sur mon téléphone", off by
+//   default, remembered), "Activer le son" when the browser holds speech back until a touch,
+//   "Répéter", a live region that tells a screen reader each number, and - only if the evening
+//   allows it - "Plus qu'un numéro !" (what each carton still needs, the closest first);
 // - the player's pions (`data-cell`): marked on the phone at once, kept in local storage, sent
 //   to the server in batches for safekeeping (see "marks" below);
 // - the claim buttons (`data-claim`): a slip of the thumb never claims. The first tap only arms
@@ -22,7 +26,7 @@
     1: "le petit", 11: "les deux jambes", 14: "le 14 juillet", 22: "les deux cocottes",
     31: "le réveillon", 69: "l'année érotique", 89: "la Révolution", 90: "le grand-père",
   };
-  var lastSeen = null;
+  var lastSeen; // the last number the page showed once ready (undefined: not looked yet)
 
   function lastNumber() {
     var el = document.querySelector('[data-testid="last-number"]');
@@ -87,6 +91,7 @@
 
   function onPlayerNumber(n) {
     keepAwake();
+    announce(numberText(n), false);
     var hint = document.querySelector('[data-testid="quine-hint"]');
     if (claimable(n)) {
       vibrate([300, 100, 300]);
@@ -114,28 +119,67 @@
     }
   }
 
+  // The voice of this page: the hall screen's toggle, or the phone's "Annonce sur mon
+  // téléphone" (both off by default); the traditional phrases as the hall screen has them.
+  var PHONE_VOICE = "loto_phone_voice";
+  function voiceKey() {
+    return document.querySelector('[data-page="player"]') ? PHONE_VOICE : "loto_voice";
+  }
+
   function showPrefs() {
     var voice = document.querySelector('[data-testid="voice-toggle"]');
     var phrases = document.querySelector('[data-testid="phrases-toggle"]');
+    var phone = document.querySelector('[data-testid="phone-voice"]');
     if (voice) setPressed(voice, pref("loto_voice", false));
     if (phrases) setPressed(phrases, pref("loto_phrases", true));
+    if (phone) setPressed(phone, pref(PHONE_VOICE, false));
   }
 
   document.addEventListener("click", function (e) {
     var t = e.target.closest && e.target.closest("[data-testid]");
     if (!t) return;
     var id = t.getAttribute("data-testid");
-    if (id === "voice-toggle" || id === "phrases-toggle") {
-      var key = id === "voice-toggle" ? "loto_voice" : "loto_phrases";
-      window.localStorage.setItem(key, pref(key, id !== "voice-toggle") ? "0" : "1");
+    if (id === "voice-toggle" || id === "phrases-toggle" || id === "phone-voice") {
+      var key = { "voice-toggle": "loto_voice", "phrases-toggle": "loto_phrases" }[id] || PHONE_VOICE;
+      var on = !pref(key, id === "phrases-toggle");
+      window.localStorage.setItem(key, on ? "1" : "0");
       showPrefs();
+      // this touch lets the browser speak: say so at once (and a refusal shows up now)
+      if (id === "phone-voice") {
+        if (on) speak("Annonce des numéros activée.", PHONE_VOICE);
+        else if ("speechSynthesis" in window) window.speechSynthesis.cancel();
+        soundBlocked(false);
+      }
+    } else if (id === "repeat-number") {
+      var n = lastNumber();
+      announce(n === null ? "Aucun numéro n'est encore sorti." : numberText(n), true);
+    } else if (id === "sound-unlock") {
+      soundBlocked(false);
+      var last = lastNumber();
+      speak(last === null ? "Son activé." : numberText(last), voiceKey());
     }
   });
 
-  function sayNumber(n) {
-    var text = "Le " + n + (pref("loto_phrases", true) && PHRASES[n] ? ", " + PHRASES[n] : "");
+  function numberText(n) {
+    return "Le " + n + (pref("loto_phrases", true) && PHRASES[n] ? ", " + PHRASES[n] : "");
+  }
+
+  // "Activer le son": shown when the browser refuses to speak before a touch on the page (a
+  // page reloaded with the voice on); a touch on it speaks and hides it.
+  var soundIsBlocked = false;
+  function soundBlocked(blocked) {
+    soundIsBlocked = blocked;
+    showSound();
+  }
+  // (again at every change of the page: React may render the button anew, hidden)
+  function showSound() {
+    var b = document.querySelector('[data-testid="sound-unlock"]');
+    if (b && b.hidden === soundIsBlocked) b.hidden = !soundIsBlocked;
+  }
+
+  function speak(text, key) {
     window.__lotoSpoken = (window.__lotoSpoken || []).concat([text]);
-    if (!pref("loto_voice", false) || !("speechSynthesis" in window)) return;
+    if (!pref(key, false) || !("speechSynthesis" in window)) return;
     var u = new SpeechSynthesisUtterance(text);
     u.lang = "fr-FR";
     u.rate = 0.9;
@@ -143,8 +187,150 @@
       return v.lang && v.lang.indexOf("fr") === 0;
     })[0];
     if (fr) u.voice = fr;
+    u.onerror = function (ev) { if (ev && ev.error === "not-allowed") soundBlocked(true); };
+    var ua = navigator.userActivation;
+    if (ua && !ua.hasBeenActive) soundBlocked(true); // (the browser will refuse it)
     window.speechSynthesis.cancel();
     window.speechSynthesis.speak(u);
+  }
+
+  function sayNumber(n) {
+    speak(numberText(n), "loto_voice");
+  }
+
+  // The player page's live region: a screen reader says each number, and again on "Répéter"
+  // (emptied first, so that the same words are announced again); the phone's voice too.
+  var liveTimer = null;
+  function announce(text, again) {
+    var live = document.querySelector('[data-testid="number-live"]');
+    if (live) {
+      live.textContent = "";
+      clearTimeout(liveTimer);
+      liveTimer = setTimeout(function () { live.textContent = text; }, again ? 150 : 50);
+    }
+    window.__lotoAnnounced = (window.__lotoAnnounced || []).concat([text]);
+    speak(text, PHONE_VOICE);
+  }
+
+  // A touch anywhere lets the browser speak: "Activer le son" has done its job.
+  ["pointerdown", "keydown"].forEach(function (type) {
+    document.addEventListener(type, function () {
+      if (soundIsBlocked) setTimeout(function () { soundBlocked(false); }, 0);
+    }, true);
+  });
+
+  // A page opened (or reloaded) with its voice on: the browser holds speech back until a touch.
+  var voiceChecked = false;
+  function checkVoiceAtLoad() {
+    if (voiceChecked) return;
+    var player = document.querySelector('[data-page="player"]');
+    var screen = document.querySelector('[data-page="screen"]');
+    if (!player && !screen) return;
+    voiceChecked = true;
+    var ua = navigator.userActivation;
+    if (pref(voiceKey(), false) && ua && !ua.hasBeenActive) soundBlocked(true);
+  }
+
+  // ---------------------------------------------------------------- "Plus qu'un numéro !"
+  // What each carton still needs for the stage in play, from the numbers drawn (data-drawn):
+  // a pattern is "k of these lines complete" (rows for a quine or a double quine, the whole
+  // carton, a diagonal, a vitrine's cartons); the need is the sum of the k smallest numbers
+  // missing. One missing: the number(s) it waits for. Marking and claiming stay the player's.
+  var PATTERN_NEED = {
+    one_line: ["rows", 1], two_lines: ["rows", 2], full_card: ["card", 1],
+    diagonal: ["diagonals", 1], one_card: ["unit", 1], two_cards: ["unit", 2],
+    three_cards: ["unit", 3],
+  };
+
+  function cellsOf(carton) {
+    return Array.prototype.slice.call(carton.querySelectorAll("[data-cell]"));
+  }
+
+  function linesOf(cartons, how) {
+    var lines = [];
+    cartons.forEach(function (carton) {
+      var cells = cellsOf(carton);
+      if (how === "card" || how === "unit") { lines.push(cells); return; }
+      var by = {};
+      cells.forEach(function (c) {
+        var r = parseInt(c.getAttribute("data-row"), 10);
+        var col = parseInt(c.getAttribute("data-col"), 10);
+        if (how === "rows") (by["r" + r] = by["r" + r] || []).push(c);
+        else { // a maxiquine's two diagonals (5x5, every cell numbered)
+          if (r === col) (by.d1 = by.d1 || []).push(c);
+          if (r + col === 4) (by.d2 = by.d2 || []).push(c);
+        }
+      });
+      Object.keys(by).forEach(function (k) { lines.push(by[k]); });
+    });
+    return lines;
+  }
+
+  function needOf(cartons, pattern) {
+    var spec = PATTERN_NEED[pattern];
+    if (!spec) return null;
+    var missing = linesOf(cartons, spec[0]).map(function (line) {
+      return line.filter(function (c) { return c.getAttribute("data-drawn") !== "true"; });
+    }).sort(function (a, b) { return a.length - b.length; });
+    if (missing.length < spec[1]) return null;
+    var need = 0;
+    for (var i = 0; i < spec[1]; i++) need += missing[i].length;
+    var waits = [];
+    if (need === 1) {
+      missing.forEach(function (m) {
+        if (m.length === 1) {
+          var n = parseInt(m[0].getAttribute("data-n"), 10);
+          if (waits.indexOf(n) < 0) waits.push(n);
+        }
+      });
+      waits.sort(function (a, b) { return a - b; });
+    }
+    return { need: need, waits: waits };
+  }
+
+  function setText(el, text) {
+    if (el.textContent !== text) el.textContent = text;
+  }
+
+  function oneToGo() {
+    var page = document.querySelector('[data-page="player"]');
+    if (!page) return;
+    var on = page.getAttribute("data-one-to-go") === "true";
+    var pattern = page.getAttribute("data-pattern");
+    var cartons = Array.prototype.slice.call(
+      document.querySelectorAll('[data-testid="cartons"] > [data-testid^="carton-"]'));
+    var units = {};
+    cartons.forEach(function (c) {
+      var u = c.getAttribute("data-unit") || c.getAttribute("data-testid");
+      (units[u] = units[u] || []).push(c);
+    });
+    cartons.forEach(function (carton) {
+      var no = carton.getAttribute("data-testid").slice("carton-".length);
+      var box = document.querySelector('[data-testid="togo-' + no + '"]');
+      var plays = carton.getAttribute("data-plays") === "true"
+        && carton.getAttribute("data-annulled") !== "true";
+      var spec = PATTERN_NEED[pattern];
+      var group = spec && spec[0] === "unit"
+        ? units[carton.getAttribute("data-unit") || carton.getAttribute("data-testid")]
+        : [carton];
+      var r = on && plays && group ? needOf(group, pattern) : null;
+      var order = r ? String(r.need) : "999";
+      if (carton.style.order !== order) carton.style.order = order;
+      if (!box) return;
+      if (!r || r.need === 0) {
+        if (!box.hidden) box.hidden = true;
+        box.removeAttribute("data-need");
+        return;
+      }
+      var text = r.need === 1
+        ? "Plus qu'un numéro : le " + r.waits.join(" ou le ") + " !"
+        : "Reste " + r.need + " numéros";
+      setText(box, text);
+      if (box.getAttribute("data-need") !== String(r.need)) {
+        box.setAttribute("data-need", r.need === 1 ? "1" : String(r.need));
+      }
+      if (box.hidden) box.hidden = false;
+    });
   }
 
   // ---------------------------------------------------------------- the claim gesture
@@ -288,7 +474,8 @@
       if (cell.getAttribute("data-marked") !== on) cell.setAttribute("data-marked", on);
       if (cell.getAttribute("aria-pressed") !== on) cell.setAttribute("aria-pressed", on);
       var n = cell.getAttribute("data-n");
-      var label = on === "true" ? n + ", marqué" : n;
+      var label = n + (cell.getAttribute("data-drawn") === "true" ? ", sorti" : "")
+        + (on === "true" ? ", marqué" : "");
       if (cell.getAttribute("aria-label") !== label) cell.setAttribute("aria-label", label);
     });
   }
@@ -456,16 +643,25 @@
       document.documentElement.setAttribute("data-loto-ready", "true");
     }
     showPrefs();
+    checkVoiceAtLoad();
+    showSound();
     mkRender();
+    oneToGo();
     var offline = !!document.querySelector('[data-testid="connection-banner"]');
     if (wasOffline && !offline) mkFlushNow(); // the connection is back: the pending pions go
     wasOffline = offline;
     var n = lastNumber();
-    if (n === null || n === lastSeen) return;
-    var first = lastSeen === null;
+    if (lastSeen === undefined) {
+      // the number the page shows once it is ready (hydrated, the player known) was out
+      // before: not news. From then on, every change is (the first ball of a game too).
+      var marker = document.querySelector("[data-page]");
+      if (!marker || marker.getAttribute("data-ready") === "true") lastSeen = n;
+      return;
+    }
+    if (n === lastSeen) return;
     lastSeen = n;
+    if (n === null) return; // (a new game: no number yet)
     disarm(); // a new number: a claim armed on the previous one must be decided again
-    if (first) return; // the page just loaded: nothing new came out
     if (document.querySelector('[data-page="player"]')) onPlayerNumber(n);
     if (document.querySelector('[data-page="screen"]')) sayNumber(n);
   }
@@ -475,7 +671,7 @@
     // what the pions depend on (not what mkRender writes: data-marked, aria-*)
     attributeFilter: [
       "data-marks", "data-marks-ack", "data-game", "data-game-over", "data-code",
-      "data-auto-marking", "data-ready",
+      "data-auto-marking", "data-ready", "data-one-to-go", "data-pattern",
       "data-drawn", "data-plays", "data-annulled", "data-loto-ready",
     ],
   });

@@ -20,12 +20,25 @@ from loto_app.live.present.views import CartonView
 from loto_app.live.states.hall import HallView
 from loto_app.live.states.player import PlayerState
 
+#: My claim of the last number is in: nothing more to claim until the next number (the verdict
+#: and this flag hold while the hall shows the game and count they were made for).
+CLAIMED_NOW = (
+    PlayerState.claimed
+    & (PlayerState.verdict_game == HallView.game_no)
+    & (PlayerState.verdict_count == HallView.count)
+)
+#: A game is being played (numbers drawn or to be drawn, lots left): cartons "en jeu".
+IN_PLAY = HallView.status == "running"
 
-def _cell(c: rx.Var[CartonView], n: rx.Var[int], row: rx.Var[int]) -> rx.Component:
+
+def _cell(
+    c: rx.Var[CartonView], n: rx.Var[int], row: rx.Var[int], col: rx.Var[int]
+) -> rx.Component:
     """A cell of row `row` holding `n` (0: empty). Its pion is the phone's own business
     (assets/loto.js): a touch marks it at once, with no server event, and sets `data-marked`
-    (styled in assets/loto.css); its key, "<carton>-<number>", names it to the marks."""
-    drawn = HallView.drawn.contains(n)
+    (styled in assets/loto.css); its key, "<carton>-<number>", names it to the marks. A carton
+    that does not play the game shows no number as drawn (a carton for the next game)."""
+    drawn = c.plays & HallView.drawn.contains(n)
     key = f"{c.no}-{n}"
     return rx.cond(
         n == 0,
@@ -55,9 +68,51 @@ def _cell(c: rx.Var[CartonView], n: rx.Var[int], row: rx.Var[int]) -> rx.Compone
                     "data-n": n,
                     "data-drawn": rx.cond(drawn, "true", "false"),
                     "data-row": row,
-                    "aria-label": f"{n}",
+                    "data-col": col,
+                    # (assets/loto.js adds "marqué" to a pion's name)
+                    "aria-label": rx.cond(drawn, f"{n}, sorti", f"{n}"),
                 },
             ),
+        ),
+    )
+
+
+def _claim_label(c: rx.Var[CartonView]) -> rx.Var:
+    """What the claim button says: the stage it claims, or why it cannot claim now (never an
+    invitation to claim what this carton cannot)."""
+    return rx.cond(
+        c.annulled,
+        "Carton annulé",
+        rx.cond(
+            ~c.plays & IN_PLAY,
+            "Ne joue pas cette partie",
+            rx.cond(
+                HallView.claim_word == "",
+                "Partie terminée",
+                rx.cond(CLAIMED_NOW, "Annonce enregistrée", HallView.claim_word),
+            ),
+        ),
+    )
+
+
+def _annulled_bar(c: rx.Var[CartonView]) -> rx.Component:
+    """An annulled carton says so in large text on a dark bar, readable in greyscale and
+    without telling colours apart."""
+    return rx.cond(
+        c.annulled,
+        rx.box(
+            rx.text("✕ CARTON ANNULÉ", font_size="1.35rem", font_weight="900", line_height="1.2"),
+            rx.text(
+                "Fausse annonce : il ne joue plus cette partie. Il revient à la suivante.",
+                font_size="1rem",
+                font_weight="700",
+            ),
+            background=INK,
+            color=ON_SOLID,
+            padding="0.5rem 0.75rem",
+            border_radius="0.4rem",
+            margin_top="0.3rem",
+            custom_attrs=tid(f"annulled-{c.no}"),
         ),
     )
 
@@ -65,24 +120,25 @@ def _cell(c: rx.Var[CartonView], n: rx.Var[int], row: rx.Var[int]) -> rx.Compone
 def carton_card(c: rx.Var[CartonView]) -> rx.Component:
     """One carton with its header, grid and claim button."""
     cols = rx.cond(c.kind == "maxiquine", "repeat(5, minmax(0, 1fr))", "repeat(9, minmax(0, 1fr))")
-    can_claim = HallView.claim_open & c.plays & ~c.annulled
+    can_claim = HallView.claim_open & c.plays & ~c.annulled & ~CLAIMED_NOW
     return rx.box(
         rx.hstack(
             rx.text(f"Carton n° {c.no}", font_weight="800", font_size="1.1rem"),
             rx.text(c.kind_label, color=MUTED),
-            rx.cond(c.free, rx.badge("offert", color_scheme="green")),
+            rx.cond(c.free, rx.badge("offert", color_scheme="green", size="2")),
             rx.spacer(),
             rx.cond(
-                c.annulled,
-                rx.badge(
-                    "ANNULÉ pour cette partie", color_scheme="red", size="2", high_contrast=True
-                ),
-                rx.cond(c.plays, rx.badge("en jeu", color_scheme="green", size="2")),
+                c.plays & ~c.annulled & IN_PLAY,
+                rx.badge("en jeu", color_scheme="green", size="2", high_contrast=True),
             ),
             width="100%",
             align="center",
             wrap="wrap",
         ),
+        _annulled_bar(c),
+        # "Plus qu'un numéro !" (an evening setting): what this carton still needs for the
+        # stage in play, written by assets/loto.js from the numbers drawn
+        rx.box(custom_attrs=tid(f"togo-{c.no}", hidden=True, role="status")),
         # not in the current game: which game it will play (bought before the first number)
         rx.cond(
             c.when != "",
@@ -94,7 +150,7 @@ def carton_card(c: rx.Var[CartonView]) -> rx.Component:
             ),
         ),
         rx.box(
-            rx.foreach(c.rows, lambda r, i: rx.foreach(r, lambda n: _cell(c, n, i))),
+            rx.foreach(c.rows, lambda r, i: rx.foreach(r, lambda n, j: _cell(c, n, i, j))),
             display="grid",
             grid_template_columns=cols,
             gap="2px",
@@ -106,7 +162,7 @@ def carton_card(c: rx.Var[CartonView]) -> rx.Component:
         # one tap arms it ("Confirmer : QUINE ?"), a second tap on the same spot claims
         # (assets/loto.js): a slip of the thumb never claims
         rx.button(
-            HallView.claim_word,
+            _claim_label(c),
             on_click=PlayerState.claim(c.no),
             disabled=~can_claim,
             width="100%",
@@ -115,7 +171,10 @@ def carton_card(c: rx.Var[CartonView]) -> rx.Component:
             font_size="1.5rem",
             font_weight="900",
             background=rx.cond(can_claim, ACCENT, step("gray", 3)),
-            color=rx.cond(can_claim, ON_SOLID, step("gray", 8)),
+            # off: its reason stays readable ("Carton annulé", "Partie terminée")
+            color=rx.cond(can_claim, ON_SOLID, step("gray", 11)),
+            white_space="normal",
+            height="auto",
             custom_attrs=tid(
                 f"claim-{c.no}",
                 **{"data-claim": c.no, "data-confirm": HallView.claim_confirm},

@@ -27,12 +27,16 @@ from loto_app.live.states.hall import HallView
 _KIND_BORDER = {"winner": WIN_LINE, "false": FALSE_LINE, "check": CHECK_LINE}
 
 
+#: What the hall hears during the last call (the phones say it to those who can still claim).
+LAST_CALL_NOTE = "Dernier appel : si vous l'avez aussi sur ce numéro, annoncez-le maintenant !"
+
+
 def last_call_banner(
-    font_size: Any = "1.6rem", note_size: Any = "1.05rem", **props: Any
+    font_size: Any = "1.6rem", note_size: Any = "1.05rem", note: Any = LAST_CALL_NOTE, **props: Any
 ) -> rx.Component:
-    """ "Pas d'autre quine ?" while the last call runs: every valid claim on this number
+    """ "Pas d'autre quine ?" while the last call runs: every valid claim on this number
     meanwhile joins the ex aequo. A bar empties over the evening's seconds (CSS only: the
-    server closes the last call, the bar is a cue)."""
+    server closes the last call, the bar is a cue). `note`: what it asks of whoever reads it."""
     return rx.cond(
         HallView.last_call,
         rx.box(
@@ -43,9 +47,7 @@ def last_call_banner(
                 line_height="1.1",
             ),
             rx.text(
-                "Dernier appel : si vous l'avez aussi sur ce numéro, annoncez-le maintenant !",
-                font_weight="700",
-                font_size=note_size,
+                note, font_weight="700", font_size=note_size, custom_attrs=tid("last-call-note")
             ),
             rx.box(
                 rx.box(
@@ -107,30 +109,53 @@ def _cell(cell: rx.Var[dict[str, Any]], font_size: Any) -> rx.Component:
     )
 
 
-def readback(cell_size: Any = "1.6rem", **props: Any) -> rx.Component:
+def _grids(cell_size: Any) -> rx.Component:
+    return rx.foreach(
+        HallView.readback_cartons,
+        lambda carton, i: rx.fragment(
+            rx.cond(
+                HallView.readback_labels[i] != "",
+                rx.text(
+                    HallView.readback_labels[i],
+                    font_weight="800",
+                    margin_top="0.5rem",
+                    custom_attrs=tid("readback-label"),
+                ),
+            ),
+            rx.box(
+                rx.foreach(carton, lambda cell: _cell(cell, cell_size)),
+                display="grid",
+                grid_template_columns=rx.cond(
+                    HallView.readback_cols == 5,
+                    "repeat(5, minmax(0, 1fr))",
+                    "repeat(9, minmax(0, 1fr))",
+                ),
+                gap="0.25rem",
+                margin_top="0.5rem",
+                custom_attrs=tid("readback-grid"),
+            ),
+        ),
+    )
+
+
+def readback(cell_size: Any = "1.6rem", tie_cell_size: Any = None, **props: Any) -> rx.Component:
     """The claimed carton(s) as a grid: the winning line(s) green, the last number circled,
-    the numbers not drawn struck through; its number, its owner and the verdict above."""
+    the numbers not drawn struck through; its number, its owner and the verdict above. An ex
+    aequo shows every tied carton, each named (`tie_cell_size`: smaller cells for them)."""
     kind = HallView.readback_kind
+    grids = (
+        _grids(cell_size)
+        if tie_cell_size is None
+        else rx.cond(
+            HallView.readback_cartons.length() > 1, _grids(tie_cell_size), _grids(cell_size)
+        )
+    )
     return rx.cond(
         HallView.readback_on,
         rx.box(
             rx.text(HallView.readback_title, font_weight="900", font_size="1.2em"),
             rx.text(HallView.readback_caption, font_weight="700"),
-            rx.foreach(
-                HallView.readback_cartons,
-                lambda carton: rx.box(
-                    rx.foreach(carton, lambda cell: _cell(cell, cell_size)),
-                    display="grid",
-                    grid_template_columns=rx.cond(
-                        HallView.readback_cols == 5,
-                        "repeat(5, minmax(0, 1fr))",
-                        "repeat(9, minmax(0, 1fr))",
-                    ),
-                    gap="0.25rem",
-                    margin_top="0.5rem",
-                    custom_attrs=tid("readback-grid"),
-                ),
-            ),
+            grids,
             rx.text(
                 "Vert : la ligne gagnante — cerclé : le dernier numéro — barré : pas encore sorti",
                 font_size="0.95em",

@@ -98,7 +98,7 @@ TV_HIGHLIGHT = DRAWN  # the last number, the stage in play
 TV_MUTED = "#cccccc"
 TV_PANEL = "#333333"  # buttons
 TV_CELL = "#1f1f1f"  # an undrawn number of the board
-TV_CELL_TEXT = "#949494"
+TV_CELL_TEXT = "#b3b3b3"  # an undrawn number: 8.3:1 on TV_CELL, quieter than the drawn ones
 TV_LAST_TEXT = "#000000"  # on TV_HIGHLIGHT
 
 #: Backgrounds text may sit on (light pages): the scales' steps 1-5 and the app's boxes.

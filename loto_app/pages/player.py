@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import reflex as rx
 
-from loto_app.components.carton import carton_card
-from loto_app.components.control import last_call_banner
+from loto_app.components.board import board
+from loto_app.components.carton import CLAIMED_NOW, carton_card
+from loto_app.components.control import LAST_CALL_NOTE, last_call_banner
 from loto_app.components.palette import (
     ACCENT,
     CELL_BORDER,
     CHECK_BG,
     CHECK_LINE,
+    DRAWN,
+    INK,
     LINE,
     MUTED,
     ORDER_BG,
@@ -44,7 +47,8 @@ def _header() -> rx.Component:
                 font_weight="900",
                 line_height="1",
                 color=ACCENT,
-                custom_attrs=tid("last-number", **{"aria-live": "polite"}),
+                # (a screen reader hears each number from the live region of `_listen`)
+                custom_attrs=tid("last-number"),
             ),
             text_align="center",
             min_width="6rem",
@@ -71,6 +75,19 @@ def _header() -> rx.Component:
             ),
             spacing="0",
             align="start",
+            flex="1",
+        ),
+        # "Répéter": the last number said again (the live region, and the phone's voice when on)
+        rx.button(
+            "Répéter",
+            size="3",
+            variant="outline",
+            color_scheme="gray",
+            high_contrast=True,
+            font_size="1.05rem",
+            min_height="2.75rem",
+            padding_x="0.6rem",
+            custom_attrs=tid("repeat-number", **{"aria-label": "Répéter le dernier numéro"}),
         ),
         width="100%",
         align="center",
@@ -128,26 +145,50 @@ def _messages() -> rx.Component:
 
 
 def _share_offer() -> rx.Component:
+    """The share question of an ex aequo (art. 4): with whom, which lot, half each; a refusal
+    means the token draw."""
     return rx.cond(
         PlayerState.share_offer,
         rx.box(
-            rx.text("Ex aequo ! Acceptez-vous de partager le lot ?", font_weight="800"),
+            rx.text(
+                f"Ex aequo avec {PlayerState.share_with} !",
+                font_weight="900",
+                font_size="1.3rem",
+            ),
+            rx.text(
+                f"Partager le lot « {PlayerState.share_lot} » : moitié chacun ?",
+                font_weight="800",
+                font_size="1.15rem",
+                custom_attrs=tid("share-question"),
+            ),
+            rx.text("Si l'un de vous refuse, un tirage au sort des jetons décide.", color=MUTED),
             rx.cond(
                 PlayerState.share_answered,
-                rx.text("Réponse envoyée. En attente de l'autre joueur."),
-                rx.hstack(
+                rx.text("Réponse envoyée. En attente de l'autre joueur.", font_weight="700"),
+                rx.vstack(
                     big_button(
-                        "Oui, partager",
+                        "Oui, moitié chacun",
                         "share-accept",
                         on_click=PlayerState.answer_share(True),
                         color_scheme="green",
+                        width="100%",
+                        white_space="normal",
+                        height="auto",
                     ),
                     big_button(
-                        "Non",
+                        "Non, tirage au sort",
                         "share-refuse",
                         on_click=PlayerState.answer_share(False),
                         color_scheme="gray",
+                        variant="outline",
+                        high_contrast=True,
+                        width="100%",
+                        white_space="normal",
+                        height="auto",
                     ),
+                    spacing="2",
+                    width="100%",
+                    margin_top="0.4rem",
                 ),
             ),
             padding="0.75rem",
@@ -297,10 +338,20 @@ def _offer(o) -> rx.Component:
 
 
 def _offer_group(g) -> rx.Component:
+    """A kind's tariff lines, with the games it plays from now (public: it changes for every
+    phone at once when a game's first number is drawn); gone when none is left."""
+    games = HallView.kind_games[g.kind].to(str)
+    return rx.cond(
+        games != "",
+        _offer_group_box(g, games),
+    )
+
+
+def _offer_group_box(g, games) -> rx.Component:
     return rx.box(
         rx.heading(g.title, size="4", as_="h3"),
         rx.text(g.look, font_size="1rem"),
-        rx.text(g.games, font_size="1rem", font_weight="700"),
+        rx.text(games, font_size="1rem", font_weight="700", custom_attrs=tid(f"games-{g.kind}")),
         rx.grid(
             rx.foreach(g.offers, _offer),
             columns="2",
@@ -323,7 +374,7 @@ def _confirm_order() -> rx.Component:
             rx.text(
                 rx.cond(
                     PlayerState.chosen_price == "offert",
-                    f"Recevoir {PlayerState.chosen_what} (offert) ?",
+                    f"Prendre {PlayerState.chosen_what} (offert) ?",
                     f"Commander {PlayerState.chosen_what} pour {PlayerState.chosen_price} ?",
                 ),
                 font_weight="800",
@@ -336,7 +387,9 @@ def _confirm_order() -> rx.Component:
             ),
             rx.hstack(
                 big_button(
-                    "Oui, commander",
+                    rx.cond(
+                        PlayerState.chosen_price == "offert", "Oui, les prendre", "Oui, commander"
+                    ),
                     "buy-confirm",
                     on_click=PlayerState.confirm_order,
                     color_scheme="green",
@@ -375,12 +428,21 @@ def _buy() -> rx.Component:
     return rx.cond(
         ~OVER,
         rx.box(
-            rx.heading("Acheter des cartons", size="5"),
+            rx.heading(
+                rx.cond(HallView.free_cartons, "Prendre des cartons", "Acheter des cartons"),
+                size="5",
+                custom_attrs=tid("buy-heading"),
+            ),
             rx.cond(
                 HallView.count > 0,
                 rx.text(
-                    "La partie en cours a commencé : un carton acheté maintenant joue à "
-                    "partir de la partie suivante.",
+                    rx.cond(
+                        HallView.free_cartons,
+                        "La partie en cours a commencé : un carton pris maintenant joue à "
+                        "partir de la partie suivante.",
+                        "La partie en cours a commencé : un carton acheté maintenant joue à "
+                        "partir de la partie suivante.",
+                    ),
                     color=MUTED,
                     font_size="1rem",
                 ),
@@ -389,7 +451,11 @@ def _buy() -> rx.Component:
             rx.cond(
                 (PlayerState.cartons.length() == 0) & (PlayerState.orders.length() == 0),
                 rx.text(
-                    "En commandant, vous acceptez le règlement de la soirée.",
+                    rx.cond(
+                        HallView.free_cartons,
+                        "En prenant des cartons, vous acceptez le règlement de la soirée.",
+                        "En commandant, vous acceptez le règlement de la soirée.",
+                    ),
                     font_size="1rem",
                     custom_attrs=tid("reglement-accept"),
                 ),
@@ -411,7 +477,14 @@ def _buy() -> rx.Component:
             rx.cond(
                 PlayerState.orders.length() == 0,
                 rx.box(
-                    rx.text("Ou achetez à la caisse : montrez ce code", font_weight="700"),
+                    rx.text(
+                        rx.cond(
+                            HallView.free_cartons,
+                            "Ou demandez-en à la table des organisateurs : montrez ce code",
+                            "Ou achetez à la caisse : montrez ce code",
+                        ),
+                        font_weight="700",
+                    ),
                     _desk_code(),
                     margin_top="0.8rem",
                 ),
@@ -433,6 +506,7 @@ def _hall_helpers() -> rx.Component:
             custom_attrs={
                 "data-page": "player",
                 "data-claim-hint": rx.cond(HallView.claim_hint, "true", "false"),
+                "data-one-to-go": rx.cond(HallView.one_to_go, "true", "false"),
                 "data-pattern": HallView.pattern,
                 **_marks_attrs(),
             },
@@ -499,6 +573,24 @@ def _stream() -> rx.Component:
     )
 
 
+def _voice_toggle() -> rx.Component:
+    """ "Annonce sur mon téléphone": this phone speaks each number (assets/loto.js keeps the
+    choice in the browser and shows the label of its state)."""
+    return rx.button(
+        rx.text.span("Annonce sur mon téléphone : non", class_name="loto-when-off"),
+        rx.text.span("Annonce sur mon téléphone : oui", class_name="loto-when-on"),
+        size="3",
+        variant="outline",
+        color_scheme="gray",
+        high_contrast=True,
+        font_size="1.1rem",
+        min_height="2.75rem",
+        white_space="normal",
+        height="auto",
+        custom_attrs=tid("phone-voice", **{"aria-pressed": "false"}),
+    )
+
+
 def _large_text_toggle() -> rx.Component:
     """Bigger letters on this phone (remembered by the browser, see `Prefs`)."""
     on = Prefs.large_text == "1"
@@ -534,11 +626,137 @@ def join_or_play() -> rx.Component:
     )
 
 
+def _last_call() -> rx.Component:
+    """The last call as this phone says it: only a player who could still claim is invited;
+    one whose claim of this number is in waits; one with no carton able to claim is told so."""
+    return last_call_banner(
+        "1.8rem",
+        note=rx.cond(
+            CLAIMED_NOW,
+            "Votre annonce est valide : attendez la fin du dernier appel.",
+            rx.cond(
+                PlayerState.in_play,
+                LAST_CALL_NOTE,
+                "Les autres joueurs peuvent encore annoncer sur ce numéro.",
+            ),
+        ),
+    )
+
+
+def _unmark_button(**props) -> rx.Component:
+    return big_button(
+        rx.cond(
+            HallView.unmark_allowed,
+            "Démarquer mes cartons",
+            "Démarquer (attendez l'animateur)",
+        ),
+        "unmark-all",
+        on_click=PlayerState.unmark_all,
+        disabled=~HallView.unmark_allowed,
+        **props,
+    )
+
+
+def _unmark_now() -> rx.Component:
+    """ "Vous pouvez démarquer !": the action at the top, in view, not under the cartons."""
+    return rx.cond(
+        HallView.unmark_allowed & (PlayerState.cartons.length() > 0) & ~OVER,
+        rx.box(
+            rx.text(
+                "La partie est terminée : vous pouvez démarquer vos cartons.",
+                font_weight="800",
+                font_size="1.15rem",
+            ),
+            _unmark_button(color_scheme="green", width="100%", margin_top="0.4rem"),
+            padding="0.75rem",
+            border=f"3px solid {WIN_LINE}",
+            border_radius="0.5rem",
+            background="white",
+            custom_attrs=tid("unmark-now"),
+        ),
+    )
+
+
+def _listen() -> rx.Component:
+    """Hearing the numbers on this phone (assets/loto.js): "Annonce sur mon téléphone" speaks
+    each number (off by default, remembered by the phone), "Activer le son" when the browser
+    holds speech back until a touch, "Répéter" says the last number again; a hidden live
+    region tells a screen reader each number."""
+    return rx.box(
+        rx.button(
+            "🔊 Activer le son",
+            size="4",
+            font_size="1.4rem",
+            font_weight="800",
+            min_height="3.5rem",
+            width="100%",
+            background=DRAWN,
+            color=INK,
+            border=f"3px solid {INK}",
+            custom_attrs=tid("sound-unlock", hidden=True),
+        ),
+        # (assets/loto.js writes "Numéro 42" here at each number and at "Répéter")
+        rx.box(
+            custom_attrs=tid("number-live", **{"aria-live": "assertive"}), class_name="loto-sr-only"
+        ),
+    )
+
+
+def _recent() -> rx.Component:
+    """The last ten numbers, newest first, and all the numbers of the game on demand: a late
+    joiner, or a player who looked away, sees at once what came out."""
+    return rx.cond(
+        HallView.count > 0,
+        rx.box(
+            rx.text("Les derniers numéros", font_weight="700", custom_attrs={"id": "recent-title"}),
+            rx.el.ol(
+                rx.foreach(
+                    HallView.recent,
+                    lambda n: rx.el.li(
+                        n,
+                        font_weight="800",
+                        font_size="1.2rem",
+                        min_width="2.4rem",
+                        text_align="center",
+                        padding="0.1rem 0.3rem",
+                        border=f"2px solid {INK}",
+                        border_radius="999px",
+                        background=DRAWN,
+                    ),
+                ),
+                display="flex",
+                flex_wrap="wrap",
+                gap="0.35rem",
+                list_style="none",
+                padding="0",
+                margin="0.3rem 0 0",
+                custom_attrs=tid("recent-numbers", **{"aria-labelledby": "recent-title"}),
+            ),
+            rx.el.details(
+                rx.el.summary(
+                    f"Tous les numéros sortis ({HallView.count})",
+                    font_weight="700",
+                    padding_y="0.5rem",
+                    cursor="pointer",
+                ),
+                board("1.05rem", light=True),
+                margin_top="0.3rem",
+                custom_attrs=tid("drawn-board"),
+            ),
+            padding="0.5rem 0.75rem",
+            border=f"1px solid {LINE}",
+            border_radius="0.5rem",
+            background="white",
+        ),
+    )
+
+
 def _page() -> rx.Component:
     """The player's page."""
     return page_shell(
         _hall_helpers(),
         _header(),
+        _listen(),
         _stream(),
         rx.box(
             rx.text("Une quine possible ! Vérifiez vos cartons.", font_weight="900"),
@@ -548,9 +766,10 @@ def _page() -> rx.Component:
             padding="0.6rem",
             border_radius="0.5rem",
         ),
-        last_call_banner("1.8rem"),
+        _last_call(),
         _mark_message(),
         _messages(),
+        _unmark_now(),
         _order_waiting(),
         rx.cond(
             HallView.tie_tokens.length() > 0,
@@ -574,6 +793,7 @@ def _page() -> rx.Component:
                 rx.text("Chargement de vos cartons…"),
             ),
             rx.spacer(),
+            _voice_toggle(),
             _large_text_toggle(),
             align="center",
             wrap="wrap",
@@ -585,27 +805,29 @@ def _page() -> rx.Component:
             & PlayerState.ready
             & ~OVER,
             rx.text(
-                "Vous n'avez pas encore de carton : choisissez-en ci-dessous.",
+                "Vous n'avez pas encore de carton : prenez-en ci-dessous.",
                 font_size="1.1rem",
                 custom_attrs=tid("no-carton"),
             ),
         ),
-        rx.foreach(PlayerState.cartons, carton_card),
-        # démarquage means something once a game has started, with cartons to clear
+        _recent(),
+        # (a column of their own: with "Plus qu'un numéro !" assets/loto.js puts the closest
+        # first, by the CSS order of each)
+        rx.box(
+            rx.foreach(PlayerState.cartons, carton_card),
+            display="flex",
+            flex_direction="column",
+            gap="1rem",
+            custom_attrs=tid("cartons"),
+        ),
+        # démarquage means something once a game has started, with cartons to clear (once
+        # allowed, the action is at the top: `_unmark_now`)
         rx.cond(
-            (PlayerState.cartons.length() > 0) & (HallView.game_no > 0) & ~OVER,
-            big_button(
-                rx.cond(
-                    HallView.unmark_allowed,
-                    "Démarquer mes cartons",
-                    "Démarquer (attendez l'animateur)",
-                ),
-                "unmark-all",
-                on_click=PlayerState.unmark_all,
-                disabled=~HallView.unmark_allowed,
-                variant="soft",
-                color_scheme="green",
-            ),
+            (PlayerState.cartons.length() > 0)
+            & (HallView.game_no > 0)
+            & ~OVER
+            & ~HallView.unmark_allowed,
+            _unmark_button(variant="soft", color_scheme="green"),
         ),
         _tickets(),
         rx.cond(

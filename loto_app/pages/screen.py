@@ -329,6 +329,8 @@ def _evening() -> rx.Component:
                     HallView.readback_on,
                     readback(
                         ["1.2rem", "1.6rem", "2.2rem", "min(3.8vh, 2.3vw)"],
+                        # an ex aequo: every tied carton on the screen at once
+                        ["1rem", "1.2rem", "1.5rem", "min(2.6vh, 1.6vw)"],
                         font_size=SMALL,
                     ),
                     board(BOARD),
@@ -399,7 +401,15 @@ def _pairing() -> rx.Component:
 def index() -> rx.Component:
     """The hall screen."""
     return rx.box(
-        rx.box(display="none", custom_attrs={"data-page": "screen"}),
+        rx.box(
+            display="none",
+            custom_attrs={
+                "data-page": "screen",
+                # (assets/loto.js: the number shown with the evening's first picture is not
+                # news; the next one is)
+                "data-ready": rx.cond(HallView.join_code != "", "true", "false"),
+            },
+        ),
         rx.script(src="/loto.js"),
         connection_banner(),
         rx.cond(

@@ -94,7 +94,8 @@ def test_a_player_phone_cannot_act_for_the_animateur_or_another_player(
         expect(tablet.locator("[data-testid^=board-][data-drawn=true]")).to_have_count(i + 1)
         expect(tablet.get_by_test_id("draw")).to_be_enabled()
     drawn = [
-        int(x) for x in tablet.locator("[data-testid^=board-][data-drawn=true]").all_inner_texts()
+        int(x.get_attribute("data-n"))
+        for x in tablet.locator("[data-testid^=board-][data-drawn=true]").all()
     ]
     assert len(drawn) == 12
     last = tablet.get_by_test_id("last-number").inner_text()
@@ -218,6 +219,7 @@ def test_a_player_phone_cannot_act_for_the_animateur_or_another_player(
     assert after_marks - before_marks <= ({(mine, my_drawn[0])} if my_drawn else set())
     expect(tablet.get_by_test_id("last-number")).to_have_text(last)
     assert sorted(
-        int(x) for x in tablet.locator("[data-testid^=board-][data-drawn=true]").all_inner_texts()
+        int(x.get_attribute("data-n"))
+        for x in tablet.locator("[data-testid^=board-][data-drawn=true]").all()
     ) == sorted(drawn)
     engine.dispose()

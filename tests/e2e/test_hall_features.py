@@ -1,5 +1,8 @@
 """At the hall: the phone stays awake, vibrates for my numbers and (if the evening allows it)
-hints a possible quine; the hall screen reads the numbers aloud with the traditional phrases,
+hints a possible quine and says what each carton still needs ("Plus qu'un numéro !", the
+closest carton first); the phone speaks each number when asked to ("Annonce sur mon
+téléphone", "Activer le son" after a reload, "Répéter"), tells a screen reader each number and
+names every cell; the hall screen reads the numbers aloud with the traditional phrases,
 shows the last five numbers and the draw rhythm; remote players get the live stream."""
 
 from __future__ import annotations
@@ -9,6 +12,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from axe_check import BLOCKING, axe_script, describe, run_axe
 from gestures import buy
 from playwright.sync_api import expect
 
@@ -21,6 +25,39 @@ if TYPE_CHECKING:
 
 SECRET = "hall-secret"
 STREAM = "https://www.youtube.com/watch?v=dQw4w9WgXcQ"
+
+#: The page's calls to the browser's speech synthesis, recorded before they reach it (headless
+#: Chromium has no voice to hear), under a phone browser's rule: no speech before the page has
+#: been touched ("not-allowed"; Chromium driven by Playwright counts every page as touched, so
+#: the rule is kept here, with `navigator.userActivation` as a phone reports it).
+SPEECH_SPY = """
+(() => {
+  window.__speechCalls = [];
+  let touched = false;
+  for (const type of ["pointerdown", "keydown"]) {
+    window.addEventListener(type, () => { touched = true; }, true);
+  }
+  Object.defineProperty(Navigator.prototype, "userActivation", {
+    configurable: true,
+    get: () => ({ hasBeenActive: touched, isActive: touched }),
+  });
+  const synth = window.speechSynthesis;
+  if (!synth) return;
+  const speak = synth.speak.bind(synth);
+  synth.speak = (u) => {
+    window.__speechCalls.push({ text: u.text, lang: u.lang, touched });
+    if (!touched) {
+      if (u.onerror) setTimeout(() => u.onerror({ error: "not-allowed" }), 0);
+      return undefined;
+    }
+    return speak(u);
+  };
+})();
+"""
+
+
+def _spoken(page: Page) -> list[dict]:
+    return page.evaluate("window.__speechCalls || []")
 
 
 #: When each ball was typed (seen on the tablet), as the server's pace counts the draws.
@@ -46,7 +83,13 @@ def test_vibrations_hint_voice_rhythm_and_stream(
 ) -> None:
     TYPED.clear()
     demo = demo_program("HALL")
-    settings = Settings(DrawSource.PHYSICAL, claim_hint=True, stream_url=STREAM, free_cartons=True)
+    settings = Settings(
+        DrawSource.PHYSICAL,
+        claim_hint=True,
+        one_to_go=True,
+        stream_url=STREAM,
+        free_cartons=True,
+    )
     engine = make_engine(db_url)
     creds = EveningStore(engine).create_evening(
         "Salle des fêtes", Program(demo.series, demo.games, settings), animateur_secret=SECRET
@@ -54,24 +97,42 @@ def test_vibrations_hint_voice_rhythm_and_stream(
     engine.dispose()
     code = creds.join_code
 
-    player = browser.new_context(**phone).new_page()
+    context = browser.new_context(**phone)
+    context.add_init_script(SPEECH_SPY)
+    player = context.new_page()
     player.goto(f"{app_url}/?code={code}")
     expect(player.get_by_test_id("join-code")).to_have_value(code)
     player.get_by_test_id("join-name").fill("Mamie Jo")
     player.get_by_test_id("join-submit").click()
     player.wait_for_url("**/jouer")
     buy(player, "buy-classique")
-    carton = player.locator("[data-testid^=carton-]")
-    expect(carton).to_have_count(1)
+    buy(player, "buy-classique")
+    cartons = player.locator("[data-testid=cartons] > [data-testid^=carton-]")
+    expect(cartons).to_have_count(2)
     expect(player.get_by_test_id("stream").locator("iframe")).to_have_attribute(
         "src", "https://www.youtube-nocookie.com/embed/dQw4w9WgXcQ?autoplay=1&mute=1"
     )
+    # the line to complete is on the second carton: "Plus qu'un numéro !" moves it up
+    carton, other = cartons.last, cartons.first
+    no = carton.get_attribute("data-testid").removeprefix("carton-")
     row = sorted(
         int(t) for t in carton.locator("[data-row='0']").all_inner_texts() if t.strip().isdigit()
     )
-    mine = {int(t) for t in carton.locator("[data-testid^=cell-]").all_inner_texts()}
+    mine = {int(t) for t in cartons.locator("[data-testid^=cell-]").all_inner_texts()}
     assert len(row) == 5
     away = [n for n in range(1, 91) if n not in mine and n != 22]
+
+    # "Annonce sur mon téléphone": off by default; the touch that turns it on lets it speak
+    voice = player.get_by_test_id("phone-voice")
+    expect(voice).to_have_text("Annonce sur mon téléphone : non", use_inner_text=True)
+    expect(voice).to_have_attribute("aria-pressed", "false")
+    voice.click()
+    expect(voice).to_have_attribute("aria-pressed", "true")
+    expect(voice).to_have_text("Annonce sur mon téléphone : oui", use_inner_text=True)
+    player.wait_for_function(
+        "window.__speechCalls.some(c => c.text === 'Annonce des numéros activée.')"
+    )
+    assert all(c["lang"] == "fr-FR" for c in _spoken(player))
 
     screen = browser.new_context(viewport={"width": 1920, "height": 1080}).new_page()
     errors: list[str] = []
@@ -105,6 +166,28 @@ def test_vibrations_hint_voice_rhythm_and_stream(
     _ball(tablet, away[0])  # not mine: no vibration
     expect(player.get_by_test_id("last-number")).to_have_text(str(away[0]))
     assert player.evaluate("window.__lotoVibrations || []") == []
+    # the phone says it, and so does the live region a screen reader reads
+    said = f"Le {away[0]}"
+    player.wait_for_function(f"window.__speechCalls.some(c => c.text.startsWith('{said}'))")
+    expect(player.get_by_test_id("number-live")).to_contain_text(said)
+    calls = len(_spoken(player))
+    player.get_by_test_id("repeat-number").click()  # "Répéter": the same words again
+    player.wait_for_function(f"window.__speechCalls.length > {calls}")
+    assert _spoken(player)[-1]["text"].startswith(said)
+    expect(player.get_by_test_id("number-live")).to_contain_text(said)
+    # the choice is remembered; after a reload the browser holds speech back until a touch:
+    # the phone says so with "Activer le son" instead of failing silently
+    player.reload()
+    expect(voice).to_have_attribute("aria-pressed", "true")
+    unlock = player.get_by_test_id("sound-unlock")
+    expect(unlock).to_be_visible()
+    expect(unlock).to_have_text("🔊 Activer le son")
+    player.screenshot(path=results_dir / "00-activer-le-son.png")
+    unlock.click()
+    expect(unlock).to_be_hidden()
+    player.wait_for_function(
+        f"window.__speechCalls.some(c => c.touched && c.text.startsWith('{said}'))"
+    )
     _ball(tablet, row[0])  # mine: a short vibration
     player.wait_for_function("(window.__lotoVibrations || []).length === 1")
     assert player.evaluate("window.__lotoVibrations") == [120]
@@ -112,10 +195,40 @@ def test_vibrations_hint_voice_rhythm_and_stream(
     if 22 not in mine:
         _ball(tablet, 22)
         screen.wait_for_function("(window.__lotoSpoken || []).includes('Le 22, les deux cocottes')")
-    for n in row[1:]:
+    for n in row[1:3]:
         _ball(tablet, n)
+    togo = player.get_by_test_id(f"togo-{no}")
+    expect(togo).to_have_text("Reste 2 numéros")
+    # the closest carton comes first (by its place on the screen; the page's order is kept)
+    player.wait_for_function(
+        "([a, b]) => document.querySelector(`[data-testid=carton-${a}]`)"
+        ".getBoundingClientRect().top < document.querySelector(`[data-testid=${b}]`)"
+        ".getBoundingClientRect().top",
+        arg=[no, other.get_attribute("data-testid")],
+    )
+    _ball(tablet, row[3])
+    expect(togo).to_have_text(f"Plus qu'un numéro : le {row[4]} !")
+    expect(togo).to_be_visible()
+    # every cell and the board have names: drawn, marked
+    cell = player.get_by_test_id(f"cell-{no}-{row[0]}")
+    expect(cell).to_have_attribute("aria-label", f"{row[0]}, sorti")
+    cell.click()
+    expect(cell).to_have_attribute("aria-label", f"{row[0]}, sorti, marqué")
+    tree = carton.aria_snapshot()
+    assert f'button "{row[0]}, sorti, marqué"' in tree, tree
+    assert f'button "{row[3]}, sorti"' in tree, tree
+    player.get_by_test_id("drawn-board").locator("summary").click()
+    board = player.get_by_role("list", name="Les 90 numéros").aria_snapshot()
+    assert f"{row[3]}, sorti, le dernier" in board and f"{away[0]}, sorti" in board, board
+    recent = player.get_by_test_id("recent-numbers").aria_snapshot()
+    assert f'- listitem: "{row[3]}"' in recent or f"- listitem: {row[3]}" in recent, recent
+    player.screenshot(path=results_dir / "01a-plus-qu-un-numero.png", full_page=True)
+    violations = [v for v in run_axe(player, axe_script()) if v["impact"] in BLOCKING]
+    assert not violations, describe(violations)
+    _ball(tablet, row[4])
     expect(player.get_by_test_id("last-number")).to_have_text(str(row[-1]))
     expect(player.get_by_test_id("quine-hint")).to_be_visible()
+    expect(togo).to_be_hidden()  # complete: the hint of the evening says it
     assert player.evaluate("window.__lotoVibrations")[-1] == [300, 100, 300]
     assert player.evaluate("window.__lotoWakeLock") is not None  # asked for (held or refused)
     player.screenshot(path=results_dir / "01-quine-possible.png", full_page=True)

@@ -6,6 +6,7 @@ means something, and nothing to buy or démarquer once the evening is over."""
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -141,8 +142,18 @@ def test_pre_bought_cartons_name_their_game_and_a_verdict_goes_at_the_next_numbe
     creds = _evening(db_url, "PHB", Settings(DrawSource.PHYSICAL, free_cartons=True))
     p = _join(browser, phone, app_url, creds.join_code, "Mamie Jo")
     other = _join(browser, phone, app_url, creds.join_code, "Bernard")
+    # a free loto: cartons are taken, not bought nor ordered
+    expect(p.get_by_test_id("buy-heading")).to_have_text("Prendre des cartons")
+    p.get_by_test_id("buy-classique").click()
+    expect(p.get_by_test_id("buy-confirm-box")).to_contain_text("Prendre 1 carton classique")
+    expect(p.get_by_test_id("buy-confirm")).to_have_text("Oui, les prendre")
+    p.get_by_test_id("buy-cancel").click()
+    body = p.locator("body")
+    for word in ("Acheter", "Commander", "achetez à la caisse"):
+        expect(body).not_to_contain_text(word)
     buy(p, "buy-classique")
     buy(other, "buy-classique")
+    expect(other.get_by_test_id("games-classique")).to_have_text("Joue les parties 1 et 2.")
     (carton,) = p.locator('[data-testid^="carton-"]').all()
     no = carton.get_attribute("data-testid").removeprefix("carton-")
     expect(p.get_by_test_id(f"when-{no}")).to_have_text("Joue à la partie 1 : Partie du maire")
@@ -158,6 +169,33 @@ def test_pre_bought_cartons_name_their_game_and_a_verdict_goes_at_the_next_numbe
     expect(p.get_by_test_id(f"when-{no}")).to_have_count(0)
     expect(carton).to_contain_text("en jeu")
     expect(p.get_by_test_id("unmark-all")).to_be_disabled()
+    # the first number: what a carton taken now plays changes on every phone at once
+    expect(other.get_by_test_id("games-classique")).to_contain_text("Joue la partie 2 :")
+
+    # a carton taken now plays the next game: none of its numbers shows as drawn
+    n_before = other.locator('[data-testid^="carton-"]').count()
+    buy(other, "buy-classique")
+    expect(other.locator('[data-testid^="carton-"]')).to_have_count(n_before + 1)
+    nxt = other.locator('[data-testid^="carton-"][data-plays="false"]')
+    expect(nxt).to_have_count(1)
+    next_numbers = {int(t) for t in nxt.locator("[data-testid^=cell-]").all_inner_texts()}
+    shared = sorted(next_numbers - mine - {away[0]})
+    _ball(tablet, shared[0])  # on the next game's carton (not on Mamie Jo's)
+    expect(other.get_by_test_id("last-number")).to_have_text(str(shared[0]))
+    expect(nxt.locator('[data-drawn="true"]')).to_have_count(0)
+    expect(nxt.get_by_test_id(re.compile(r"^claim-"))).to_have_text("Ne joue pas cette partie")
+    away.remove(shared[0])
+
+    # a late joiner sees at once the numbers out, the stage and its lot
+    late = _join(browser, phone, app_url, creds.join_code, "Lucie")
+    expect(late.get_by_test_id("stage")).to_have_text("Quine : Panier garni")
+    expect(late.get_by_test_id("recent-numbers").locator("li")).to_have_text(
+        [str(shared[0]), str(away[0])]
+    )
+    late.get_by_test_id("drawn-board").locator("summary").click()
+    expect(late.locator('[data-testid^="board-"][data-drawn="true"]')).to_have_count(2)
+    late.screenshot(path=results_dir / "01b-late-joiner.png", full_page=True)
+    late.context.close()
 
     # a false claim: my verdict in the one message area, the hall's words not repeated
     claim(p.get_by_test_id(f"claim-{no}"))
@@ -171,7 +209,13 @@ def test_pre_bought_cartons_name_their_game_and_a_verdict_goes_at_the_next_numbe
     expect(p.get_by_test_id("last-number")).to_have_text(str(away[1]))
     expect(p.get_by_test_id("verdict")).to_have_count(0)
     expect(p.get_by_test_id("announcement")).to_contain_text("Quine en jeu")
-    expect(carton).to_contain_text("ANNULÉ pour cette partie")
+    # annulled: in words, large, on a dark bar (readable in greyscale and by colour-blind eyes)
+    bar = p.get_by_test_id(f"annulled-{no}")
+    expect(bar).to_contain_text("CARTON ANNULÉ")
+    assert float(bar.locator("p").first.evaluate("e => getComputedStyle(e).fontSize")[:-2]) >= 20
+    expect(p.get_by_test_id(f"claim-{no}")).to_have_text("Carton annulé")
+    p.add_style_tag(content="html { filter: grayscale(1); }")
+    p.screenshot(path=results_dir / "02b-annule-en-gris.png")
     # and after a reload too (the view is rebuilt from the server)
     p.reload()
     expect(p.get_by_test_id("last-number")).to_have_text(str(away[1]))

@@ -24,7 +24,8 @@ SECRET = "reconnect-secret"
 
 def _drawn(page: Page) -> set[int]:
     return {
-        int(t) for t in page.locator("[data-testid^=board-][data-drawn=true]").all_inner_texts()
+        int(t.get_attribute("data-n"))
+        for t in page.locator("[data-testid^=board-][data-drawn=true]").all()
     }
 
 
