@@ -10,6 +10,8 @@ from loto_app.components.disputes import withdraw_form
 from loto_app.components.pair_form import pair_form
 from loto_app.components.palette import (
     ACCENT,
+    CHECK_BG,
+    CHECK_LINE,
     INFO,
     LINE,
     MUTED,
@@ -192,15 +194,36 @@ def _claims() -> rx.Component:
     )
 
 
+def _panel_button(label: str, name: str, testid: str) -> rx.Component:
+    """Opens an occasional form (`AnimateurState.panel`), or closes it."""
+    open_ = AnimateurState.panel == name
+    return rx.button(
+        rx.cond(open_, "Fermer", label),
+        on_click=AnimateurState.open_panel(name),
+        size="3",
+        variant="outline",
+        color_scheme="gray",
+        high_contrast=True,
+        custom_attrs=tid(testid, **{"aria-expanded": rx.cond(open_, "true", "false")}),
+    )
+
+
 def _decisions() -> rx.Component:
-    """The association's latest decisions, and voiding a lot ticket."""
+    """The association's latest decisions, and voiding a lot ticket (on demand)."""
     return rx.box(
         rx.heading("Litiges (art. 8 du règlement)", size="5"),
         rx.foreach(
             HallView.decisions,
             lambda d: rx.text(d, padding_y="0.2rem", border_bottom=f"1px solid {LINE}"),
         ),
-        withdraw_form(AnimateurState.withdraw_award),
+        rx.box(
+            _panel_button("Retirer un lot…", "withdraw", "withdraw-open"),
+            rx.cond(
+                AnimateurState.panel == "withdraw",
+                withdraw_form(AnimateurState.withdraw_award),
+            ),
+            margin_top="0.5rem",
+        ),
         padding_top="0.5rem",
         custom_attrs=tid("disputes"),
     )
@@ -284,6 +307,7 @@ def _bag_tokens() -> rx.Component:
             disabled=~HallView.draw_allowed,
             background=rx.cond(HallView.draw_allowed, INFO, DISABLED_BG),
             color=rx.cond(HallView.draw_allowed, ON_SOLID, DISABLED_TEXT),
+            width="100%",
         ),
         on_submit=AnimateurState.tie_tokens,
         reset_on_submit=True,
@@ -318,26 +342,55 @@ def _paper_answers() -> rx.Component:
     )
 
 
+def _waiting(label: str, testid: str) -> rx.Component:
+    """The next action, not possible yet (the last call runs): said where it will be."""
+    return big_button(
+        label,
+        testid,
+        disabled=True,
+        background=DISABLED_BG,
+        color=DISABLED_TEXT,
+        width="100%",
+    )
+
+
 def _tie_controls() -> rx.Component:
-    return rx.cond(
-        HallView.tie,
-        rx.box(
-            rx.text("Ex aequo : ", rx.text.span(HallView.entries.join(", ")), font_weight="800"),
+    """An ex aequo, one step at a time, its next step the one button in view: wait for the
+    last call, propose the share (two on a divisible lot), then the tokens (typed from the bag,
+    or drawn by the app); the lot is awarded once the tie is settled (`_next_action`)."""
+    return rx.box(
+        rx.text("Ex aequo : ", rx.text.span(HallView.entries.join(", ")), font_weight="800"),
+        rx.cond(
+            HallView.last_call,
+            _waiting("Dernier appel en cours…", "tie-wait"),
             rx.cond(
                 HallView.share_first,
-                rx.text(
-                    "Deux ex aequo sur un lot divisible : proposez d'abord le partage (art. 4). "
-                    "Les jetons viennent après un refus.",
-                    custom_attrs=tid("share-first"),
-                ),
-            ),
-            rx.hstack(
-                big_button(
-                    "Proposer le partage",
-                    "tie-share",
-                    on_click=AnimateurState.tie_share,
-                    disabled=~HallView.share_possible,
-                    variant="outline",
+                rx.fragment(
+                    rx.text(
+                        "Deux ex aequo sur un lot partageable : proposez d'abord le partage "
+                        "(moitié chacun, art. 4). Les jetons viennent après un refus.",
+                        custom_attrs=tid("share-first"),
+                    ),
+                    rx.cond(
+                        HallView.share_pending,
+                        rx.fragment(
+                            rx.text(
+                                "Partage proposé : en attente de la réponse des joueurs.",
+                                font_weight="700",
+                                custom_attrs=tid("share-pending"),
+                            ),
+                            _paper_answers(),
+                        ),
+                        big_button(
+                            "Proposer le partage",
+                            "tie-share",
+                            on_click=AnimateurState.tie_share,
+                            disabled=~HallView.share_possible,
+                            background=INFO,
+                            color=ON_SOLID,
+                            width="100%",
+                        ),
+                    ),
                 ),
                 rx.cond(
                     HallView.token_source == "app",
@@ -346,118 +399,212 @@ def _tie_controls() -> rx.Component:
                         "tie-draw",
                         on_click=AnimateurState.tie_draw,
                         disabled=~HallView.draw_allowed,
-                        background=rx.cond(HallView.draw_allowed, INFO, DISABLED_BG),
-                        color=rx.cond(HallView.draw_allowed, ON_SOLID, DISABLED_TEXT),
+                        background=INFO,
+                        color=ON_SOLID,
+                        width="100%",
+                    ),
+                    _bag_tokens(),
+                ),
+            ),
+        ),
+        padding="0.6rem",
+        border=f"3px solid {TIE_LINE}",
+        border_radius="0.5rem",
+        display="flex",
+        flex_direction="column",
+        gap="0.5rem",
+        custom_attrs=tid("tie-controls"),
+    )
+
+
+def _award() -> rx.Component:
+    return big_button(
+        rx.cond(
+            HallView.last_call,
+            "Dernier appel en cours…",
+            f"Attribuer le lot : {HallView.lot_label}",
+        ),
+        "award",
+        on_click=AnimateurState.award,
+        disabled=~HallView.award_allowed,
+        background=rx.cond(HallView.award_allowed, SUCCESS, DISABLED_BG),
+        color=rx.cond(HallView.award_allowed, ON_SOLID, DISABLED_TEXT),
+        width="100%",
+        white_space="normal",
+        height="auto",
+        padding_y="0.6rem",
+    )
+
+
+def _allow_unmark() -> rx.Component:
+    return big_button(
+        "Annoncer «\u00a0Vous pouvez démarquer\u00a0»",
+        "allow-unmark",
+        on_click=AnimateurState.allow_unmark,
+        # it ends the game for every phone: a first tap only asks, as a claim does
+        # (assets/loto.js); a second tap on the same spot within 4 s announces it
+        custom_attrs={
+            "data-claim": "unmark",
+            "data-confirm": "Confirmer : fin de partie ?",
+        },
+        background=SUCCESS,
+        color=ON_SOLID,
+        width="100%",
+        white_space="normal",
+        text_wrap="balance",
+        height="auto",
+        padding_y="0.6rem",
+    )
+
+
+def _next_action() -> rx.Component:
+    """The one thing to do now, first in the column: start a game, draw (or type the ball),
+    award the lot, settle the ex aequo, allow démarquage."""
+    claim_open = HallView.entries.length() > 0
+    return rx.cond(
+        HallView.can_start,
+        rx.cond(
+            HallView.game_no == 0,
+            big_button(
+                "Commencer la première partie",
+                "start-game",
+                on_click=AnimateurState.start_game,
+                width="100%",
+            ),
+            big_button(
+                "Partie suivante", "next-game", on_click=AnimateurState.start_game, width="100%"
+            ),
+        ),
+        rx.cond(
+            HallView.tie,
+            _tie_controls(),
+            rx.cond(
+                claim_open,
+                _award(),
+                rx.cond(
+                    HallView.awaiting_unmark,
+                    _allow_unmark(),
+                    rx.cond(
+                        HallView.status == "running",
+                        _draw_controls(),
+                        rx.cond(
+                            HallView.status == "over",
+                            rx.text(
+                                "Toutes les parties ont été jouées. Merci !", font_weight="800"
+                            ),
+                        ),
                     ),
                 ),
-                wrap="wrap",
             ),
-            rx.cond(HallView.share_pending, rx.text("Partage proposé : en attente des joueurs.")),
-            _paper_answers(),
-            rx.cond(HallView.token_source == "bag", _bag_tokens()),
-            padding="0.6rem",
-            border=f"3px solid {TIE_LINE}",
-            border_radius="0.5rem",
-            custom_attrs=tid("tie-controls"),
         ),
     )
 
 
-def _game_controls() -> rx.Component:
-    return rx.vstack(
-        rx.cond(
-            HallView.can_start,
+def _correction() -> rx.Component:
+    """Physical boulier: a mistyped last number is corrected on purpose, apart from the ball
+    entry: the button opens the form, the right number is typed, then asked once more."""
+    return rx.cond(
+        HallView.physical & (HallView.status == "running") & (HallView.last > 0),
+        rx.box(
+            _panel_button("Corriger le dernier numéro…", "correct", "correct-open"),
             rx.cond(
-                HallView.game_no == 0,
-                big_button(
-                    "Commencer la première partie",
-                    "start-game",
-                    on_click=AnimateurState.start_game,
-                    width="100%",
-                ),
-                big_button(
-                    "Partie suivante", "next-game", on_click=AnimateurState.start_game, width="100%"
-                ),
-            ),
-        ),
-        rx.cond(HallView.status == "running", _draw_controls()),
-        rx.cond(
-            (HallView.entries.length() > 0) & ~HallView.tie,
-            big_button(
-                rx.cond(
-                    HallView.last_call,
-                    "Dernier appel en cours…",
-                    f"Attribuer le lot : {HallView.lot_label}",
-                ),
-                "award",
-                on_click=AnimateurState.award,
-                disabled=~HallView.award_allowed,
-                background=rx.cond(HallView.award_allowed, SUCCESS, DISABLED_BG),
-                color=rx.cond(HallView.award_allowed, ON_SOLID, DISABLED_TEXT),
-                width="100%",
-            ),
-        ),
-        _tie_controls(),
-        # an action only when the game can end (every lot awarded, or all 90 out unwon)
-        rx.cond(
-            HallView.awaiting_unmark,
-            big_button(
-                "Annoncer «\u00a0Vous pouvez démarquer\u00a0»",
-                "allow-unmark",
-                on_click=AnimateurState.allow_unmark,
-                # it ends the game for every phone: a first tap only asks, as a claim does
-                # (assets/loto.js); a second tap on the same spot within 4 s announces it
-                custom_attrs={
-                    "data-claim": "unmark",
-                    "data-confirm": "Confirmer : fin de partie ?",
-                },
-                background=SUCCESS,
-                color=ON_SOLID,
-                width="100%",
-                white_space="normal",
-                text_wrap="balance",
-                height="auto",
-                padding_y="0.6rem",
-            ),
-        ),
-        rx.cond(
-            HallView.status == "over",
-            rx.text("Toutes les parties ont été jouées. Merci !", font_weight="800"),
-        ),
-        rx.cond(
-            HallView.physical & (HallView.status == "running"),
-            rx.form(
-                rx.hstack(
-                    rx.input(
-                        name="ball",
-                        type="number",
-                        min=1,
-                        max=90,
-                        width="6rem",
-                        placeholder="n°",
-                        custom_attrs=tid("correct-input"),
+                AnimateurState.panel == "correct",
+                rx.box(
+                    rx.cond(
+                        AnimateurState.correction == 0,
+                        rx.form(
+                            rx.text(
+                                f"Le dernier numéro annoncé est le {HallView.last}. "
+                                "Quel numéro était vraiment sur la boule ?",
+                                font_weight="700",
+                            ),
+                            rx.hstack(
+                                rx.input(
+                                    name="ball",
+                                    type="number",
+                                    min=1,
+                                    max=90,
+                                    size="3",
+                                    width="7rem",
+                                    font_size="1.4rem",
+                                    placeholder="n°",
+                                    custom_attrs=tid(
+                                        "correct-input",
+                                        inputmode="numeric",
+                                        **{"aria-label": "Le bon numéro"},
+                                    ),
+                                ),
+                                rx.button(
+                                    "Continuer",
+                                    type="submit",
+                                    size="3",
+                                    variant="outline",
+                                    color_scheme="gray",
+                                    high_contrast=True,
+                                    custom_attrs=tid("correct-submit"),
+                                ),
+                                margin_top="0.4rem",
+                            ),
+                            on_submit=AnimateurState.ask_correction,
+                            reset_on_submit=True,
+                        ),
+                        rx.box(
+                            rx.text(
+                                f"Remplacer le {HallView.last} par le "
+                                f"{AnimateurState.correction} ? Tous les écrans seront corrigés "
+                                "(la correction est notée au journal).",
+                                font_weight="800",
+                                custom_attrs=tid("correct-question"),
+                            ),
+                            rx.hstack(
+                                rx.button(
+                                    "Oui, corriger",
+                                    on_click=AnimateurState.correct_last(None),
+                                    size="3",
+                                    background=ACCENT,
+                                    color=ON_SOLID,
+                                    custom_attrs=tid("correct-confirm"),
+                                ),
+                                rx.button(
+                                    "Non",
+                                    on_click=AnimateurState.open_panel("correct"),
+                                    size="3",
+                                    variant="outline",
+                                    color_scheme="gray",
+                                    high_contrast=True,
+                                    custom_attrs=tid("correct-cancel"),
+                                ),
+                                margin_top="0.4rem",
+                            ),
+                        ),
                     ),
-                    rx.button(
-                        "Corriger le dernier numéro",
-                        type="submit",
-                        variant="outline",
-                        custom_attrs=tid("correct-submit"),
-                    ),
+                    padding="0.6rem",
+                    margin_top="0.4rem",
+                    border=f"3px solid {CHECK_LINE}",
+                    border_radius="0.5rem",
+                    background=CHECK_BG,
+                    custom_attrs=tid("correct-panel"),
                 ),
-                on_submit=AnimateurState.correct_last,
-                reset_on_submit=True,
             ),
+            custom_attrs=tid("correction"),
         ),
-        width="100%",
-        align="stretch",
-        spacing="3",
     )
 
 
 def _paper_claim() -> rx.Component:
-    """The control desk: a paper player's claim, by carton number and check code."""
+    """The control desk: a paper player's claim, by carton number and check code (the form
+    opens on demand)."""
     return rx.box(
         rx.heading("Contrôle d'un carton papier", size="5"),
+        _panel_button("Contrôler un carton papier…", "paper", "paper-open"),
+        rx.cond(AnimateurState.panel == "paper", _paper_form()),
+        padding_top="0.5rem",
+        custom_attrs=tid("paper-desk"),
+    )
+
+
+def _paper_form() -> rx.Component:
+    return rx.box(
         rx.form(
             rx.flex(
                 rx.input(
@@ -505,8 +652,7 @@ def _paper_claim() -> rx.Component:
                 margin_top="0.5rem",
             ),
         ),
-        padding_top="0.5rem",
-        custom_attrs=tid("paper-desk"),
+        margin_top="0.5rem",
     )
 
 
@@ -579,7 +725,6 @@ def _dashboard() -> rx.Component:
     primary = _pane(
         _status(),
         announcement_box(HallView.announcement, HallView.announcement_kind),
-        last_call_banner("2rem"),
         rx.cond(
             AnimateurState.message != "",
             rx.callout(
@@ -588,21 +733,34 @@ def _dashboard() -> rx.Component:
                 custom_attrs=tid("animateur-message", role="alert"),
             ),
         ),
-        _game_controls(),
+        # the next action: one button, in view (the last call and the read-back are beside it)
+        rx.box(_next_action(), class_name="loto-anim-next", custom_attrs=tid("next-action")),
+        _correction(),
         name="primary",
     )
     side = _pane(
         # (on a phone, two digits must fit a ninth of the screen)
-        _pane(readback(["1.1rem", "1.3rem", "1.6rem"]), name="readback"),
+        _pane(
+            last_call_banner("2rem"),
+            readback(["1.1rem", "1.3rem", "1.6rem"]),
+            name="readback",
+        ),
         # a landscape tablet: as large as the side's width and the screen's height allow
         _pane(board(["1rem", "1.2rem", "1.2rem", "min(2.2vw, 3.2vh)"]), name="board"),
         name="side",
+        # (it scrolls on a landscape tablet when an ex aequo's cartons are read back: a
+        # keyboard reaches it too)
+        custom_attrs={
+            "tabindex": "0",
+            "role": "region",
+            "aria-label": "Contrôle de l'annonce et tableau des numéros",
+        },
     )
     more = _pane(
         _pane(_claims(), name="claims"),
         _pane(
-            _decisions(),
             rx.cond(HallView.status == "running", _paper_claim()),
+            _decisions(),
             _pair_screen(),
             rx.button(
                 "Se déconnecter",

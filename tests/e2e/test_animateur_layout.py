@@ -35,7 +35,7 @@ SECRET = "layout-secret"
 LAST_CALL = 2
 LANDSCAPE = {"1180x820": (1180, 820), "1024x768": (1024, 768)}
 PHONE = {"360x740": (360, 740)}
-BOARD = "[aria-label='Numéros tirés']"
+BOARD = "[aria-label='Les 90 numéros']"
 
 #: The boxes of the parts a volunteer needs, and whether the page scrolls.
 BOXES_JS = """(sel) => {

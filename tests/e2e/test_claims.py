@@ -180,8 +180,36 @@ def test_claims_as_the_hall_lives_them(
                 expect(page.get_by_test_id("last-number")).to_have_text(str(n))
 
         anim.get_by_test_id("start-game").click()
-        expect(screen.get_by_test_id("announcement")).to_contain_text("Partie 1 :")
-        ball(balls[0])
+        expect(screen.get_by_test_id("announcement")).to_contain_text("Partie 1 :")
+        # the TV says no jargon about the lot ("divisible")
+        expect(screen.get_by_test_id("stage")).to_contain_text("Bons d'achat de 40 €")
+        expect(screen.locator("body")).not_to_contain_text("divisible")
+
+        # ---- a mistyped ball: the correction is a deliberate action of its own, asked twice
+        wrong = next(n for n in range(90, 0, -1) if n not in balls)
+        ball(wrong)
+        panel = anim.get_by_test_id("correct-panel")
+        expect(panel).to_have_count(0)  # nothing beside the ball entry until asked for
+        expect(anim.get_by_test_id("next-action").get_by_test_id("correct-input")).to_have_count(0)
+        anim.get_by_test_id("correct-open").click()
+        anim.get_by_test_id("correct-input").fill(str(balls[0]))
+        anim.get_by_test_id("correct-submit").click()
+        question = anim.get_by_test_id("correct-question")
+        expect(question).to_contain_text(f"Remplacer le {wrong} par le {balls[0]}")
+        shot(anim, "correction-demandee")
+        anim.get_by_test_id("correct-cancel").click()  # "Non": nothing changes
+        expect(panel).to_have_count(0)
+        expect(screen.get_by_test_id("last-number")).to_have_text(str(wrong))
+        anim.get_by_test_id("correct-open").click()
+        anim.get_by_test_id("correct-input").fill(str(balls[0]))
+        anim.get_by_test_id("correct-submit").click()
+        anim.get_by_test_id("correct-confirm").click()
+        for page in (anim, screen, *phones.values()):
+            expect(page.get_by_test_id("last-number")).to_have_text(str(balls[0]))
+        expect(screen.get_by_test_id("announcement")).to_contain_text(
+            f"Correction : le {wrong} est remplacé par le {balls[0]}."
+        )
+        expect(panel).to_have_count(0)
 
         # ---- a stray tap never claims: it arms the button, which calms down by itself
         stray = chloe.get_by_test_id(f"claim-{c_no}")
@@ -232,6 +260,17 @@ def test_claims_as_the_hall_lives_them(
         expect(alice.get_by_test_id("verdict")).to_contain_text(f"Annonce valide sur le {x}")
         for page in (screen, anim, *phones.values()):
             expect(page.get_by_test_id("last-call")).to_contain_text("Pas d'autre quine ?")
+        # only the players who could still claim are invited; Alice, whose claim is in, waits
+        expect(alice.get_by_test_id("last-call-note")).to_have_text(
+            "Votre annonce est valide : attendez la fin du dernier appel."
+        )
+        for name in ("Bruno", "Chloé"):
+            expect(phones[name].get_by_test_id("last-call-note")).to_contain_text(
+                "annoncez-le maintenant"
+            )
+        for button in alice.locator('[data-testid^="claim-"]').all():
+            expect(button).to_be_disabled()
+            expect(button).to_have_text("Annonce enregistrée")
         expect(anim.get_by_test_id("award")).to_be_disabled()  # "Dernier appel en cours…"
         expect(anim.get_by_test_id("award")).to_have_text("Dernier appel en cours…")
         # the read-back of Alice's carton: her row green, x circled
@@ -249,8 +288,25 @@ def test_claims_as_the_hall_lives_them(
             f"QUINE ! Ex aequo : 2 gagnants sur le {x}."
         )
         expect(screen.get_by_test_id("last-call")).to_be_visible()  # still on
-        expect(anim.get_by_test_id("tie-share")).to_be_disabled()  # not during the last call
-        expect(anim.get_by_test_id("tokens-submit")).to_be_disabled()
+        # the tablet's next step, during the last call: wait (no share, no token yet)
+        expect(anim.get_by_test_id("tie-wait")).to_be_disabled()
+        expect(anim.get_by_test_id("tie-wait")).to_be_in_viewport()
+        expect(anim.get_by_test_id("tie-share")).to_have_count(0)
+        expect(anim.get_by_test_id("tokens-submit")).to_have_count(0)
+        # the tie told in full: with whom, on each phone; both cartons read back
+        expect(alice.get_by_test_id("verdict")).to_contain_text("ex aequo avec Bruno")
+        expect(bruno.get_by_test_id("verdict")).to_contain_text("ex aequo avec Alice")
+        for page in (screen, anim):
+            rb = page.get_by_test_id("readback")
+            expect(rb).to_contain_text("ex aequo : 2 cartons gagnants")
+            expect(rb.get_by_test_id("readback-grid")).to_have_count(2)
+            expect(rb.get_by_test_id("readback-label").first).to_contain_text(
+                f"Alice — carton n° {a_no}"
+            )
+            expect(rb.get_by_test_id("readback-label").last).to_contain_text(
+                f"Bruno — carton n° {b_no}"
+            )
+            expect(rb.locator('[data-win="true"]')).to_have_count(10)
         shot(screen, "dernier-appel-ecran", full_page=False)
         shot(anim, "dernier-appel-tablette", full_page=False)
         shot(chloe, "dernier-appel-telephone", full_page=False)
@@ -258,7 +314,6 @@ def test_claims_as_the_hall_lives_them(
         anim.set_viewport_size({"width": 1024, "height": 768})
         shot(anim, "relecture-tablette-1024")
         anim.set_viewport_size({"width": 1180, "height": 820})
-        expect(screen.get_by_test_id("readback")).to_contain_text(f"carton n° {b_no}")
         shot(screen, "relecture-ecran", full_page=False)
         for name, page in (("écran", screen), ("tablette", anim), ("téléphone", chloe)):
             no_serious_axe_violation(page, name)  # the last call, the read-back: 4.5:1
@@ -268,15 +323,26 @@ def test_claims_as_the_hall_lives_them(
         expect(screen.get_by_test_id("last-call")).to_have_count(0, timeout=(LAST_CALL + 20) * 1000)
         print(f"last call gone {time.monotonic() - started:.1f} s after the screenshots")
         expect(anim.get_by_test_id("share-first")).to_be_visible()
-        expect(anim.get_by_test_id("tokens-submit")).to_be_disabled()
-        expect(anim.get_by_test_id("token-0")).to_be_disabled()
+        expect(anim.get_by_test_id("tokens-submit")).to_have_count(0)  # after a refusal only
         share = anim.get_by_test_id("tie-share")
         expect(share).to_be_enabled()
+        expect(share).to_be_in_viewport()  # the one next action, never below the fold
         shot(anim, "partage-d-abord")
         share.click()
         expect(alice.get_by_test_id("share-accept")).to_be_visible()
+        # the question names the other player, the lot, and half each; nothing says otherwise
+        expect(alice.get_by_test_id("share-question")).to_contain_text(
+            "Partager le lot « Bons d'achat de 40 € » : moitié chacun ?"
+        )
+        expect(alice.get_by_text("Ex aequo avec Bruno !")).to_be_visible()
+        expect(bruno.get_by_text("Ex aequo avec Alice !")).to_be_visible()
+        for page in (alice, bruno):
+            expect(page.get_by_test_id("verdict")).not_to_contain_text("attribuer le lot")
+            expect(page.get_by_test_id("verdict")).to_contain_text("Répondez ci-dessous")
+        shot(alice, "partage-question-telephone")
         alice.get_by_test_id("share-accept").click()
-        expect(anim.get_by_test_id("tokens-submit")).to_be_disabled()  # one yes is not enough
+        expect(anim.get_by_test_id("share-pending")).to_be_visible()  # one yes is not enough
+        expect(anim.get_by_test_id("tokens-submit")).to_have_count(0)
         bruno.get_by_test_id("share-refuse").click()
         expect(screen.get_by_test_id("announcement")).to_contain_text(
             "Bruno refuse le partage : tirage au sort."
@@ -302,11 +368,25 @@ def test_claims_as_the_hall_lives_them(
         expect(bruno.get_by_test_id("tickets")).to_contain_text("Bons d'achat de 40 €")
         expect(alice.get_by_test_id("verdict")).to_contain_text("un carton vous est offert")
 
-        # ---- after the award, before the next number: Chloé's genuine quine
+        # ---- after the award, before the next number: the buttons say the next stage at once,
+        # the two who claimed this number have nothing more to claim on it
         late = chloe.get_by_test_id(f"claim-{c_no}")
-        expect(late).to_have_text("QUINE !")  # still the quine until the next number
+        expect(late).to_have_text("DOUBLE QUINE !")
+        for page in (alice, bruno):
+            playing = page.locator('[data-testid^="carton-"][data-plays="true"]')
+            for button in playing.locator('[data-testid^="claim-"]').all():
+                expect(button).to_have_text("Annonce enregistrée")
+                expect(button).to_be_disabled()
+        # the free carton of the one who lost the tokens plays the next game only
+        gift = alice.locator('[data-testid^="carton-"][data-plays="false"]')
+        expect(gift.locator('[data-testid^="claim-"]')).to_have_text("Ne joue pas cette partie")
+        expect(gift.locator('[data-drawn="true"]')).to_have_count(0)
+        shot(chloe, "apres-attribution-double-quine")
+        # Chloé's genuine quine, claimed now, is still judged on the quine: a réclamation
         claim(late)
-        expect(chloe.get_by_test_id("verdict")).to_contain_text("était bon sur le")
+        expect(chloe.get_by_test_id("verdict")).to_contain_text(
+            f"était bon pour la quine sur le {x}"
+        )
         expect(chloe.get_by_test_id("verdict")).to_contain_text("réclamation")
         expect(chloe.get_by_test_id(f"carton-{c_no}")).to_have_attribute("data-annulled", "false")
         reclamation = anim.locator('[data-testid^="claim-row-"][data-verdict="after_award"]')

@@ -534,8 +534,9 @@ def test_full_evening(
         chloe.claim(c1, "QUINE !")
         expect(chloe.verdict()).to_contain_text("Fausse annonce")
         expect(chloe.verdict()).to_contain_text(f"carton {c1}")
-        chloe.badge(c1, "ANNULÉ pour cette partie")
+        chloe.badge(c1, "CARTON ANNULÉ")
         expect(chloe.page.get_by_test_id(f"claim-{c1}")).to_be_disabled()
+        expect(chloe.page.get_by_test_id(f"claim-{c1}")).to_have_text("Carton annulé")
         expect(screen.get_by_test_id("announcement")).to_contain_text(
             f"Fausse annonce de Chloé : le carton {c1} est annulé"
         )
@@ -547,7 +548,7 @@ def test_full_evening(
         # A purchase after the first number joins the next game.
         late_buy = chloe.buy_one()
         chloe.badge(late_buy, "Joue à la partie 2")
-        chloe.badge(c1, "ANNULÉ pour cette partie")
+        chloe.badge(c1, "CARTON ANNULÉ")
         shot(chloe.page, "achat-en-cours-de-partie")
 
         # The quine: one number completes a row of Alice's and a row of Bruno's.
@@ -555,7 +556,9 @@ def test_full_evening(
         expect_locked()
         alice.claim(plan.a_no, "QUINE !")
         expect(alice.verdict()).to_contain_text(f"Annonce valide sur le {plan.x}")
-        expect(anim.get_by_test_id("ball-submit")).to_be_disabled()  # a valid claim is open
+        # a valid claim is open: the tablet's one next action is the lot, no ball to type
+        expect(anim.get_by_test_id("ball-submit")).to_have_count(0)
+        expect(anim.get_by_test_id("award")).to_be_visible()
         bruno.claim(plan.b_no, "QUINE !")
         expect(bruno.verdict()).to_contain_text(f"Annonce valide sur le {plan.x}")
         expect(screen.get_by_test_id("announcement")).to_contain_text(
@@ -565,7 +568,7 @@ def test_full_evening(
         expect(claims).to_contain_text(f"Alice — carton {plan.a_no} — Quine sur le {plan.x}")
         expect(claims).to_contain_text(f"Bruno — carton {plan.b_no} — Quine sur le {plan.x}")
         expect(anim.get_by_test_id("tie-draw")).to_be_enabled()
-        expect(anim.get_by_test_id("tie-share")).to_be_disabled()  # the quine lot is not divisible
+        expect(anim.get_by_test_id("tie-share")).to_have_count(0)  # the quine lot is not divisible
         for badge in claims.locator(".rt-Badge").all():  # the app speaks French
             findings.check(
                 "verdict badge of the animateur's claims list",
@@ -610,9 +613,13 @@ def test_full_evening(
         expect(screen.get_by_test_id("announcement")).to_contain_text(
             f"Quine : Panier garni pour {winner.name} !"
         )
-        # Same draw, next stage: the pions stay.
+        # Same draw, next stage: the pions stay, and the claim buttons say it at once (those
+        # who claimed this number have nothing more to claim until the next one).
         for p in phones:
             expect(p.page.get_by_test_id("stage")).to_contain_text("Double quine")
+        for p, no in ((alice, plan.a_no), (bruno, plan.b_no)):
+            expect(p.page.get_by_test_id(f"claim-{no}")).to_have_text("Annonce enregistrée")
+        expect(chloe.page.get_by_test_id(f"claim-{c1}")).to_have_text("Carton annulé")
         alice.expect_marks()
         bruno.expect_marks()
         shot(alice.page, "double-quine-pions-gardes")
@@ -630,6 +637,7 @@ def test_full_evening(
 
         # Alice's double quine, then her phone reloads before the lot is awarded.
         hall.balls(plan.a_second, alice_and_bruno_mark)
+        expect(bruno.page.get_by_test_id(f"claim-{plan.b_no}")).to_have_text("DOUBLE QUINE !")
         alice.claim(plan.a_no, "DOUBLE QUINE !")
         valid = f"Annonce valide sur le {plan.a_second[-1]} (carton {plan.a_no})"
         expect(alice.verdict()).to_contain_text(valid)
@@ -649,6 +657,8 @@ def test_full_evening(
         alice.check_layout("13 pions on one carton")
         anim.get_by_test_id("award").click()
         expect(alice.page.get_by_test_id("tickets")).to_contain_text("Bon d'achat de 50 €")
+        bruno_button = bruno.page.get_by_test_id(f"claim-{plan.b_no}")
+        expect(bruno_button).to_have_text("CARTON PLEIN !")  # at once after the award
 
         # Alice's carton plein closes game 1.
         hall.balls(plan.a_third, alice_and_bruno_mark)
@@ -658,6 +668,9 @@ def test_full_evening(
         anim.get_by_test_id("award").click()
         expect(alice.page.get_by_test_id("tickets")).to_contain_text("Téléviseur")
         expect(screen.get_by_test_id("announcement")).to_contain_text("Partie terminée.")
+        # every lot is awarded: nothing left to claim on any phone
+        expect(bruno_button).to_have_text("Partie terminée")
+        expect(bruno_button).to_be_disabled()
         expect_locked()  # every lot is awarded, the animateur has not said it yet
         expect(anim.get_by_test_id("allow-unmark")).to_be_enabled()
         expect(anim.get_by_test_id("ball-submit")).to_have_count(0)
@@ -669,7 +682,10 @@ def test_full_evening(
             button = p.page.get_by_test_id("unmark-all")
             expect(button).to_be_enabled()
             expect(button).to_have_text("Démarquer mes cartons")
+            expect(button).to_be_in_viewport()  # at the top, not under the cartons
             expect(p.page.get_by_test_id("announcement")).to_have_text("Vous pouvez démarquer !")
+            # the game is over: no carton says "en jeu" any more
+            expect(p.page.get_by_test_id("cartons")).not_to_contain_text("en jeu")
         expect(screen.locator('[data-testid^="board-"][data-drawn="true"]')).to_have_count(
             len(hall.drawn)
         )
@@ -708,7 +724,7 @@ def test_full_evening(
         expect(screen.get_by_test_id("announcement")).to_contain_text(
             "Ex aequo : partage proposé à Alice et Bruno."
         )
-        expect(anim.get_by_text("Partage proposé : en attente des joueurs.")).to_be_visible()
+        expect(anim.get_by_test_id("share-pending")).to_be_visible()
         for p in (alice, bruno):
             expect(p.page.get_by_test_id("share-accept")).to_be_visible()
         shot(bruno.page, "partage-propose")
@@ -718,7 +734,7 @@ def test_full_evening(
         ).to_be_visible()
         bruno.page.get_by_test_id("share-accept").click()
         expect(screen.get_by_test_id("announcement")).to_have_text(
-            "Lot partagé entre Alice et Bruno."
+            "Lot partagé : Bons d'achat de 40 € — moitié pour Alice, moitié pour Bruno."
         )
         anim.get_by_test_id("award").click()
         for p in (alice, bruno):

@@ -299,6 +299,8 @@ def test_an_evening_from_creation_to_closing_report(
         anim.get_by_test_id("ball-input").fill(str(n))
         submit.click()
         expect(anim.get_by_test_id("last-number")).to_have_text(str(n), timeout=WAIT_MS)
+    expect(anim.get_by_test_id("paper-carton")).to_have_count(0)  # opened when needed
+    anim.get_by_test_id("paper-open").click()
     anim.get_by_test_id("paper-carton").fill(str(paper_no))
     anim.get_by_test_id("paper-check").fill("ZZZZZZ")
     anim.get_by_test_id("paper-submit").click()

@@ -29,12 +29,23 @@ from loto_app.live.input.disputes import (
     read_withdrawal,
     tokens_for,
 )
-from loto_app.live.input.guards import BadInput, as_bool, as_int, as_text, form, refuse
+from loto_app.live.input.guards import (
+    BadInput,
+    as_bool,
+    as_int,
+    as_text,
+    choice,
+    form,
+    refuse,
+)
 from loto_app.live.present.views import VERDICT_KIND, verdict_text
 from loto_app.live.runtime import broadcast, registry
 from loto_app.live.states.screen_pairing import ScreenPairing
 from loto_app.live.states.session import StaffSession, access
 from loto_app.storage.access import StaffMember
+
+#: The tablet's occasional forms (`AnimateurState.panel`).
+PANELS = ("", "correct", "paper", "withdraw")
 
 #: Shown to a tablet whose secret no longer signs in (renewed by the organiser or the CLI).
 REVOKED = (
@@ -60,6 +71,10 @@ class AnimateurState(ScreenPairing, StaffSession, rx.State):
     paper_verdict_kind: str = ""
     dispute_claim: int = 0  # the claim whose "Réclamation / litige" form is open (0: none)
     dispute_message: str = ""
+    # the occasional form open on the tablet (`PANELS`; "": none): the main column keeps the
+    # next action until one is asked for
+    panel: str = ""
+    correction: int = 0  # the number typed to replace the last one, waiting for "Oui, corriger"
 
     async def _warm(self, stored: dict[str, Any], *, whole: bool = False) -> bool:
         """Before Reflex's snapshot of a rebuilt state: signed in again from what this tablet
@@ -126,15 +141,41 @@ class AnimateurState(ScreenPairing, StaffSession, rx.State):
         await self._play("enter_ball", lambda e: e.enter_ball(n))
 
     @rx.event
-    async def correct_last(self, form_data: dict):
-        """Physical boulier: correct a mistyped last number (logged)."""
+    def open_panel(self, name: str):
+        """Open an occasional form (the correction, a paper carton's control, voiding a lot
+        ticket); "" or the open one's name closes it."""
         try:
-            n = as_int(form(form_data).get("ball"), 1, 90, "ball")
+            name = choice(name, PANELS, "panel")
+        except BadInput as exc:
+            return self._refused("open_panel", exc)
+        self.panel = "" if name == self.panel else name
+        self.correction = 0
+        if self.panel != "paper":
+            self.paper_verdict = ""
+
+    @rx.event
+    def ask_correction(self, form_data: dict):
+        """Physical boulier, a mistyped last number: the right one typed, asked once more
+        ("Remplacer le 42 par le 24 ?") before anything changes."""
+        try:
+            self.correction = as_int(form(form_data).get("ball"), 1, 90, "ball")
+        except BadInput as exc:
+            self._refused("ask_correction", exc)
+            self.message = "Tapez le bon numéro, de 1 à 90."
+
+    @rx.event
+    async def correct_last(self, form_data: dict | None = None):
+        """Physical boulier: correct a mistyped last number (logged): the number asked by
+        `ask_correction`, or one sent with the form."""
+        try:
+            raw = form(form_data).get("ball") if form_data else self.correction
+            n = as_int(raw, 1, 90, "ball")
         except BadInput as exc:
             self._refused("correct_last", exc)
             self.message = "Tapez le bon numéro, de 1 à 90."
             return
-        await self._play("correct_last", lambda e: e.correct_last(n))
+        if await self._play("correct_last", lambda e: e.correct_last(n)) is not None:
+            self.panel, self.correction = "", 0
 
     @rx.event
     async def award(self):
