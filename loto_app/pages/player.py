@@ -50,6 +50,18 @@ def _header() -> rx.Component:
                 # (a screen reader hears each number from the live region of `_listen`)
                 custom_attrs=tid("last-number"),
             ),
+            # "Répéter": the last number said again (the live region, and the phone's voice)
+            rx.button(
+                "Répéter",
+                size="2",
+                variant="outline",
+                color_scheme="gray",
+                high_contrast=True,
+                font_size="1rem",
+                min_height="2.75rem",
+                margin_top="0.2rem",
+                custom_attrs=tid("repeat-number", **{"aria-label": "Répéter le dernier numéro"}),
+            ),
             text_align="center",
             min_width="6rem",
         ),
@@ -76,18 +88,6 @@ def _header() -> rx.Component:
             spacing="0",
             align="start",
             flex="1",
-        ),
-        # "Répéter": the last number said again (the live region, and the phone's voice when on)
-        rx.button(
-            "Répéter",
-            size="3",
-            variant="outline",
-            color_scheme="gray",
-            high_contrast=True,
-            font_size="1.05rem",
-            min_height="2.75rem",
-            padding_x="0.6rem",
-            custom_attrs=tid("repeat-number", **{"aria-label": "Répéter le dernier numéro"}),
         ),
         width="100%",
         align="center",
@@ -587,6 +587,7 @@ def _voice_toggle() -> rx.Component:
         min_height="2.75rem",
         white_space="normal",
         height="auto",
+        max_width="100%",  # (it wraps rather than widen the page, in large text too)
         custom_attrs=tid("phone-voice", **{"aria-pressed": "false"}),
     )
 

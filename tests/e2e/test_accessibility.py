@@ -238,6 +238,13 @@ def test_screenshots_at_three_sizes(
                     path=results_dir / f"player-large-{width}x{height}.png", full_page=True
                 )
                 _check_cells(page, f"{width}x{height} large", report, problems)
+                # large text stays usable: nothing wider than the screen
+                width_used = page.evaluate("() => document.documentElement.scrollWidth")
+                if width_used > width:
+                    culprits = page.evaluate(WIDE_JS, width)
+                    problems.append(
+                        f"player large at {width}px: the page is {width_used}px wide: {culprits}"
+                    )
                 toggle.click()  # back to normal
                 expect(toggle).to_have_attribute("aria-pressed", "false", timeout=WAIT_MS)
             ctx.close()
