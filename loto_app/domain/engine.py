@@ -647,6 +647,17 @@ class Evening:
             )
         return self._emit(ev.NumberDrawn(g.index, len(g.drawn) + 1, number, "physical"))
 
+    def can_correct(self) -> bool:
+        """May the last ball be corrected now (a physical ball, no claim on it)?"""
+        g = self.game
+        return bool(
+            g
+            and g.status is GameStatus.RUNNING
+            and g.drawn
+            and self.program.settings.draw_source is DrawSource.PHYSICAL
+            and not any(c.number == g.drawn[-1] for c in g.claims)
+        )
+
     def correct_last(self, number: int) -> list[ev.Event]:
         """Replace a mistyped physical ball, while no claim refers to it (logged)."""
         number = _ball(number)

@@ -504,7 +504,7 @@ def _correction() -> rx.Component:
     """Physical boulier: a mistyped last number is corrected on purpose, apart from the ball
     entry: the button opens the form, the right number is typed, then asked once more."""
     return rx.cond(
-        HallView.physical & (HallView.status == "running") & (HallView.last > 0),
+        HallView.can_correct,
         rx.box(
             _panel_button("Corriger le dernier numéro…", "correct", "correct-open"),
             rx.cond(

@@ -832,3 +832,31 @@ def test_no_consolation_carton_when_only_a_vitrine_game_is_left_but_a_carton_off
     assert award.tickets == ((2, tie.winners[0], "1"),)
     e.hand_over(1, "Paul")  # the desk hands the voucher over like a lot
     e.check_invariants()
+
+
+def test_the_last_ball_can_be_corrected_only_while_no_claim_refers_to_it():
+    e = Evening(
+        Program(
+            "A",
+            (GameSpec(Kind.CLASSIQUE, (Stage(Pattern.ONE_LINE, Lot("Jambon")),)),),
+            Settings(DrawSource.PHYSICAL),
+        ),
+        b"k",
+    )
+    e.join("ana", "Ana")
+    e.sell("ana", Kind.CLASSIQUE, 1, rng=random.Random(1))
+    assert not e.can_correct()  # no game
+    e.start_game()
+    assert not e.can_correct()  # no ball
+    e.enter_ball(5)
+    assert e.can_correct()
+    e.claim("ana", e.player_cartons("ana")[0].no)  # a (false) claim on the 5
+    assert not e.can_correct()
+    with pytest.raises(err.CorrectionRefused):
+        e.correct_last(6)
+    e.enter_ball(6)
+    assert e.can_correct()
+    electronic = Evening(Program("B", e.program.games), b"k")
+    electronic.start_game()
+    electronic.draw(random.Random(2))
+    assert not electronic.can_correct()

@@ -426,6 +426,7 @@ def public_snapshot(
         # the last award: `Evening.claim`)
         "claim_open": bool(running and g and g.drawn),
         "can_draw": e.can_draw(),
+        "can_correct": e.can_correct(),
         "unmark_allowed": bool(g and g.status is GameStatus.FINISHED),
         # every lot awarded, or all 90 numbers out with no valid claim: the game can end
         "awaiting_unmark": bool(

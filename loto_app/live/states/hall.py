@@ -31,6 +31,7 @@ class HallView(rx.State):
     count: int = 0
     claim_open: bool = False
     can_draw: bool = False
+    can_correct: bool = False  # the last (physical) ball may be corrected: no claim on it
     unmark_allowed: bool = False
     awaiting_unmark: bool = False
     can_start: bool = False
