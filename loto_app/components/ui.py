@@ -36,6 +36,20 @@ def big_button(label: Any, testid: str, **props: Any) -> rx.Component:
     return rx.button(label, custom_attrs=attrs, **{**style, **props})
 
 
+def quiet_button(label: Any, testid: str, **props: Any) -> rx.Component:
+    """A secondary action (a toggle, "Répéter", opening a form): outlined, dark text on the
+    page's background, a thumb's height; props override the defaults."""
+    style = {
+        "size": "3",
+        "variant": "outline",
+        "color_scheme": "gray",
+        "high_contrast": True,
+        "min_height": "2.75rem",
+    }
+    attrs = {**tid(testid), **props.pop("custom_attrs", {})}
+    return rx.button(label, custom_attrs=attrs, **{**style, **props})
+
+
 def announcement_box(
     text: Any, kind: Any, testid: str = "announcement", **props: Any
 ) -> rx.Component:

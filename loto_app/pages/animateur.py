@@ -22,7 +22,13 @@ from loto_app.components.palette import (
     step,
 )
 from loto_app.components.signin import sign_in_form
-from loto_app.components.ui import announcement_box, big_button, page_shell, tid
+from loto_app.components.ui import (
+    announcement_box,
+    big_button,
+    page_shell,
+    quiet_button,
+    tid,
+)
 from loto_app.live.input.disputes import DECISIONS
 from loto_app.live.states.animateur import AnimateurState
 from loto_app.live.states.hall import HallView
@@ -197,14 +203,26 @@ def _claims() -> rx.Component:
 def _panel_button(label: str, name: str, testid: str) -> rx.Component:
     """Opens an occasional form (`AnimateurState.panel`), or closes it."""
     open_ = AnimateurState.panel == name
-    return rx.button(
+    return quiet_button(
         rx.cond(open_, "Fermer", label),
+        testid,
         on_click=AnimateurState.open_panel(name),
+        custom_attrs={"aria-expanded": rx.cond(open_, "true", "false")},
+    )
+
+
+def _ball_input(testid: str, label: str, font_size: str = "1.6rem") -> rx.Component:
+    """A ball's number, typed from the physical boulier (1 to 90; the phone's number pad)."""
+    return rx.input(
+        name="ball",
+        type="number",
+        min=1,
+        max=90,
         size="3",
-        variant="outline",
-        color_scheme="gray",
-        high_contrast=True,
-        custom_attrs=tid(testid, **{"aria-expanded": rx.cond(open_, "true", "false")}),
+        font_size=font_size,
+        width="7rem",
+        placeholder="n°",
+        custom_attrs=tid(testid, inputmode="numeric", **{"aria-label": label}),
     )
 
 
@@ -234,19 +252,7 @@ def _draw_controls() -> rx.Component:
         HallView.physical,
         rx.form(
             rx.hstack(
-                rx.input(
-                    name="ball",
-                    type="number",
-                    min=1,
-                    max=90,
-                    size="3",
-                    font_size="1.6rem",
-                    width="7rem",
-                    placeholder="n°",
-                    custom_attrs=tid(
-                        "ball-input", inputmode="numeric", **{"aria-label": "Numéro de la boule"}
-                    ),
-                ),
+                _ball_input("ball-input", "Numéro de la boule"),
                 big_button(
                     "Annoncer la boule", "ball-submit", type="submit", disabled=~HallView.can_draw
                 ),
@@ -519,30 +525,8 @@ def _correction() -> rx.Component:
                                 font_weight="700",
                             ),
                             rx.hstack(
-                                rx.input(
-                                    name="ball",
-                                    type="number",
-                                    min=1,
-                                    max=90,
-                                    size="3",
-                                    width="7rem",
-                                    font_size="1.4rem",
-                                    placeholder="n°",
-                                    custom_attrs=tid(
-                                        "correct-input",
-                                        inputmode="numeric",
-                                        **{"aria-label": "Le bon numéro"},
-                                    ),
-                                ),
-                                rx.button(
-                                    "Continuer",
-                                    type="submit",
-                                    size="3",
-                                    variant="outline",
-                                    color_scheme="gray",
-                                    high_contrast=True,
-                                    custom_attrs=tid("correct-submit"),
-                                ),
+                                _ball_input("correct-input", "Le bon numéro", "1.4rem"),
+                                quiet_button("Continuer", "correct-submit", type="submit"),
                                 margin_top="0.4rem",
                             ),
                             on_submit=AnimateurState.ask_correction,
@@ -565,14 +549,10 @@ def _correction() -> rx.Component:
                                     color=ON_SOLID,
                                     custom_attrs=tid("correct-confirm"),
                                 ),
-                                rx.button(
+                                quiet_button(
                                     "Non",
+                                    "correct-cancel",
                                     on_click=AnimateurState.open_panel("correct"),
-                                    size="3",
-                                    variant="outline",
-                                    color_scheme="gray",
-                                    high_contrast=True,
-                                    custom_attrs=tid("correct-cancel"),
                                 ),
                                 margin_top="0.4rem",
                             ),

@@ -24,7 +24,7 @@ from loto_app.components.palette import (
     step,
 )
 from loto_app.components.qr import qr_code
-from loto_app.components.ui import announcement_box, big_button, page_shell, tid
+from loto_app.components.ui import announcement_box, big_button, page_shell, quiet_button, tid
 from loto_app.domain.events import HALF
 from loto_app.domain.till import DESK_QR_PREFIX
 from loto_app.live.states.hall import HallView
@@ -51,16 +51,13 @@ def _header() -> rx.Component:
                 custom_attrs=tid("last-number"),
             ),
             # "Répéter": the last number said again (the live region, and the phone's voice)
-            rx.button(
+            quiet_button(
                 "Répéter",
+                "repeat-number",
                 size="2",
-                variant="outline",
-                color_scheme="gray",
-                high_contrast=True,
                 font_size="1rem",
-                min_height="2.75rem",
                 margin_top="0.2rem",
-                custom_attrs=tid("repeat-number", **{"aria-label": "Répéter le dernier numéro"}),
+                custom_attrs={"aria-label": "Répéter le dernier numéro"},
             ),
             text_align="center",
             min_width="6rem",
@@ -576,19 +573,17 @@ def _stream() -> rx.Component:
 def _voice_toggle() -> rx.Component:
     """ "Annonce sur mon téléphone": this phone speaks each number (assets/loto.js keeps the
     choice in the browser and shows the label of its state)."""
-    return rx.button(
-        rx.text.span("Annonce sur mon téléphone : non", class_name="loto-when-off"),
-        rx.text.span("Annonce sur mon téléphone : oui", class_name="loto-when-on"),
-        size="3",
-        variant="outline",
-        color_scheme="gray",
-        high_contrast=True,
+    return quiet_button(
+        rx.fragment(
+            rx.text.span("Annonce sur mon téléphone : non", class_name="loto-when-off"),
+            rx.text.span("Annonce sur mon téléphone : oui", class_name="loto-when-on"),
+        ),
+        "phone-voice",
         font_size="1.1rem",
-        min_height="2.75rem",
         white_space="normal",
         height="auto",
         max_width="100%",  # (it wraps rather than widen the page, in large text too)
-        custom_attrs=tid("phone-voice", **{"aria-pressed": "false"}),
+        custom_attrs={"aria-pressed": "false"},
     )
 
 

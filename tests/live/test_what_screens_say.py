@@ -120,13 +120,14 @@ def test_the_claim_word_is_always_the_stage_in_play(seed: int, moves: list[str])
                 assert any(c.verdict == "valid" and c.stage == g.claim_stage for c in mine)
 
 
-def test_a_tie_is_told_in_full_on_each_phone_the_tablet_and_the_hall():
+def tied(settings: Settings) -> tuple[Evening, dict[str, int]]:
+    """Ana's and Bob's cartons, whose first rows complete on the same number, just drawn: a
+    quine on a lot that can be shared."""
     shared = GameSpec(
         Kind.CLASSIQUE, (Stage(Pattern.ONE_LINE, Lot("Bons d'achat de 40 €", divisible=True)),)
     )
-    e = Evening(Program("A", (shared,), Settings(DrawSource.PHYSICAL, last_call_seconds=0)), b"k")
+    e = Evening(Program("A", (shared,), settings), b"k")
     rng = random.Random(5)
-    # Ana's and Bob's cartons: their first rows complete on the same number x
     x, mine = None, {}
     for p in ("ana", "bob"):
         e.join(p, p.title())
@@ -141,6 +142,11 @@ def test_a_tie_is_told_in_full_on_each_phone_the_tablet_and_the_hall():
     for n in sorted(rows - {x}):
         e.enter_ball(n)
     e.enter_ball(x)
+    return e, mine
+
+
+def test_a_tie_is_told_in_full_on_each_phone_the_tablet_and_the_hall():
+    e, mine = tied(Settings(DrawSource.PHYSICAL, last_call_seconds=0))
     e.claim("ana", mine["ana"])
     assert "l'animateur va attribuer le lot" in private_view(e, "ana").verdict  # alone so far
     claimed = e.claim("bob", mine["bob"])
@@ -175,25 +181,7 @@ def test_a_tie_is_told_in_full_on_each_phone_the_tablet_and_the_hall():
 
 
 def test_a_draw_only_evening_says_the_tokens_decide():
-    shared = GameSpec(
-        Kind.CLASSIQUE, (Stage(Pattern.ONE_LINE, Lot("Bons d'achat", divisible=True)),)
-    )
-    settings = Settings(DrawSource.PHYSICAL, last_call_seconds=0, tie_method=TieMethod.DRAW)
-    e = Evening(Program("A", (shared,), settings), b"k")
-    rng = random.Random(5)
-    x, mine = None, {}
-    for p in ("ana", "bob"):
-        e.join(p, p.title())
-        while p not in mine:
-            e.sell(p, Kind.CLASSIQUE, 1, rng=rng)
-            c = e.player_cartons(p)[-1]
-            x = x or max(c.carton.rows[0])
-            if x in c.carton.rows[0]:
-                mine[p] = c.no
-    e.start_game()
-    for n in sorted(set().union(*(e.cartons[n].carton.rows[0] for n in mine.values())) - {x}):
-        e.enter_ball(n)
-    e.enter_ball(x)
+    e, mine = tied(Settings(DrawSource.PHYSICAL, last_call_seconds=0, tie_method=TieMethod.DRAW))
     for p, no in mine.items():
         e.claim(p, no)
     assert "tirage au sort des jetons désigne le gagnant" in private_view(e, "ana").verdict
