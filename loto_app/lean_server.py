@@ -26,15 +26,16 @@ from __future__ import annotations
 import functools
 from typing import Any, ClassVar
 
-from uvicorn.workers import UvicornWorker
+from uvicorn_worker import UvicornWorker
 from websockets.protocol import State
 
 from loto_app.live.runtime.fanout import SCOPE_KEY
 
 
 class LeanWorker(UvicornWorker):
-    """uvicorn under gunicorn: uvloop, httptools, sans-I/O `websockets`; no ws ping, no
-    compression. rxconfig.py names it by its path (it imports no app code, nor uvicorn)."""
+    """uvicorn under gunicorn (the `uvicorn-worker` package: uvicorn's own `uvicorn.workers` is
+    deprecated): uvloop, httptools, sans-I/O `websockets`; no ws ping, no compression.
+    rxconfig.py names it by its path (it imports no app code, nor uvicorn)."""
 
     CONFIG_KWARGS: ClassVar[dict[str, Any]] = {
         "loop": "uvloop",
