@@ -2,9 +2,10 @@
 clients (the load generator's own), the same messages as the library's emit, in the same order,
 to the same sockets; a socket whose client stopped answering pings is closed (and leaves its
 rooms) as the library closes it. With the lean server's direct writes (uvicorn's sans-I/O
-websockets, `lean_server.with_direct_writes`), the same again, written on the connection
+websockets, `lean_server.DirectWriteProtocol`), the same again, written on the connection
 without the socket's writer, except where something is queued or the connection's buffer is
-full: then it waits its turn in the queue."""
+full: then it waits its turn in the queue. A socket on which the fast path fails gets its
+messages the library's way, and the others are served as if nothing happened."""
 
 from __future__ import annotations
 
@@ -87,9 +88,11 @@ async def _serve(fast: bool, rooms: list[str], direct: bool = False):
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
     if direct:  # the lean server's settings (lean_server.LeanWorker)
-        app = lean_server.with_direct_writes(socketio.ASGIApp(sio))
         config = uvicorn.Config(
-            app, **lean_server.LeanWorker.CONFIG_KWARGS, log_level="warning", lifespan="off"
+            socketio.ASGIApp(sio),
+            **lean_server.LeanWorker.CONFIG_KWARGS,
+            log_level="warning",
+            lifespan="off",
         )
     else:
         config = uvicorn.Config(
@@ -136,15 +139,16 @@ async def _scenario(fast: bool, direct: bool = False) -> tuple[bool, list[list[s
 
 
 def _count_library_sends(sio: socketio.AsyncServer) -> list[int]:
-    """Count the packets sent the library's way (`_send_eio_packet`, one task each)."""
+    """Count the packets sent the library's way (engine.io's `send_packet`, which the
+    library's emit calls once per packet and recipient, each in a task of its own)."""
     count = [0]
-    send = sio._send_eio_packet
+    send = sio.eio.send_packet
 
     async def counted(eio_sid, pkt):
         count[0] += 1
         await send(eio_sid, pkt)
 
-    sio._send_eio_packet = counted  # type: ignore[method-assign]
+    sio.eio.send_packet = counted  # type: ignore[method-assign]
     return count
 
 
@@ -187,7 +191,8 @@ def test_direct_writes_wait_behind_what_is_queued_and_a_full_buffer() -> None:
         try:
             (client,) = clients
             eio_sid = sio.manager.eio_sid_from_sid(client.sid, "/")
-            proto = sio.environ[eio_sid]["asgi.scope"][fanout.SCOPE_KEY].args[0]
+            proto = sio.environ[eio_sid]["asgi.scope"][fanout.SCOPE_KEY].__self__
+            assert isinstance(proto, lean_server.DirectWriteProtocol)
             before = dict(fanout.counts)
             expected = []
             sock = sio.eio.sockets[eio_sid]
@@ -263,12 +268,77 @@ def test_a_socket_whose_client_stopped_answering_is_closed_and_the_others_served
 
 def test_install_only_takes_the_plain_manager() -> None:
     sio = socketio.AsyncServer(async_mode="asgi")
+    plain = sio.manager
     fanout.install(sio)
+    fast = sio.manager
     fanout.install(sio)  # (twice: no change)
-    assert type(sio.manager) is fanout.FastEmit
+    assert type(sio.manager) is fanout.FastEmit and sio.manager is fast
+    assert type(plain) is socketio.AsyncManager  # (a new manager, assigned: not a class swap)
+    assert fast.server is sio
+    serving = socketio.AsyncServer(async_mode="asgi")
+    serving.manager_initialized = True  # (a client connected already)
+    with pytest.raises(RuntimeError, match="too late"):
+        fanout.install(serving)
     other = socketio.AsyncServer(
         async_mode="asgi",
         client_manager=socketio.AsyncRedisManager("redis://127.0.0.1:6379", write_only=True),
     )
     with pytest.raises(TypeError, match="AsyncRedisManager"):
         fanout.install(other)
+
+
+class _RenamedAttribute:
+    """An engine.io socket as a library upgrade might leave it: `last_ping` renamed (reading it
+    raises); everything else, the library's own `send` included, is the real socket's."""
+
+    def __init__(self, real: object) -> None:
+        self._real = real
+
+    def __getattr__(self, name: str) -> object:
+        if name == "last_ping":
+            raise AttributeError("'AsyncSocket' object has no attribute 'last_ping'")
+        return getattr(self._real, name)
+
+
+def test_a_socket_that_fails_the_fast_path_gets_its_messages_the_library_way(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """One connection whose direct write raises, one socket an upgrade changed: both still get
+    every room message, in order, through engine.io's `send_packet`; the two others are
+    written to directly as ever; one log line for the lot."""
+    monkeypatch.setattr(fanout, "_logged_failure", False)
+
+    def broken_write(_frame: bytes) -> bool:
+        raise ConnectionResetError("the write failed")
+
+    async def run() -> tuple[list[Client], int, int]:
+        sio, server, task, clients = await _serve(True, ["hall"] * 4, direct=True)
+        try:
+            eio_sids = [sio.manager.eio_sid_from_sid(c.sid, "/") for c in clients]
+            sio.environ[eio_sids[0]]["asgi.scope"][fanout.SCOPE_KEY] = broken_write
+            real = sio.eio.sockets[eio_sids[1]]
+            sio.eio.sockets[eio_sids[1]] = _RenamedAttribute(real)
+            before = dict(fanout.counts)
+            library_sends = _count_library_sends(sio)
+            for i in range(5):
+                for eio_sid in eio_sids[2:]:
+                    sock = sio.eio.sockets[eio_sid]
+                    assert await _until(lambda s=sock: fanout.writer_idle(s))
+                await sio.emit("n", i, to="hall")
+            await _until(lambda: all(len(c.events) == 5 for c in clients))
+            sio.eio.sockets[eio_sids[1]] = real
+            failed = fanout.counts["failed"] - before["failed"]
+            direct = fanout.counts["direct"] - before["direct"]
+            assert library_sends[0] >= 2  # (at least the first message of each broken socket)
+            return clients, failed, direct
+        finally:
+            await _stop(server, task, clients)
+
+    with caplog.at_level("ERROR", logger=fanout.__name__):
+        clients, failed, direct = asyncio.run(run())
+    expected = [f'42["n",{i}]' for i in range(5)]
+    assert [c.events for c in clients] == [expected] * 4
+    assert failed >= 2  # (both broken sockets; later messages may find them queued)
+    assert direct >= 2 * 5  # the two sound sockets: every message written directly
+    logged = [r for r in caplog.records if r.name == fanout.__name__]
+    assert len(logged) == 1 and "logged once" in logged[0].getMessage()

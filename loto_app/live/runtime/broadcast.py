@@ -130,10 +130,8 @@ def _rooms_across_workers(app: rx.App, redis_url: str):
     @contextlib.asynccontextmanager
     async def task() -> AsyncIterator[None]:
         assert app.sio is not None
-        manager = _redis_manager(redis_url, channel=rooms_channel())
-        manager.set_server(app.sio)
-        app.sio.manager = manager
-        app.sio.manager_initialized = False  # its listener starts on the first connection
+        # (before any connection: its listener starts on the first one)
+        fanout.assign(app.sio, _redis_manager(redis_url, channel=rooms_channel()))
         log.info("socket.io rooms relayed through Redis at %s", redis_url)
         yield
 
