@@ -25,10 +25,9 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from uvicorn_worker import UvicornWorker
-from websockets.protocol import State
 
+from loto_app.live.compat import WebSocketsSansIOProtocol, ws_open
 from loto_app.live.runtime.fanout import SCOPE_KEY
 
 
@@ -62,18 +61,7 @@ class DirectWriteProtocol(WebSocketsSansIOProtocol):
         """Write a complete, unmasked websocket frame on the connection, if it is open, with no
         extension (no compression), no fragmented message under way and its write buffer not
         full; else False (the caller sends the ordinary way, which waits for the buffer)."""
-        conn = self.conn
-        if (
-            self.disconnected
-            or self.close_sent
-            or not self.handshake_complete
-            or self.initial_response is not None
-            or not self.writable.is_set()
-            or conn.state is not State.OPEN
-            or conn.extensions
-            or conn.expect_continuation_frame
-            or self.transport.is_closing()
-        ):
+        if not ws_open(self):
             return False
         self.transport.write(frame)
         return True

@@ -4,6 +4,7 @@ import reflex as rx
 
 from loto_app import network
 from loto_app.components.palette import ACCENT, radix_css
+from loto_app.live import compat
 from loto_app.live.gate import frame_guard, marks_path
 from loto_app.live.gate.ratelimit import EventGate
 from loto_app.live.gate.rehydrate import WarmHydrate
@@ -73,7 +74,7 @@ app = rx.App(
 # No Reflex connection toast ("Cannot connect to server: websocket error. Check if server is
 # reachable at ws://…", in English, over the cartons for two minutes): every page has its own
 # French banner while the connection is lost (components/ui.py `connection_banner`).
-app.app_wraps[(5, "Overlay")] = lambda _stateful: None
+compat.drop_connection_overlay(app)
 
 # Routes are added here rather than with @rx.page: Reflex 0.10 re-applies decorated pages on
 # each compile and warns "Page ... is being redefined" in `reflex run --env prod`.

@@ -11,115 +11,25 @@ from __future__ import annotations
 
 import asyncio
 import json
-import socket
-import sys
 import time
-from pathlib import Path
 
 import pytest
 import socketio
-import uvicorn
 from hypothesis import given
 from hypothesis import strategies as st
+from sio_harness import Client, serve, stop, until
 from websockets.frames import Frame, Opcode
 
 from loto_app import lean_server
+from loto_app.live import compat
 from loto_app.live.runtime import fanout
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
-from load import WebSocket
-
-
-class Client:
-    """An engine.io 4 / socket.io 5 client on the default namespace, in one room."""
-
-    def __init__(self, room: str) -> None:
-        self.room = room
-        self.sid = ""
-        self.events: list[str] = []  # the EVENT packets received, as sent on the wire
-        self.closed = False
-        self.ws: WebSocket | None = None
-        self.connected = asyncio.Event()
-
-    def _text(self, d: str) -> None:
-        if d == "2":
-            assert self.ws is not None
-            self.ws.send("3")
-        elif d.startswith("40"):
-            self.sid = json.loads(d[2:])["sid"]
-            self.connected.set()
-        elif d.startswith("42"):
-            self.events.append(d)
-        elif d == "1":  # engine.io CLOSE: the server closed this session
-            self.closed = True
-
-    def _close(self, _why: str) -> None:
-        self.closed = True
-
-    async def open(self, port: int) -> None:
-        self.ws = await WebSocket.connect(
-            "127.0.0.1", port, "/socket.io/?EIO=4&transport=websocket", self._text, self._close, 5
-        )
-        # connect the namespace, with the room as auth (right away, as bench/load.py does: the
-        # server's engine.io OPEN may already be in, taken before `connect` returned)
-        self.ws.send("40" + json.dumps({"room": self.room}))
-        await asyncio.wait_for(self.connected.wait(), 5)
-
-
-async def _until(cond, timeout: float = 5.0) -> bool:
-    end = time.monotonic() + timeout
-    while not cond():
-        if time.monotonic() > end:
-            return False
-        await asyncio.sleep(0.01)
-    return True
-
-
-async def _serve(fast: bool, rooms: list[str], direct: bool = False):
-    sio = socketio.AsyncServer(async_mode="asgi", ping_timeout=5)
-    if fast:
-        fanout.install(sio)
-
-    @sio.event
-    async def connect(sid, _environ, auth):
-        await sio.enter_room(sid, (auth or {}).get("room", "none"))
-
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    if direct:  # the lean server's settings (lean_server.LeanWorker)
-        config = uvicorn.Config(
-            socketio.ASGIApp(sio),
-            **lean_server.LeanWorker.CONFIG_KWARGS,
-            log_level="warning",
-            lifespan="off",
-        )
-    else:
-        config = uvicorn.Config(
-            socketio.ASGIApp(sio), ws="wsproto", log_level="warning", lifespan="off"
-        )
-    server = uvicorn.Server(config)
-    task = asyncio.get_running_loop().create_task(server.serve(sockets=[sock]))
-    await _until(lambda: server.started)
-    clients = [Client(r) for r in rooms]
-    for c in clients:
-        await c.open(port)
-    return sio, server, task, clients
-
-
-async def _stop(server, task, clients) -> None:
-    for c in clients:
-        if c.ws is not None:
-            c.ws.close()
-    server.should_exit = True
-    await task
 
 
 async def _scenario(fast: bool, direct: bool = False) -> tuple[bool, list[list[str]], int]:
     """Messages to a room (one socket skipped), to one socket, to a list of rooms, with a tuple
     of arguments and with none; what each client received, and how many packets went the
     library's way (one task each)."""
-    sio, server, task, clients = await _serve(fast, ["hall", "hall", "hall", "desk"], direct)
+    sio, server, task, clients = await serve(fast, ["hall", "hall", "hall", "desk"], direct)
     library_sends = _count_library_sends(sio)
     try:
         assert isinstance(sio.manager, fanout.FastEmit) is fast
@@ -132,10 +42,10 @@ async def _scenario(fast: bool, direct: bool = False) -> tuple[bool, list[list[s
         await sio.emit("poke", None, to=["hall", "desk"])
         await sio.emit("event", {"nobody": True}, to="empty-room")
         want = [51, 1, 51, 2]
-        ok = await _until(lambda: [len(c.events) for c in clients] == want)
+        ok = await until(lambda: [len(c.events) for c in clients] == want)
         return ok, [c.events for c in clients], library_sends[0]
     finally:
-        await _stop(server, task, clients)
+        await stop(server, task, clients)
 
 
 def _count_library_sends(sio: socketio.AsyncServer) -> list[int]:
@@ -187,7 +97,7 @@ def test_direct_writes_wait_behind_what_is_queued_and_a_full_buffer() -> None:
     order, once the buffer drains."""
 
     async def run() -> tuple[list[str], int, int]:
-        sio, server, task, clients = await _serve(True, ["hall"], direct=True)
+        sio, server, task, clients = await serve(True, ["hall"], direct=True)
         try:
             (client,) = clients
             eio_sid = sio.manager.eio_sid_from_sid(client.sid, "/")
@@ -198,7 +108,7 @@ def test_direct_writes_wait_behind_what_is_queued_and_a_full_buffer() -> None:
             sock = sio.eio.sockets[eio_sid]
             for i in range(30):
                 if i == 10:  # the transport's buffer is full, the writer idle: queued
-                    assert await _until(lambda: fanout.writer_idle(sock))
+                    assert await until(lambda: compat.writer_idle(sock))
                     proto.pause_writing()
                     queued_before = fanout.counts["queued"]
                     await sio.emit("n", i, to="hall")
@@ -211,15 +121,15 @@ def test_direct_writes_wait_behind_what_is_queued_and_a_full_buffer() -> None:
                     await sio.eio.send(eio_sid, f'2["queued",{i}]')
                     expected.append(f'42["queued",{i}]')
                 elif i % 3 == 2 and not 10 <= i < 20:  # the writer is idle
-                    assert await _until(lambda: fanout.writer_idle(sock))
+                    assert await until(lambda: compat.writer_idle(sock))
                 await sio.emit("n", i, to="hall")
                 expected.append(f'42["n",{i}]')
-            await _until(lambda: len(client.events) >= len(expected))
+            await until(lambda: len(client.events) >= len(expected))
             direct = fanout.counts["direct"] - before["direct"]
             queued = fanout.counts["queued"] - before["queued"]
             return client.events, direct, queued, expected
         finally:
-            await _stop(server, task, clients)
+            await stop(server, task, clients)
 
     events, direct, queued, expected = asyncio.run(run())
     assert events == expected
@@ -244,7 +154,7 @@ def test_a_frame_is_what_the_websockets_library_frames(n: int, char: str, text: 
 
 def test_a_socket_whose_client_stopped_answering_is_closed_and_the_others_served() -> None:
     async def run() -> tuple[Client, Client, bool, bool]:
-        sio, server, task, clients = await _serve(True, ["hall", "hall"])
+        sio, server, task, clients = await serve(True, ["hall", "hall"])
         try:
             gone, alive = clients
             eio_sid = sio.manager.eio_sid_from_sid(gone.sid, "/")
@@ -252,13 +162,13 @@ def test_a_socket_whose_client_stopped_answering_is_closed_and_the_others_served
             server_side.last_ping = time.time() - 60  # no pong for a minute
             library_sends = _count_library_sends(sio)
             await sio.emit("event", {"n": 1}, to="hall")
-            closed = await _until(lambda: server_side.closed)
+            closed = await until(lambda: server_side.closed)
             assert library_sends == [1]  # that socket's: the library closes it
-            await _until(lambda: len(alive.events) == 1)
+            await until(lambda: len(alive.events) == 1)
             in_room = [sid for sid, _ in sio.manager.get_participants("/", "hall")]
             return gone, alive, closed, in_room == [alive.sid]
         finally:
-            await _stop(server, task, clients)
+            await stop(server, task, clients)
 
     gone, alive, closed, left_the_room = asyncio.run(run())
     assert closed and left_the_room
@@ -312,7 +222,7 @@ def test_a_socket_that_fails_the_fast_path_gets_its_messages_the_library_way(
         raise ConnectionResetError("the write failed")
 
     async def run() -> tuple[list[Client], int, int]:
-        sio, server, task, clients = await _serve(True, ["hall"] * 4, direct=True)
+        sio, server, task, clients = await serve(True, ["hall"] * 4, direct=True)
         try:
             eio_sids = [sio.manager.eio_sid_from_sid(c.sid, "/") for c in clients]
             sio.environ[eio_sids[0]]["asgi.scope"][fanout.SCOPE_KEY] = broken_write
@@ -323,16 +233,16 @@ def test_a_socket_that_fails_the_fast_path_gets_its_messages_the_library_way(
             for i in range(5):
                 for eio_sid in eio_sids[2:]:
                     sock = sio.eio.sockets[eio_sid]
-                    assert await _until(lambda s=sock: fanout.writer_idle(s))
+                    assert await until(lambda s=sock: compat.writer_idle(s))
                 await sio.emit("n", i, to="hall")
-            await _until(lambda: all(len(c.events) == 5 for c in clients))
+            await until(lambda: all(len(c.events) == 5 for c in clients))
             sio.eio.sockets[eio_sids[1]] = real
             failed = fanout.counts["failed"] - before["failed"]
             direct = fanout.counts["direct"] - before["direct"]
             assert library_sends[0] >= 2  # (at least the first message of each broken socket)
             return clients, failed, direct
         finally:
-            await _stop(server, task, clients)
+            await stop(server, task, clients)
 
     with caplog.at_level("ERROR", logger=fanout.__name__):
         clients, failed, direct = asyncio.run(run())

@@ -20,8 +20,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
-from reflex_base.constants.state import FIELD_MARKER
-
+from loto_app.live import compat
 from loto_app.live.input.guards import BadInput
 from loto_app.live.input.marks_batch import MarksBatch, batch_text, parse
 from loto_app.live.runtime import identity, marks
@@ -91,7 +90,7 @@ class MarksPath:
         self, app: rx.App, on_event: Callable[[str, Any], Awaitable[None]], handler: str
     ) -> None:
         self.app, self.on_event, self.handler = app, on_event, handler
-        self.slot = handler.rpartition(".")[0], "marks_ack" + FIELD_MARKER
+        self.state = handler.rpartition(".")[0]
 
     async def handle(self, sid: str, data: Any) -> None:
         """The replacement `on_event`."""
@@ -112,8 +111,7 @@ class MarksPath:
         ack = await answer(batch)
         if ack is None:
             return
-        state, var = self.slot
-        update = {"delta": {state: {var: ack_text(ack)}}, "events": []}
+        update = {**compat.delta(self.state, {"marks_ack": ack_text(ack)}), "events": []}
         assert self.app.sio is not None
         await self.app.sio.emit(
             "event", update, to=sid, namespace=self.app.event_namespace.namespace
@@ -127,16 +125,6 @@ class MarksPath:
 def install(app: rx.App, handler: str) -> MarksPath:
     """Put the light path in front of Reflex's `on_event` (before the frame guard is
     installed, so that the guard checks a batch's size first)."""
-    namespace = app.event_namespace
-    if namespace is None:
-        raise RuntimeError("the app has no event namespace yet (no state)")
-    path = MarksPath(app, namespace.on_event, handler)
-    namespace.on_event = path.handle  # type: ignore[method-assign]
-    disconnect = namespace.on_disconnect
-
-    def on_disconnect(sid: str, *_reason: Any) -> Any:
-        path.forget(sid)
-        return disconnect(sid)
-
-    namespace.on_disconnect = on_disconnect  # type: ignore[method-assign]
+    path = MarksPath(app, compat.socket_on_event(app), handler)
+    compat.set_socket_handlers(app, on_event=path.handle, before_disconnect=path.forget)
     return path

@@ -1,7 +1,7 @@
 """Room messages queued on each socket at once, without one asyncio task per recipient.
 
 python-socketio 5.18's `AsyncManager.emit` encodes a message once, then creates one asyncio task
-per recipient (`_send_eio_packet` -> `send_packet` -> `AsyncSocket.send` -> `queue.put`) and
+per recipient (`_send_eio_packet` -> `eio.send_packet` -> `AsyncSocket.send` -> `queue.put`) and
 gathers them: for a draw's picture to 1,000 phones, a thousand tasks created, scheduled and
 awaited (10-15 % of the broadcast's server CPU, measured: the rest is each socket's writer and
 Granian). A socket's `send` only checks that its client
@@ -30,6 +30,8 @@ import socketio
 from engineio import packet as eio_packet
 from socketio import packet as sio_packet
 
+from loto_app.live import compat
+
 log = logging.getLogger(__name__)
 
 _tasks: set[asyncio.Task] = set()  # the slow sends in flight (a task needs a strong reference)
@@ -52,7 +54,7 @@ class FastEmit(socketio.AsyncManager):
     ) -> None:
         room = to or room
         kwargs.pop("ignore_queue", None)  # (AsyncServer.emit always passes it; no queue here)
-        if callback is not None or kwargs or namespace not in self.rooms:
+        if callback is not None or kwargs or namespace not in compat.manager_rooms(self):
             await super().emit(
                 event, data, namespace, room=room, skip_sid=skip_sid, callback=callback, **kwargs
             )
@@ -111,12 +113,6 @@ def ws_frame(data: str | bytes) -> bytes:
     return head + payload
 
 
-def writer_idle(sock: Any) -> bool:
-    """The socket's writer task waits for its next packet: none is queued or being sent."""
-    q = sock.queue
-    return q.empty() and any(not g.done() for g in q._getters)
-
-
 def queue_all(server: socketio.AsyncServer, eio_sids: Any, eio_pkts: list[Any]) -> None:
     """Put the packets on each socket's queue; or, on a websocket whose writer is idle and whose
     server offers it (`SCOPE_KEY`), write their frames, built once, on the connection now.
@@ -133,10 +129,7 @@ def queue_all(server: socketio.AsyncServer, eio_sids: Any, eio_pkts: list[Any]) 
     failure of the process is logged with its traceback."""
     eio_sids = list(eio_sids)
     try:
-        eio = server.eio
-        sockets = eio.sockets
-        environs = server.environ
-        timeout = eio.ping_timeout
+        sockets, environs, timeout = compat.eio_server(server)
     except Exception as exc:  # nothing can be read: every recipient the library's way
         _failed(exc, "the server's sockets")
         for eio_sid in eio_sids:
@@ -148,16 +141,15 @@ def queue_all(server: socketio.AsyncServer, eio_sids: Any, eio_pkts: list[Any]) 
     for eio_sid in eio_sids:
         done = 0  # packets written or queued (one, but for a message with binary attachments)
         try:
-            sock = sockets.get(eio_sid)
-            if sock is None or sock.closed:
+            sock = compat.live_socket(sockets, eio_sid)
+            if sock is None:
                 continue  # (gone: `send_packet` would only log it)
-            last = sock.last_ping
-            if last and wall - last > timeout:  # the client is gone: the library closes it
+            if compat.socket_gone(sock, wall, timeout):  # the library closes it
                 send_the_library_way(server, eio_sid, eio_pkts)
                 continue
-            if sock.upgraded and not sock.upgrading and writer_idle(sock):
+            if compat.writer_idle(sock):
                 environ = environs.get(eio_sid)
-                write = environ.get("asgi.scope", {}).get(SCOPE_KEY) if environ else None
+                write = environ.get(compat.ASGI_SCOPE, {}).get(SCOPE_KEY) if environ else None
                 if write is not None:
                     if frames is None:
                         frames = [ws_frame(p.encode()) for p in eio_pkts]
@@ -167,7 +159,7 @@ def queue_all(server: socketio.AsyncServer, eio_sids: Any, eio_pkts: list[Any]) 
                 direct += 1
                 continue
             for p in eio_pkts[done:]:
-                sock.queue.put_nowait(p)
+                compat.queue_packet(sock, p)
                 done += 1
             queued += 1
         except Exception as exc:
@@ -221,7 +213,7 @@ def install(server: socketio.AsyncServer) -> None:
         return
     if type(manager) is not socketio.AsyncManager:
         raise TypeError(f"unexpected socket.io manager {type(manager).__name__}")
-    if server.manager_initialized or manager.rooms:
+    if server.manager_initialized or compat.manager_rooms(manager):
         raise RuntimeError("the socket.io server already serves clients: too late for FastEmit")
     assign(server, FastEmit())
 

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import reflex as rx
 
+from loto_app.live import compat
 from loto_app.live.gate import signin_limit
 from loto_app.live.input.guards import BadInput, as_text, form, log, refuse
 from loto_app.live.runtime import broadcast, registry
@@ -267,7 +268,7 @@ async def reload_if_lost(state: BaseState, target: type, handler: str) -> bool:
         return False
     if handler in target.OPEN:
         return False
-    root = state._get_root_state()
+    root = compat.root_state(state)
     if (root.router.url.path.rstrip("/") or "/") not in (target.ROUTE, *target.ALSO_AT):
         return False
     sub: Any = await root.get_state(target)
