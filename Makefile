@@ -52,7 +52,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 help:
 	@echo "make run    install into .venv, migrate, create the demo evening, serve on the LAN (port $(PORT))"
 	@echo "make test   install test deps + Debian chromium and caddy, ruff, then the whole pytest suite"
-	@echo "make lint   ruff check + ruff format --check"
+	@echo "make lint   ruff check + ruff format --check + the layers' contracts (import-linter)"
 	@echo "make fmt    sort imports and format with ruff"
 	@echo "make clean  remove .web .states *.db test-results and caches (keeps .venv)"
 	@echo "make lock   write requirements*.lock again after a change of pyproject.toml (keeps pins)"
@@ -126,9 +126,11 @@ https-tools:
 		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q caddy libnss3-tools; \
 	fi
 
+# ruff, then the layers' contracts (import-linter, [tool.importlinter] in pyproject.toml).
 lint: $(STAMP_TEST)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports --no-cache
 
 fmt: $(STAMP_TEST)
 	$(BIN)/ruff check --select I --fix .

@@ -353,7 +353,8 @@ def check_database(db_url: str, evening_id: int, ledger: Ledger) -> dict[str, An
 
     from loto_app.storage import models as m
     from loto_app.storage.db import make_engine
-    from loto_app.storage.repository import EveningStore, hash_secret
+    from loto_app.storage.repository import EveningStore
+    from loto_app.storage.secrets import hash_secret
 
     problems = list(ledger.problems)
     engine = make_engine(db_url)

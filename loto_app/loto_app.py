@@ -12,6 +12,7 @@ from loto_app.live.runtime import broadcast, reaper
 from loto_app.live.states.animateur import AnimateurState
 from loto_app.live.states.caisse import CaisseState
 from loto_app.live.states.hall import HallView
+from loto_app.live.states.join import JoinPrefill
 from loto_app.live.states.organisation import OrganisationState
 from loto_app.live.states.player import PlayerState
 from loto_app.live.states.reglement import ReglementState
@@ -114,7 +115,7 @@ frame_guard.install(app)
 app.add_middleware(EventGate())
 # A page whose Reflex state was rebuilt (a restart, a new client token) fills itself in before
 # its first snapshot, so it never shows an empty evening (live/gate/rehydrate.py).
-app.add_middleware(WarmHydrate(PlayerState, join.JoinPrefill, AnimateurState, ScreenState))
+app.add_middleware(WarmHydrate(PlayerState, JoinPrefill, AnimateurState, ScreenState))
 # One process: drop the in-memory states that gone clients left (live/runtime/reaper.py).
 app.register_lifespan_task(reaper.run)
 # Reachable from the internet without LOTO_CREATE_KEY: say so loudly (loto_app/network.py).

@@ -47,6 +47,7 @@ from loto_app.domain.program import demo_program
 from loto_app.live.gate import ratelimit
 from loto_app.live.gate.frame_guard import MAX_FRAME_BYTES
 from loto_app.storage import models as m
+from loto_app.storage.access import AccessStore
 from loto_app.storage.db import make_engine
 from loto_app.storage.repository import EveningStore
 
@@ -313,8 +314,9 @@ async def scenario(s: Scenario, caplog: pytest.LogCaptureFixture) -> dict[str, A
     anim = await s.animateur()
     victim = await s.player("Victime")
     attacker = await s.player("Pirate")
-    victim_pid = s.store.player_for_secret(s.eid, victim.storage["loto_player_secret"])
-    attacker_pid = s.store.player_for_secret(s.eid, attacker.storage["loto_player_secret"])
+    players = AccessStore(s.store.engine)
+    victim_pid = players.player_for_secret(s.eid, victim.storage["loto_player_secret"])
+    attacker_pid = players.player_for_secret(s.eid, attacker.storage["loto_player_secret"])
     assert victim_pid and attacker_pid and victim_pid != attacker_pid
 
     anim.emit(f"{fe.animateur}.start_game")

@@ -13,8 +13,6 @@ guard, installed after this, checks the event's size first.
 
 from __future__ import annotations
 
-import itertools
-import json
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -22,8 +20,9 @@ from typing import TYPE_CHECKING, Any
 
 from loto_app.live import compat
 from loto_app.live.input.guards import BadInput
-from loto_app.live.input.marks_batch import MarksBatch, batch_text, parse
-from loto_app.live.runtime import identity, marks
+from loto_app.live.input.marks_batch import MarksBatch
+from loto_app.live.runtime import marks
+from loto_app.live.runtime.marks import ack_text, answer, read
 
 if TYPE_CHECKING:
     import reflex as rx
@@ -35,13 +34,6 @@ RATE = 2.0  # batches per second, sustained
 MAX_SOCKETS = 50_000  # rate buckets kept
 
 _buckets: dict[str, list[float]] = {}  # sid -> [tokens, last refill]
-_acks = itertools.count(1)
-
-
-def ack_text(ack: dict[str, Any]) -> str:
-    """An ack as the page receives it: each one a new text (`n`), so that the page sees every
-    answer, even two alike."""
-    return json.dumps({**ack, "n": next(_acks)}, separators=(",", ":"))
 
 
 def allowed(sid: str) -> bool:
@@ -58,29 +50,6 @@ def allowed(sid: str) -> bool:
         return False
     b[0] -= 1
     return True
-
-
-def read(payload: Any) -> MarksBatch:
-    """The batch of a `save_marks` event's payload.
-
-    Raises:
-        BadInput: not a batch.
-    """
-    form_data = payload.get("form_data") if isinstance(payload, dict) else None
-    return parse(batch_text(form_data))
-
-
-async def answer(batch: MarksBatch) -> dict[str, Any] | None:
-    """Identify, store, and the ack (None: nobody's identity, or not stored)."""
-    who = await identity.player_of(batch.code, batch.secret)
-    if who is None:
-        log.warning("save_marks: a batch with no valid player identity (code %s)", batch.code)
-        return None
-    try:
-        return await marks.save(*who, batch)
-    except Exception:
-        log.exception("save_marks: the batch of player %s was not stored", who[1])
-        return None
 
 
 class MarksPath:

@@ -62,6 +62,7 @@ from loto_app.live.input.program_form import (
 )
 from loto_app.live.runtime import registry
 from loto_app.live.states.organisation import OrganisationState
+from loto_app.refusal import Refusal
 from loto_app.storage.access import StaffMember
 
 log = logging.getLogger("loto_app.live")
@@ -412,7 +413,8 @@ class EveningSetup(OrganisationState):
             return build_program(series, settings, self.games, self.offers)
         except (InvalidProgram, FormProblem, ValueError) as exc:
             refuse(self._who(), handler, f"invalid program: {exc}")
-            self._problem(getattr(exc, "user_message", "Le programme n'est pas valide."))
+            told = exc.user_message if isinstance(exc, Refusal) else None
+            self._problem(told or "Le programme n'est pas valide.")
             return None
 
     # ------------------------------------------------------------------ editing an evening
