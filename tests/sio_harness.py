@@ -7,18 +7,14 @@ from __future__ import annotations
 import asyncio
 import json
 import socket
-import sys
 import time
-from pathlib import Path
 
 import socketio
 import uvicorn
+from emulator import WebSocket
 
 from loto_app import lean_server
 from loto_app.live.runtime import fanout
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
-from load import WebSocket
 
 
 class Client:
