@@ -338,7 +338,7 @@ async def run_player(b: Bench, p: PlayerRun, gate: asyncio.Semaphore, delay: flo
         name = f"Joueur {tab.label}"
         tab.emit(f"{b.fe.player}.join_evening", {"form_data": {"code": b.code, "name": name}})
         # The app fills the player's page in on the join's own event (a redirect to /jouer, and
-        # its navigation's two events, before issue 14's last change: followed, see _message).
+        # its navigation's two events, in older versions: followed, see _message).
         if not await tab.until(
             lambda: tab.player.get("secret") and (tab.redirects or tab.player.get("ready")), tmo
         ):

@@ -21,7 +21,7 @@ is loaded by its hydrate alone: `_warm` is then told so (`whole`) and does what 
 player's, an error), it says so and the page's `resume` is queued after the hydrate, as an
 on_load handler would run. Reflex runs a page's on_load handlers as events of their own after
 the hydrate (`on_load_internal`, then one per handler): three of the six events the server
-processed for each phone joining from the QR code, ~18 % of a join's CPU (issue 14).
+processed for each phone joining from the QR code, ~18 % of a join's CPU.
 """
 
 from __future__ import annotations

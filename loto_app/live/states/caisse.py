@@ -627,5 +627,5 @@ def _paper_pdf(evening_id: int, lv, carton_nos: list[int]) -> bytes | None:
         log.exception("paper cartons: the PDF module is missing")
         return None
     cartons = cartons_for(registry.store(), evening_id, carton_nos)
-    rules = reglement(lv.evening.program, lv.name)  # its last page (issue 13)
+    rules = reglement(lv.evening.program, lv.name)  # its last page
     return paper_pdf(lv.name, lv.evening.program.series, cartons, rules=rules)

@@ -2,7 +2,7 @@
 per-client substate of `OrganisationState` as plain rows (`live/input/program_form.py`), in
 steps (`STEPS`); creating the evening shows its secrets once and signs its creator in.
 
-The same form edits the signed-in organiser's evening (`mode` "edit", issue 13): it opens on the
+The same form edits the signed-in organiser's evening (`mode` "edit"): it opens on the
 program as it is now, the games already started shown but locked, and saving plays
 `Evening.amend_program` (the engine refuses what may no longer change, in French).
 
@@ -109,7 +109,7 @@ class EveningSetup(OrganisationState):
     remote_ack: bool = False
     # Empty until the organisation page loads (`_page_loaded`): Reflex gives every client, each
     # phone included, an instance of every state, and the typical program's drafts were ~10 KB
-    # of each phone's server state (issue 14, bench/state_size.py).
+    # of each phone's server state (bench/state_size.py).
     games: list[GameDraft] = []
     offers: list[OfferDraft] = []
     form_error: str = ""
