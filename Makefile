@@ -25,9 +25,20 @@ UNIT_TIMEOUT ?= 600
 E2E_TIMEOUT ?= 600
 PYTEST_ARGS ?=
 
-# Stamps live inside the venv: deleting .venv forgets them; pyproject.toml changes redo them.
+# Stamps live inside the venv: deleting .venv forgets them; a new lock file redoes them.
 STAMP_INSTALL := $(VENV)/.loto-install.stamp
 STAMP_TEST := $(VENV)/.loto-install-test.stamp
+# The exact versions (and hashes) of every Python package: requirements.lock for `make run`,
+# requirements-test.lock for `make test` (the same versions, plus the test extra's). Both are
+# made from pyproject.toml by pip-tools (`make lock`, `make upgrade`), which lives in a venv of
+# its own so that it never changes the app's.
+LOCK := requirements.lock
+LOCK_TEST := requirements-test.lock
+LOCK_VENV := $(VENV)/lock-tools
+PIP_TOOLS := pip-tools==7.6.2
+COMPILE := $(LOCK_VENV)/bin/pip-compile -q --generate-hashes --allow-unsafe --strip-extras \
+	--no-emit-index-url --no-emit-find-links
+UPGRADE ?=
 STORAGE_CLI := loto_app/storage/cli.py
 CHROMIUM := /usr/bin/chromium
 # The HTTPS test's reverse proxy and the tool that makes Chromium trust its local CA.
@@ -35,25 +46,47 @@ CADDY := /usr/bin/caddy
 CERTUTIL := /usr/bin/certutil
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: help run test lint fmt clean install install-test chromium https-tools migrate demo
+.PHONY: help run test lint fmt clean install install-test chromium https-tools migrate demo \
+	lock upgrade
 
 help:
 	@echo "make run    install into .venv, migrate, create the demo evening, serve on the LAN (port $(PORT))"
 	@echo "make test   install test deps + Debian chromium and caddy, ruff, then the whole pytest suite"
-	@echo "make lint   ruff check + ruff format --check"
+	@echo "make lint   ruff check + ruff format --check + the layers' contracts (import-linter)"
 	@echo "make fmt    sort imports and format with ruff"
 	@echo "make clean  remove .web .states *.db test-results and caches (keeps .venv)"
+	@echo "make lock   write requirements*.lock again after a change of pyproject.toml (keeps pins)"
+	@echo "make upgrade  the newest versions pyproject.toml allows into the lock files (then make test)"
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
-$(STAMP_INSTALL): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install -e .
+# Every package from the lock file, hashes checked (pip refuses a package the lock lacks), then
+# the app itself without resolving anything; `pip check` fails when pyproject.toml asks for a
+# package or a version the lock file does not have (run `make lock`).
+$(STAMP_INSTALL): $(LOCK) pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --require-hashes -r $(LOCK)
+	$(BIN)/python -m pip install --no-deps -e .
+	$(BIN)/python -m pip check
 	touch $@
 
-$(STAMP_TEST): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install -e '.[test]'
+$(STAMP_TEST): $(LOCK_TEST) $(LOCK) pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --require-hashes -r $(LOCK_TEST)
+	$(BIN)/python -m pip install --no-deps -e .
+	$(BIN)/python -m pip check
 	touch $@ $(STAMP_INSTALL)
+
+$(LOCK_VENV)/bin/pip-compile: | $(BIN)/python
+	$(PYTHON) -m venv $(LOCK_VENV)
+	$(LOCK_VENV)/bin/python -m pip install -q $(PIP_TOOLS)
+
+# The app's packages first, then the test extra's, constrained to the same versions.
+lock: | $(LOCK_VENV)/bin/pip-compile
+	$(COMPILE) $(if $(UPGRADE),--upgrade) -o $(LOCK) pyproject.toml
+	$(COMPILE) $(if $(UPGRADE),--upgrade) --extra test -c $(LOCK) -o $(LOCK_TEST) pyproject.toml
+
+upgrade:
+	$(MAKE) lock UPGRADE=1
 
 install: $(STAMP_INSTALL)
 install-test: $(STAMP_TEST)
@@ -93,9 +126,11 @@ https-tools:
 		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q caddy libnss3-tools; \
 	fi
 
+# ruff, then the layers' contracts (import-linter, [tool.importlinter] in pyproject.toml).
 lint: $(STAMP_TEST)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports --no-cache
 
 fmt: $(STAMP_TEST)
 	$(BIN)/ruff check --select I --fix .

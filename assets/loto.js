@@ -393,7 +393,7 @@
   var FIRST_MS = window.__lotoMarksFirstMs;
   // the slots' spacing: three minutes (the server's copy is a safety net for a phone that dies;
   // a phone put away sends at once): a batch per phone every 180 s is what a broadcast of
-  // thousands can afford (issue 14: bench/load.py, README "Capacité")
+  // thousands can afford (bench/load.py, README "Capacité")
   var SPACING_MS = window.__lotoMarksSpacingMs || 180000;
   // a batch unanswered this long is sent again (its ack was lost; the server answers once the
   // batch is committed, with the others of the same 5 s: live/runtime/marks.py GATHER_S)

@@ -43,7 +43,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import importlib.util
 import json
 import os
 import random
@@ -79,20 +78,10 @@ class CrashError(AssertionError):
 
 
 def emulator() -> Any:
-    """The websocket emulator of the load benchmark (bench/load.py, once bench/room.py)."""
-    for name in ("load", "room"):
-        key = f"loto_bench_{name}"
-        if key in sys.modules:
-            return sys.modules[key]
-        path = ROOT / "bench" / f"{name}.py"
-        if path.exists():
-            spec = importlib.util.spec_from_file_location(key, path)
-            assert spec is not None and spec.loader is not None
-            mod = importlib.util.module_from_spec(spec)
-            sys.modules[key] = mod  # dataclasses look their module up while the class is built
-            spec.loader.exec_module(mod)
-            return mod
-    raise RuntimeError("bench/load.py (or bench/room.py), the websocket emulator, is missing")
+    """The phone emulator (bench/emulator.py)."""
+    import emulator as module
+
+    return module
 
 
 def _port_open(port: int) -> bool:
@@ -353,7 +342,8 @@ def check_database(db_url: str, evening_id: int, ledger: Ledger) -> dict[str, An
 
     from loto_app.storage import models as m
     from loto_app.storage.db import make_engine
-    from loto_app.storage.repository import EveningStore, hash_secret
+    from loto_app.storage.repository import EveningStore
+    from loto_app.storage.secrets import hash_secret
 
     problems = list(ledger.problems)
     engine = make_engine(db_url)

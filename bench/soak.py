@@ -61,7 +61,8 @@ if str(Path(__file__).resolve().parent) not in sys.path:
     sys.path.insert(0, str(Path(__file__).resolve().parent))
 import load
 import serving
-from load import Bench, BenchError, PlayerRun, Server, Tab, now
+from emulator import Bench, BenchError, PlayerRun, Tab, now
+from load import Server
 from serving import ROOT, VENV
 
 SECRET = "soak-animateur-" + uuid.uuid4().hex[:8]

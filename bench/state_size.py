@@ -8,7 +8,7 @@ interned values, is not counted), per state class, with the hydrate's JSON size:
 
     .venv/bin/python bench/state_size.py
 
-Issue 14 (2026-12-04): 8.1 KB of hydrate JSON instead of 11.4, the organiser's form no longer
+2026-12-04: 8.1 KB of hydrate JSON instead of 11.4, the organiser's form no longer
 in every client. A connected phone's whole server memory is measured by bench/load.py
 (`rss_per_player_kb`); docs/ARCHITECTURE.md says where the rest goes.
 """

@@ -9,7 +9,7 @@ prints the server's RSS growth per connection:
     .venv/bin/python bench/ws_memory.py --server uvicorn --conns 1000
     .venv/bin/python bench/ws_memory.py --server granian --conns 1000 --silent  # none sent
 
-Measured on the 2-core machine of issue 14 (Granian 2.8.9): ~150 KB per connection with
+Measured on a 2-core machine (Granian 2.8.9): ~150 KB per connection with
 Granian, ~18 KB with Uvicorn + wsproto. The Python side (engine.io socket, socket.io session) is
 a small part of what a phone costs (tracemalloc: ~6 KB per socket.io connection; Reflex's state
 ~23 KB): most of the ~280 KB per phone is the websocket server's native buffers.

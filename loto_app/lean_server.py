@@ -17,71 +17,51 @@ what idle phones cost) and no permessage-deflate (each compressed socket keeps t
 streams, hundreds of KB; Granian does not compress either, and the messages are small).
 
 And one addition: the fan-out of a message to a room writes its websocket frame, built once, on
-each idle connection right away (`with_direct_writes`, loto_app/live/runtime/fanout.py): a
+each idle connection right away (`DirectWriteProtocol`, loto_app/live/runtime/fanout.py): a
 draw's picture to 2,000 phones, ~40 ms of CPU against ~100 through each socket's writer task.
 """
 
 from __future__ import annotations
 
-import functools
 from typing import Any, ClassVar
 
-from uvicorn.workers import UvicornWorker
-from websockets.protocol import State
+from uvicorn_worker import UvicornWorker
 
+from loto_app.live.compat import WebSocketsSansIOProtocol, ws_open
 from loto_app.live.runtime.fanout import SCOPE_KEY
 
 
 class LeanWorker(UvicornWorker):
-    """uvicorn under gunicorn: uvloop, httptools, sans-I/O `websockets`; no ws ping, no
-    compression. rxconfig.py names it by its path (it imports no app code, nor uvicorn)."""
+    """uvicorn under gunicorn (the `uvicorn-worker` package: uvicorn's own `uvicorn.workers` is
+    deprecated): uvloop, httptools, sans-I/O `websockets` with direct writes
+    (`DirectWriteProtocol`); no ws ping, no compression. rxconfig.py names it by its path."""
 
     CONFIG_KWARGS: ClassVar[dict[str, Any]] = {
         "loop": "uvloop",
         "http": "httptools",
-        "ws": "websockets-sansio",
+        # (uvicorn takes a websocket protocol class by import string)
+        "ws": "loto_app.lean_server:DirectWriteProtocol",
         "ws_ping_interval": None,
         "ws_per_message_deflate": False,
     }
 
-    async def _serve(self) -> None:
-        self.wsgi = with_direct_writes(self.wsgi)  # (gunicorn's name for the loaded app)
-        await super()._serve()
 
+class DirectWriteProtocol(WebSocketsSansIOProtocol):
+    """uvicorn's sans-I/O websocket protocol (`ws="websockets-sansio"`), whose ASGI scope holds
+    its `write_frame` under `fanout.SCOPE_KEY`: the fan-out of a draw then writes the ready-made
+    frame on each phone's connection, without waking the socket's writer task and the three
+    ASGI `send` wrappers (Starlette's, Reflex's, engine.io's) for each phone."""
 
-def with_direct_writes(app: Any) -> Any:
-    """The ASGI app, with each websocket scope holding a `write_frame` for its connection (see
-    `loto_app.live.runtime.fanout`): the fan-out of a draw then writes the ready-made frame on
-    each phone's connection, without waking the socket's writer task and the three ASGI `send`
-    wrappers (Starlette's, Reflex's, engine.io's) for each phone."""
-    from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+    async def run_asgi(self) -> None:
+        """Run the app on this connection's scope, with `write_frame` in it."""
+        self.scope[SCOPE_KEY] = self.write_frame  # type: ignore[literal-required]
+        await super().run_asgi()
 
-    async def app_with_direct_writes(scope: Any, receive: Any, send: Any) -> None:
-        if scope.get("type") == "websocket":
-            proto = getattr(send, "__self__", None)
-            if isinstance(proto, WebSocketsSansIOProtocol):
-                scope[SCOPE_KEY] = functools.partial(write_frame, proto)
-        await app(scope, receive, send)
-
-    return app_with_direct_writes
-
-
-def write_frame(proto: Any, frame: bytes) -> bool:
-    """Write a complete, unmasked websocket frame on the connection, if it is open, with no
-    extension (no compression), no fragmented message under way and its write buffer not
-    full; else False (the caller sends the ordinary way, which waits for the buffer)."""
-    conn = proto.conn
-    if (
-        proto.disconnected
-        or proto.close_sent
-        or not proto.handshake_complete
-        or proto.initial_response is not None
-        or not proto.writable.is_set()
-        or conn.state is not State.OPEN
-        or conn.extensions
-        or conn.expect_continuation_frame
-        or proto.transport.is_closing()
-    ):
-        return False
-    proto.transport.write(frame)
-    return True
+    def write_frame(self, frame: bytes) -> bool:
+        """Write a complete, unmasked websocket frame on the connection, if it is open, with no
+        extension (no compression), no fragmented message under way and its write buffer not
+        full; else False (the caller sends the ordinary way, which waits for the buffer)."""
+        if not ws_open(self):
+            return False
+        self.transport.write(frame)
+        return True

@@ -6,6 +6,9 @@ from __future__ import annotations
 
 #: A join code, a série code or a carton's check code, as typed or scanned (characters).
 MAX_CODE = 16
+#: A secret (a player's, the animateur's, the organiser's, a desk member's), an invitation
+#: token or a creation key (characters): the app issues 12 to 16; a longer one is refused unread.
+MAX_SECRET = 64
 #: A série code (characters): it is printed on every carton.
 MAX_SERIES = MAX_CODE
 #: A vendeur's or caissier's name (characters).

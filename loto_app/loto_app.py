@@ -4,6 +4,7 @@ import reflex as rx
 
 from loto_app import network
 from loto_app.components.palette import ACCENT, radix_css
+from loto_app.live import compat
 from loto_app.live.gate import frame_guard, marks_path
 from loto_app.live.gate.ratelimit import EventGate
 from loto_app.live.gate.rehydrate import WarmHydrate
@@ -11,6 +12,7 @@ from loto_app.live.runtime import broadcast, reaper
 from loto_app.live.states.animateur import AnimateurState
 from loto_app.live.states.caisse import CaisseState
 from loto_app.live.states.hall import HallView
+from loto_app.live.states.join import JoinPrefill
 from loto_app.live.states.organisation import OrganisationState
 from loto_app.live.states.player import PlayerState
 from loto_app.live.states.reglement import ReglementState
@@ -73,7 +75,7 @@ app = rx.App(
 # No Reflex connection toast ("Cannot connect to server: websocket error. Check if server is
 # reachable at ws://…", in English, over the cartons for two minutes): every page has its own
 # French banner while the connection is lost (components/ui.py `connection_banner`).
-app.app_wraps[(5, "Overlay")] = lambda _stateful: None
+compat.drop_connection_overlay(app)
 
 # Routes are added here rather than with @rx.page: Reflex 0.10 re-applies decorated pages on
 # each compile and warns "Page ... is being redefined" in `reflex run --env prod`.
@@ -113,7 +115,7 @@ frame_guard.install(app)
 app.add_middleware(EventGate())
 # A page whose Reflex state was rebuilt (a restart, a new client token) fills itself in before
 # its first snapshot, so it never shows an empty evening (live/gate/rehydrate.py).
-app.add_middleware(WarmHydrate(PlayerState, join.JoinPrefill, AnimateurState, ScreenState))
+app.add_middleware(WarmHydrate(PlayerState, JoinPrefill, AnimateurState, ScreenState))
 # One process: drop the in-memory states that gone clients left (live/runtime/reaper.py).
 app.register_lifespan_task(reaper.run)
 # Reachable from the internet without LOTO_CREATE_KEY: say so loudly (loto_app/network.py).

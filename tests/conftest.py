@@ -120,7 +120,6 @@ def prod_build(tmp_path_factory: pytest.TempPathFactory) -> Any:
     port (`bench/serving.py` Build): the crash tests serve it as it is on that port, restart
     after restart (bench/serve_built.py), instead of building it again for each server."""
     _reflex_environment()
-    sys.path.insert(0, str(REPO_ROOT / "bench"))
     import serving
 
     tmp = tmp_path_factory.mktemp("prod-build")

@@ -1,7 +1,7 @@
 """A QR code drawn by the phone itself (qrcode.react's `QRCodeSVG`): the server sends only
 its text. Used for the player's desk code, which every phone shows from its first page: made
 on the server (segno, an SVG as a base64 data URI), it was ~8 % of a join's server CPU and
-~1 KB of its first update (issue 14)."""
+~1 KB of its first update."""
 
 from __future__ import annotations
 

@@ -1235,7 +1235,7 @@ class Evening:
             )
         return self._claim(self.cartons[carton_no], self.owner(carton_no), "desk")
 
-    #: The old name (live/states/animateur.py still calls it; issue 12: to switch, then this goes).
+    #: The old name (live/states/animateur.py still calls it: to switch, then this goes).
 
     def _claim(self, c: IssuedCarton, player_id: str | None, via: str) -> list[ev.Event]:
         g = self._claimable()

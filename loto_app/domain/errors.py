@@ -8,21 +8,17 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from loto_app.refusal import Refusal
 
-class LotoError(Exception):
-    """Base class of every rule violation.
+
+class LotoError(Refusal):
+    """Base class of every rule violation (a `Refusal`: `user_message` in French).
 
     Attributes:
         code: a stable machine-readable name (used by the UI and the tests).
-        user_message: what the player or the animateur reads, in French.
     """
 
     code: ClassVar[str] = "loto_error"
-    default_user_message: ClassVar[str] = "Action impossible."
-
-    def __init__(self, detail: str, user_message: str | None = None) -> None:
-        super().__init__(detail)
-        self.user_message = user_message or self.default_user_message
 
 
 class InvalidArgument(LotoError):

@@ -14,7 +14,7 @@ from enum import StrEnum
 from loto_app.limits import MAX_STAFF_NAME as MAX_STAFF_NAME
 
 # The money format lives with the rest of the wording; live/states/caisse.py still imports it from
-# here (issue 12: to switch to loto_app.present, then this line goes).
+# here (to switch to loto_app.present, then this line goes).
 
 
 class SaleStatus(StrEnum):

@@ -3,34 +3,14 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
-
 import reflex as rx
 
 from loto_app.components.ui import big_button, page_shell, tid
+from loto_app.limits import MAX_CODE, MAX_PLAYER_NAME
+from loto_app.live.states.join import JoinPrefill
 from loto_app.live.states.player import PlayerState
 
 TITLE = "Loto"
-
-
-class JoinPrefill(rx.State):
-    """The code from a join link or QR code (?code=...), to prefill the form."""
-
-    ROUTE: ClassVar[str] = "/"  # (filled in before the page's first snapshot: WarmHydrate)
-
-    code: str = ""
-    invitation: str = ""
-
-    async def _warm(self, stored: dict[str, Any], *, whole: bool = False) -> bool:
-        """Before the join page's snapshot (live/gate/rehydrate.py): ?code= (and a remote
-        player's ?invitation=) from the address, so that the form shows them with the page
-        (display only: the join handler checks both)."""
-        params = self.router.url.query_parameters
-        raw = params.get("code", "")
-        self.code = raw.strip().upper()[:12] if isinstance(raw, str) else ""
-        inv = params.get("invitation", "")
-        self.invitation = inv.strip()[:64] if isinstance(inv, str) else ""
-        return True
 
 
 def form_page() -> rx.Component:
@@ -52,7 +32,7 @@ def form_page() -> rx.Component:
                     size="3",
                     font_size="1.5rem",
                     auto_complete="off",
-                    max_length=12,
+                    max_length=MAX_CODE,
                     width="100%",
                     custom_attrs=tid("join-code", autocapitalize="characters"),
                 ),
@@ -65,7 +45,7 @@ def form_page() -> rx.Component:
                     placeholder="ex. Mamie Jo",
                     size="3",
                     font_size="1.5rem",
-                    max_length=30,
+                    max_length=MAX_PLAYER_NAME,
                     auto_complete="nickname",
                     width="100%",
                     custom_attrs=tid("join-name"),

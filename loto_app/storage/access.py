@@ -21,9 +21,10 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
-from loto_app.limits import MAX_STAFF_NAME
+from loto_app.limits import MAX_SECRET, MAX_STAFF_NAME
+from loto_app.refusal import Refusal
 from loto_app.storage import models as m
-from loto_app.storage.repository import hash_secret
+from loto_app.storage.secrets import hash_secret
 
 ROLES = {"vendeur": "Vendeur", "caissier": "Caissier"}
 #: The kinds of staff sign-in (`AccessStore.signs_in`): the desk is a vendeur or a caissier.
@@ -32,12 +33,8 @@ MAX_STAFF = 50
 MAX_KNOWN_PLAYERS = 50_000  # (evening, secret digest) -> player kept in memory
 
 
-class AccessError(ValueError):
+class AccessError(Refusal, ValueError):
     """A refused change, with a French message for the organiser."""
-
-    def __init__(self, detail: str, user_message: str) -> None:
-        super().__init__(detail)
-        self.user_message = user_message
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,7 +70,7 @@ class AccessStore:
     def known_player(self, evening_id: int, secret: str) -> str | None:
         """The player of a secret already found by this process (memory only: no database
         read, so the event loop may ask without a thread hop); None: not known here."""
-        if not isinstance(secret, str) or not secret or len(secret) > 64:
+        if not isinstance(secret, str) or not secret or len(secret) > MAX_SECRET:
             return None
         key = (evening_id, hash_secret(secret))
         with self._players_lock:
@@ -101,7 +98,7 @@ class AccessStore:
         known = self.known_player(evening_id, secret)
         if known is not None:
             return known
-        if not isinstance(secret, str) or not secret or len(secret) > 64:
+        if not isinstance(secret, str) or not secret or len(secret) > MAX_SECRET:
             return None
         key = (evening_id, hash_secret(secret))
         with Session(self.engine) as s:
@@ -118,7 +115,7 @@ class AccessStore:
 
     def check_animateur(self, evening_id: int, secret: str) -> bool:
         """Does this secret sign in as the evening's animateur (now)?"""
-        if not isinstance(secret, str) or not secret or len(secret) > 64:
+        if not isinstance(secret, str) or not secret or len(secret) > MAX_SECRET:
             return False
         with Session(self.engine) as s:
             row = s.get(m.EveningRow, evening_id)
@@ -141,7 +138,7 @@ class AccessStore:
 
     def check_organiser(self, evening_id: int, secret: str) -> bool:
         """Does this secret sign in as the evening's organiser?"""
-        if not isinstance(secret, str) or not secret or len(secret) > 64:
+        if not isinstance(secret, str) or not secret or len(secret) > MAX_SECRET:
             return False
         with Session(self.engine) as s:
             row = s.get(m.EveningRow, evening_id)
@@ -188,7 +185,7 @@ class AccessStore:
 
     def check_invitation(self, evening_id: int, token: str) -> bool:
         """Is this the evening's current invitation token?"""
-        if not isinstance(token, str) or not token or len(token) > 64:
+        if not isinstance(token, str) or not token or len(token) > MAX_SECRET:
             return False
         with Session(self.engine) as s:
             row = s.get(m.EveningRow, evening_id)
@@ -274,7 +271,7 @@ class AccessStore:
 
     def staff_for_secret(self, evening_id: int, secret: str) -> StaffMember | None:
         """The active member this secret signs in as."""
-        if not isinstance(secret, str) or not secret or len(secret) > 64:
+        if not isinstance(secret, str) or not secret or len(secret) > MAX_SECRET:
             return None
         with Session(self.engine) as s:
             r = s.exec(

@@ -167,7 +167,7 @@ class EventLog:
                 extra(s)  # (before the rows are written: it may amend them, `pending_rows`)
             flush_rows(s)
             # The log's rows in one Core statement: nothing reads them back in this session,
-            # and building an ORM object per row was ~5 % of a join's server CPU (issue 14).
+            # and building an ORM object per row was ~5 % of a join's server CPU.
             # A concurrent writer's rows make it fail on (evening_id, seq): IntegrityError.
             s.execute(sa.insert(AUDIT_TABLE), audit)
             s.commit()

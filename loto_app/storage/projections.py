@@ -8,7 +8,7 @@ New rows are not ORM objects: each is a dict kept with the transaction (`Target.
 written with the others of its table in one Core statement (`flush_rows`), before any
 statement of a projection, at the end of the batch (`EventLog.append`), or when the caller
 flushes (`flush`). Building, tracking and flushing an ORM object per row cost ~6 % of a join's
-server CPU (a player row, three cartons and a purchase each; issue 14).
+server CPU (a player row, three cartons and a purchase each).
 """
 
 from __future__ import annotations

@@ -6,7 +6,6 @@ secret identity their browser keeps. The event log itself is `eventlog.EventLog`
 
 from __future__ import annotations
 
-import hashlib
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -19,19 +18,7 @@ from loto_app.domain.program import Program
 from loto_app.storage import models as m
 from loto_app.storage.eventlog import EventLog
 from loto_app.storage.projections import flush, pending_rows
-
-CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
-JOIN_CODE_LENGTH = 6
-
-
-def hash_secret(secret: str) -> str:
-    """Secrets are stored as SHA-256 digests (they are long random tokens: no salt needed)."""
-    return hashlib.sha256(secret.encode()).hexdigest()
-
-
-def new_code(length: int = JOIN_CODE_LENGTH) -> str:
-    """A random code that reads well aloud and on a screen."""
-    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(length))
+from loto_app.storage.secrets import hash_secret, new_code
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,13 +109,6 @@ class EveningStore(EventLog):
         if row is None:
             raise KeyError(f"no evening {evening_id}")
         return row.name, row.join_code
-
-    def player_for_secret(self, evening_id: int, secret: str) -> str | None:
-        """The player id a browser's secret identity resolves to (checked by the one store of
-        credential checks, `storage/access.py`)."""
-        from loto_app.storage.access import AccessStore  # (access.py imports this module)
-
-        return AccessStore(self.engine).player_for_secret(evening_id, secret)
 
     def player_secret_writer(
         self, evening_id: int, player_id: str, secret: str

@@ -1,4 +1,4 @@
-"""The organiser amends the program (issue 13): only the games not started yet, the tariff, and
+"""The organiser amends the program: only the games not started yet, the tariff, and
 the settings no game in play depends on; the legal checks are the program's own; cartons
 already sold keep their price and their games; the amendment is an event that replays."""
 

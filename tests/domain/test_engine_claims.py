@@ -1,4 +1,4 @@
-"""Issue 11: the claim as the hall lives it, on the engine.
+"""The claim as the hall lives it, on the engine.
 
 The window of a number (a claim is judged on the stage in play when the last number came out,
 until the next number, award or not), the last call, the share asked first, tokens from the

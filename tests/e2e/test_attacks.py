@@ -141,7 +141,7 @@ def test_a_player_phone_cannot_act_for_the_animateur_or_another_player(
         (f"{ANIMATEUR}.enter_ball", {"form_data": {"ball": "7"}}),
         (f"{ANIMATEUR}.correct_last", {"form_data": {"ball": "7"}}),
         (f"{ANIMATEUR}.login", {"form_data": {"code": creds.join_code, "secret": "guess"}}),
-        # ties and the association's decisions (issue 11): the tablet's and the organiser's
+        # ties and the association's decisions: the tablet's and the organiser's
         (f"{ANIMATEUR}.tie_tokens", {"form_data": {"tie": "0-0-1.2", "token-0": "90"}}),
         (f"{ANIMATEUR}.paper_answer", {"index": 0, "accept": True}),
         (f"{ANIMATEUR}.decide", {"form_data": {"claim": "1", "decision": "lot", "reason": "x"}}),

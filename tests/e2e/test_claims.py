@@ -1,4 +1,4 @@
-"""Issue 11 in real browsers: the claim as the hall lives it.
+"""In real browsers: the claim as the hall lives it.
 
 A physical-boulier evening (the tablet types the balls), three phones, the hall screen
 (1920x1080) and the organiser's page:

@@ -8,12 +8,10 @@ to replay the same choices. No duration is asserted.
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import random
 import shutil
 import socket
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -28,12 +26,9 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 def _crash_module() -> Any:
-    spec = importlib.util.spec_from_file_location("loto_bench_crash", REPO / "bench" / "crash.py")
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules["loto_bench_crash"] = mod
-    spec.loader.exec_module(mod)
-    return mod
+    import crash  # (bench/crash.py)
+
+    return crash
 
 
 def _seed() -> int:

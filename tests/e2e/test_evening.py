@@ -1,4 +1,4 @@
-"""Issue 3: a whole evening in real browsers, on the embedded default (SQLite, one process).
+"""A whole evening in real browsers, on the embedded default (SQLite, one process).
 
 One animateur tablet, one hall screen (1920x1080) and three phones play the three games of a
 program drawn from a physical boulier (the test types the balls, so it chooses every number):
@@ -117,7 +117,7 @@ FIRST_SEEN_JS = """
 
 
 def program(series: str) -> Program:
-    """The evening of issue 3: physical boulier, ex aequo shared or drawn."""
+    """The evening: physical boulier, ex aequo shared or drawn."""
     return Program(
         series=series,
         games=(
@@ -139,7 +139,7 @@ def program(series: str) -> Program:
             draw_source=DrawSource.PHYSICAL,
             tie_method=TieMethod.SHARE_OR_DRAW,
             free_cartons=True,
-            # (issue 11's last call and bag tokens are played in test_claims.py)
+            # (the last call and bag tokens are played in test_claims.py)
             last_call_seconds=0,
             token_source=TokenSource.APP,
         ),

@@ -26,19 +26,18 @@ import asyncio
 import concurrent.futures
 import contextvars
 import dataclasses
-import importlib.util
 import inspect
 import json
 import logging
 import math
 import os
 import random
-import sys
 import time
 from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import emulator
 import pytest
 from sqlmodel import Session, func, select
 
@@ -47,6 +46,7 @@ from loto_app.domain.program import demo_program
 from loto_app.live.gate import ratelimit
 from loto_app.live.gate.frame_guard import MAX_FRAME_BYTES
 from loto_app.storage import models as m
+from loto_app.storage.access import AccessStore
 from loto_app.storage.db import make_engine
 from loto_app.storage.repository import EveningStore
 
@@ -68,23 +68,6 @@ FORBIDDEN_TO_PLAYERS = (
     ev.StageAwarded,
     ev.UnmarkAllowed,
 )
-
-
-def load_emulator() -> Any:
-    """bench/room.py (or its successor bench/load.py): the websocket browser emulator."""
-    for name in ("room", "load"):
-        path = ROOT / "bench" / f"{name}.py"
-        if not path.exists():
-            continue
-        mod_name = f"loto_bench_{name}"
-        spec = importlib.util.spec_from_file_location(mod_name, path)
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[mod_name] = module  # dataclasses resolve their module
-        spec.loader.exec_module(module)
-        if all(hasattr(module, x) for x in ("Tab", "Frontend", "Bench")):
-            return module
-    pytest.fail("no websocket emulator (Tab, Frontend, Bench) in bench/room.py or bench/load.py")
 
 
 # ---------------------------------------------------------------------- the app's handlers
@@ -313,8 +296,9 @@ async def scenario(s: Scenario, caplog: pytest.LogCaptureFixture) -> dict[str, A
     anim = await s.animateur()
     victim = await s.player("Victime")
     attacker = await s.player("Pirate")
-    victim_pid = s.store.player_for_secret(s.eid, victim.storage["loto_player_secret"])
-    attacker_pid = s.store.player_for_secret(s.eid, attacker.storage["loto_player_secret"])
+    players = AccessStore(s.store.engine)
+    victim_pid = players.player_for_secret(s.eid, victim.storage["loto_player_secret"])
+    attacker_pid = players.player_for_secret(s.eid, attacker.storage["loto_player_secret"])
     assert victim_pid and attacker_pid and victim_pid != attacker_pid
 
     anim.emit(f"{fe.animateur}.start_game")
@@ -540,7 +524,7 @@ def test_hostile_events_are_refused_and_rate_limited(
     app_harness: AppHarnessProd, db_url: str, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.WARNING)
-    emu = load_emulator()
+    emu = emulator
     s = Scenario(emu, app_harness, db_url)
     # The emulator runs its own event loop, in a thread of its own (no clash with Playwright's).
     with concurrent.futures.ThreadPoolExecutor(1) as pool:

@@ -1,4 +1,4 @@
-"""Issue 5 (set-up): the organiser's page `/organisation` in a real browser.
+"""The set-up: the organiser's page `/organisation` in a real browser.
 
 * An evening is created through the form: settings, a program edited (a game removed, one moved,
   one added with its lots), a cash lot and a price of 20 € refused with the legal reason shown,
@@ -400,7 +400,7 @@ def test_a_program_is_edited_before_its_game(
     phone: dict,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """Issue 13: the organiser changes a lot and a stage of game 2 while game 1 is in play;
+    """The organiser changes a lot and a stage of game 2 while game 1 is in play;
     an edit of game 1 that reached the server after game 1 started is refused in French; the
     règlement, the animateur and the phone follow the new program."""
     store = EveningStore(make_engine(db_url))

@@ -1,4 +1,4 @@
-"""Issue 5, end to end: an evening from its creation to its closing report, in real browsers.
+"""End to end: an evening from its creation to its closing report, in real browsers.
 
 The organiser creates the evening at `/organisation` (one game, a quine, physical balls) and
 adds a vendeur and a caissier. A phone player shows their desk code and the vendeur, typing it,

@@ -163,7 +163,7 @@ def test_decision_forms_are_read_strictly():
     ):
         with pytest.raises(BadInput) as refused:
             read_decision(bad)
-        assert refused.value.user_message != BadInput.user_message  # told what is wrong
+        assert refused.value.user_message != BadInput.default_user_message  # told what is wrong
     with pytest.raises(BadInput):
         read_withdrawal({"ticket": "0", "reason": "x"})
 

@@ -2,121 +2,34 @@
 clients (the load generator's own), the same messages as the library's emit, in the same order,
 to the same sockets; a socket whose client stopped answering pings is closed (and leaves its
 rooms) as the library closes it. With the lean server's direct writes (uvicorn's sans-I/O
-websockets, `lean_server.with_direct_writes`), the same again, written on the connection
+websockets, `lean_server.DirectWriteProtocol`), the same again, written on the connection
 without the socket's writer, except where something is queued or the connection's buffer is
-full: then it waits its turn in the queue."""
+full: then it waits its turn in the queue. A socket on which the fast path fails gets its
+messages the library's way, and the others are served as if nothing happened."""
 
 from __future__ import annotations
 
 import asyncio
 import json
-import socket
-import sys
 import time
-from pathlib import Path
 
 import pytest
 import socketio
-import uvicorn
 from hypothesis import given
 from hypothesis import strategies as st
+from sio_harness import Client, serve, stop, until
 from websockets.frames import Frame, Opcode
 
 from loto_app import lean_server
+from loto_app.live import compat
 from loto_app.live.runtime import fanout
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
-from load import WebSocket
-
-
-class Client:
-    """An engine.io 4 / socket.io 5 client on the default namespace, in one room."""
-
-    def __init__(self, room: str) -> None:
-        self.room = room
-        self.sid = ""
-        self.events: list[str] = []  # the EVENT packets received, as sent on the wire
-        self.closed = False
-        self.ws: WebSocket | None = None
-        self.connected = asyncio.Event()
-
-    def _text(self, d: str) -> None:
-        if d == "2":
-            assert self.ws is not None
-            self.ws.send("3")
-        elif d.startswith("40"):
-            self.sid = json.loads(d[2:])["sid"]
-            self.connected.set()
-        elif d.startswith("42"):
-            self.events.append(d)
-        elif d == "1":  # engine.io CLOSE: the server closed this session
-            self.closed = True
-
-    def _close(self, _why: str) -> None:
-        self.closed = True
-
-    async def open(self, port: int) -> None:
-        self.ws = await WebSocket.connect(
-            "127.0.0.1", port, "/socket.io/?EIO=4&transport=websocket", self._text, self._close, 5
-        )
-        # connect the namespace, with the room as auth (right away, as bench/load.py does: the
-        # server's engine.io OPEN may already be in, taken before `connect` returned)
-        self.ws.send("40" + json.dumps({"room": self.room}))
-        await asyncio.wait_for(self.connected.wait(), 5)
-
-
-async def _until(cond, timeout: float = 5.0) -> bool:
-    end = time.monotonic() + timeout
-    while not cond():
-        if time.monotonic() > end:
-            return False
-        await asyncio.sleep(0.01)
-    return True
-
-
-async def _serve(fast: bool, rooms: list[str], direct: bool = False):
-    sio = socketio.AsyncServer(async_mode="asgi", ping_timeout=5)
-    if fast:
-        fanout.install(sio)
-
-    @sio.event
-    async def connect(sid, _environ, auth):
-        await sio.enter_room(sid, (auth or {}).get("room", "none"))
-
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    if direct:  # the lean server's settings (lean_server.LeanWorker)
-        app = lean_server.with_direct_writes(socketio.ASGIApp(sio))
-        config = uvicorn.Config(
-            app, **lean_server.LeanWorker.CONFIG_KWARGS, log_level="warning", lifespan="off"
-        )
-    else:
-        config = uvicorn.Config(
-            socketio.ASGIApp(sio), ws="wsproto", log_level="warning", lifespan="off"
-        )
-    server = uvicorn.Server(config)
-    task = asyncio.get_running_loop().create_task(server.serve(sockets=[sock]))
-    await _until(lambda: server.started)
-    clients = [Client(r) for r in rooms]
-    for c in clients:
-        await c.open(port)
-    return sio, server, task, clients
-
-
-async def _stop(server, task, clients) -> None:
-    for c in clients:
-        if c.ws is not None:
-            c.ws.close()
-    server.should_exit = True
-    await task
 
 
 async def _scenario(fast: bool, direct: bool = False) -> tuple[bool, list[list[str]], int]:
     """Messages to a room (one socket skipped), to one socket, to a list of rooms, with a tuple
     of arguments and with none; what each client received, and how many packets went the
     library's way (one task each)."""
-    sio, server, task, clients = await _serve(fast, ["hall", "hall", "hall", "desk"], direct)
+    sio, server, task, clients = await serve(fast, ["hall", "hall", "hall", "desk"], direct)
     library_sends = _count_library_sends(sio)
     try:
         assert isinstance(sio.manager, fanout.FastEmit) is fast
@@ -129,22 +42,23 @@ async def _scenario(fast: bool, direct: bool = False) -> tuple[bool, list[list[s
         await sio.emit("poke", None, to=["hall", "desk"])
         await sio.emit("event", {"nobody": True}, to="empty-room")
         want = [51, 1, 51, 2]
-        ok = await _until(lambda: [len(c.events) for c in clients] == want)
+        ok = await until(lambda: [len(c.events) for c in clients] == want)
         return ok, [c.events for c in clients], library_sends[0]
     finally:
-        await _stop(server, task, clients)
+        await stop(server, task, clients)
 
 
 def _count_library_sends(sio: socketio.AsyncServer) -> list[int]:
-    """Count the packets sent the library's way (`_send_eio_packet`, one task each)."""
+    """Count the packets sent the library's way (engine.io's `send_packet`, which the
+    library's emit calls once per packet and recipient, each in a task of its own)."""
     count = [0]
-    send = sio._send_eio_packet
+    send = sio.eio.send_packet
 
     async def counted(eio_sid, pkt):
         count[0] += 1
         await send(eio_sid, pkt)
 
-    sio._send_eio_packet = counted  # type: ignore[method-assign]
+    sio.eio.send_packet = counted  # type: ignore[method-assign]
     return count
 
 
@@ -183,17 +97,18 @@ def test_direct_writes_wait_behind_what_is_queued_and_a_full_buffer() -> None:
     order, once the buffer drains."""
 
     async def run() -> tuple[list[str], int, int]:
-        sio, server, task, clients = await _serve(True, ["hall"], direct=True)
+        sio, server, task, clients = await serve(True, ["hall"], direct=True)
         try:
             (client,) = clients
             eio_sid = sio.manager.eio_sid_from_sid(client.sid, "/")
-            proto = sio.environ[eio_sid]["asgi.scope"][fanout.SCOPE_KEY].args[0]
+            proto = sio.environ[eio_sid]["asgi.scope"][fanout.SCOPE_KEY].__self__
+            assert isinstance(proto, lean_server.DirectWriteProtocol)
             before = dict(fanout.counts)
             expected = []
             sock = sio.eio.sockets[eio_sid]
             for i in range(30):
                 if i == 10:  # the transport's buffer is full, the writer idle: queued
-                    assert await _until(lambda: fanout.writer_idle(sock))
+                    assert await until(lambda: compat.writer_idle(sock))
                     proto.pause_writing()
                     queued_before = fanout.counts["queued"]
                     await sio.emit("n", i, to="hall")
@@ -206,15 +121,15 @@ def test_direct_writes_wait_behind_what_is_queued_and_a_full_buffer() -> None:
                     await sio.eio.send(eio_sid, f'2["queued",{i}]')
                     expected.append(f'42["queued",{i}]')
                 elif i % 3 == 2 and not 10 <= i < 20:  # the writer is idle
-                    assert await _until(lambda: fanout.writer_idle(sock))
+                    assert await until(lambda: compat.writer_idle(sock))
                 await sio.emit("n", i, to="hall")
                 expected.append(f'42["n",{i}]')
-            await _until(lambda: len(client.events) >= len(expected))
+            await until(lambda: len(client.events) >= len(expected))
             direct = fanout.counts["direct"] - before["direct"]
             queued = fanout.counts["queued"] - before["queued"]
             return client.events, direct, queued, expected
         finally:
-            await _stop(server, task, clients)
+            await stop(server, task, clients)
 
     events, direct, queued, expected = asyncio.run(run())
     assert events == expected
@@ -239,7 +154,7 @@ def test_a_frame_is_what_the_websockets_library_frames(n: int, char: str, text: 
 
 def test_a_socket_whose_client_stopped_answering_is_closed_and_the_others_served() -> None:
     async def run() -> tuple[Client, Client, bool, bool]:
-        sio, server, task, clients = await _serve(True, ["hall", "hall"])
+        sio, server, task, clients = await serve(True, ["hall", "hall"])
         try:
             gone, alive = clients
             eio_sid = sio.manager.eio_sid_from_sid(gone.sid, "/")
@@ -247,13 +162,13 @@ def test_a_socket_whose_client_stopped_answering_is_closed_and_the_others_served
             server_side.last_ping = time.time() - 60  # no pong for a minute
             library_sends = _count_library_sends(sio)
             await sio.emit("event", {"n": 1}, to="hall")
-            closed = await _until(lambda: server_side.closed)
+            closed = await until(lambda: server_side.closed)
             assert library_sends == [1]  # that socket's: the library closes it
-            await _until(lambda: len(alive.events) == 1)
+            await until(lambda: len(alive.events) == 1)
             in_room = [sid for sid, _ in sio.manager.get_participants("/", "hall")]
             return gone, alive, closed, in_room == [alive.sid]
         finally:
-            await _stop(server, task, clients)
+            await stop(server, task, clients)
 
     gone, alive, closed, left_the_room = asyncio.run(run())
     assert closed and left_the_room
@@ -263,12 +178,77 @@ def test_a_socket_whose_client_stopped_answering_is_closed_and_the_others_served
 
 def test_install_only_takes_the_plain_manager() -> None:
     sio = socketio.AsyncServer(async_mode="asgi")
+    plain = sio.manager
     fanout.install(sio)
+    fast = sio.manager
     fanout.install(sio)  # (twice: no change)
-    assert type(sio.manager) is fanout.FastEmit
+    assert type(sio.manager) is fanout.FastEmit and sio.manager is fast
+    assert type(plain) is socketio.AsyncManager  # (a new manager, assigned: not a class swap)
+    assert fast.server is sio
+    serving = socketio.AsyncServer(async_mode="asgi")
+    serving.manager_initialized = True  # (a client connected already)
+    with pytest.raises(RuntimeError, match="too late"):
+        fanout.install(serving)
     other = socketio.AsyncServer(
         async_mode="asgi",
         client_manager=socketio.AsyncRedisManager("redis://127.0.0.1:6379", write_only=True),
     )
     with pytest.raises(TypeError, match="AsyncRedisManager"):
         fanout.install(other)
+
+
+class _RenamedAttribute:
+    """An engine.io socket as a library upgrade might leave it: `last_ping` renamed (reading it
+    raises); everything else, the library's own `send` included, is the real socket's."""
+
+    def __init__(self, real: object) -> None:
+        self._real = real
+
+    def __getattr__(self, name: str) -> object:
+        if name == "last_ping":
+            raise AttributeError("'AsyncSocket' object has no attribute 'last_ping'")
+        return getattr(self._real, name)
+
+
+def test_a_socket_that_fails_the_fast_path_gets_its_messages_the_library_way(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """One connection whose direct write raises, one socket an upgrade changed: both still get
+    every room message, in order, through engine.io's `send_packet`; the two others are
+    written to directly as ever; one log line for the lot."""
+    monkeypatch.setattr(fanout, "_logged_failure", False)
+
+    def broken_write(_frame: bytes) -> bool:
+        raise ConnectionResetError("the write failed")
+
+    async def run() -> tuple[list[Client], int, int]:
+        sio, server, task, clients = await serve(True, ["hall"] * 4, direct=True)
+        try:
+            eio_sids = [sio.manager.eio_sid_from_sid(c.sid, "/") for c in clients]
+            sio.environ[eio_sids[0]]["asgi.scope"][fanout.SCOPE_KEY] = broken_write
+            real = sio.eio.sockets[eio_sids[1]]
+            sio.eio.sockets[eio_sids[1]] = _RenamedAttribute(real)
+            before = dict(fanout.counts)
+            library_sends = _count_library_sends(sio)
+            for i in range(5):
+                for eio_sid in eio_sids[2:]:
+                    sock = sio.eio.sockets[eio_sid]
+                    assert await until(lambda s=sock: compat.writer_idle(s))
+                await sio.emit("n", i, to="hall")
+            await until(lambda: all(len(c.events) == 5 for c in clients))
+            sio.eio.sockets[eio_sids[1]] = real
+            failed = fanout.counts["failed"] - before["failed"]
+            direct = fanout.counts["direct"] - before["direct"]
+            assert library_sends[0] >= 2  # (at least the first message of each broken socket)
+            return clients, failed, direct
+        finally:
+            await stop(server, task, clients)
+
+    with caplog.at_level("ERROR", logger=fanout.__name__):
+        clients, failed, direct = asyncio.run(run())
+    expected = [f'42["n",{i}]' for i in range(5)]
+    assert [c.events for c in clients] == [expected] * 4
+    assert failed >= 2  # (both broken sockets; later messages may find them queued)
+    assert direct >= 2 * 5  # the two sound sockets: every message written directly
+    logged = [r for r in caplog.records if r.name == fanout.__name__]
+    assert len(logged) == 1 and "logged once" in logged[0].getMessage()

@@ -9,7 +9,6 @@ import secrets
 
 import pytest
 
-from loto_app.live.gate.signin_limit import MemoryCounter
 from loto_app.live.runtime import pairing
 from loto_app.live.runtime.pairing import (
     ALPHABET,
@@ -21,6 +20,7 @@ from loto_app.live.runtime.pairing import (
     Refused,
     normalise,
 )
+from loto_app.live.runtime.signin_limit import MemoryCounter
 
 REDIS_URL = os.environ.get("LOTO_TEST_REDIS_URL", "redis://127.0.0.1:6379")
 
@@ -122,8 +122,8 @@ def test_in_redis_a_code_is_shared_bound_once_and_keeps_its_expiry():
         redis.Redis.from_url(REDIS_URL).ping()
     except Exception:  # pragma: no cover - the test machine has Redis
         pytest.fail(f"no Redis at {REDIS_URL}")
-    from loto_app.live.gate.signin_limit import RedisCounter
     from loto_app.live.runtime.pairing import RedisCodes
+    from loto_app.live.runtime.signin_limit import RedisCounter
 
     async def scenario() -> None:
         tv = PairingStore(RedisCodes(REDIS_URL), RedisCounter(REDIS_URL))

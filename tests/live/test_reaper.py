@@ -15,6 +15,7 @@ from reflex.state import State
 from reflex.utils.token_manager import LocalTokenManager
 
 import loto_app.loto_app  # noqa: F401 - the app's state tree, as the server builds it
+from loto_app.live import compat
 from loto_app.live.runtime import reaper
 from loto_app.live.states.player import PlayerState
 
@@ -36,7 +37,9 @@ def test_gone_clients_are_dropped_connected_and_busy_ones_kept() -> None:
         manager = StateManagerMemory(token_expiration=3600)
         sockets = LocalTokenManager()
         clock = Clock()
-        r = reaper.Reaper(manager, sockets, idle=300, clock=clock)
+        r = reaper.Reaper(
+            compat.MemoryStates(manager), sockets.token_to_socket, idle=300, clock=clock
+        )
         states = {i: await manager.get_state(token(i)) for i in ("here", "gone", "busy")}
         await sockets.link_token_to_sid("here", "sid-here")
         player = await states["gone"].get_state(PlayerState)
@@ -85,7 +88,9 @@ def test_a_client_back_before_the_idle_time_is_not_dropped() -> None:
         manager = StateManagerMemory(token_expiration=3600)
         sockets = LocalTokenManager()
         clock = Clock()
-        r = reaper.Reaper(manager, sockets, idle=300, clock=clock)
+        r = reaper.Reaper(
+            compat.MemoryStates(manager), sockets.token_to_socket, idle=300, clock=clock
+        )
         await manager.get_state(token("phone"))
         r.sweep()  # gone (asleep)
         clock.t += 200

@@ -20,6 +20,7 @@ from loto_app.domain.program import DrawSource, demo_program
 from loto_app.live.runtime.live_evening import LiveEvening
 from loto_app.live.runtime.registry import Registry
 from loto_app.storage import models as m
+from loto_app.storage.access import AccessStore
 from loto_app.storage.db import make_engine
 from loto_app.storage.migrations import upgrade
 from loto_app.storage.repository import EveningStore
@@ -80,8 +81,9 @@ def test_a_burst_of_moves_is_one_transaction_told_in_commit_order(store: Evening
     assert len(commit_times(store, eid)) == 20
     assert len(set(commit_times(store, eid))) == 1, "one transaction for the whole burst"
     # each caller got their own player, whose secret was written in the same transaction
+    players = AccessStore(store.engine)
     for (pid, secret), name in zip(out, names, strict=True):
-        assert store.player_for_secret(eid, secret) == pid
+        assert players.player_for_secret(eid, secret) == pid
         assert store.load(eid)[0].players[pid] == name
     # told once each, in the order queued, after the commit (the log already holds them all)
     assert [e[0].player_id for _, e, _, _ in told.told] == joined

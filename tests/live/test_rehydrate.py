@@ -169,10 +169,11 @@ def test_the_join_page_is_loaded_by_its_hydrate_alone(live_app: EveningStore) ->
     from reflex.event import Event
 
     from loto_app import loto_app as entry
+    from loto_app.limits import MAX_CODE
     from loto_app.live.gate.rehydrate import WarmHydrate
     from loto_app.live.runtime import broadcast, registry
+    from loto_app.live.states.join import JoinPrefill
     from loto_app.live.states.player import PlayerState
-    from loto_app.pages.join import JoinPrefill
 
     assert entry.app.get_load_events("/") == []
     assert entry.app.get_load_events("/jouer")  # (resume)
@@ -200,6 +201,14 @@ def test_the_join_page_is_loaded_by_its_hydrate_alone(live_app: EveningStore) ->
         prefill = root.get_substate(JoinPrefill.get_full_name().split(".")[1:])
         assert (prefill.code, prefill.invitation) == (creds.join_code, "abc")
         assert socket.queued == [] and socket.rooms() == [socket.sid]
+    # a code as long as the app takes (MAX_CODE) is shown whole, a longer one cut there
+    with _Socket() as socket:
+        root = asyncio.run(hydrate(socket, "code=abcdefghjkmnpqrs"))
+        prefill = root.get_substate(JoinPrefill.get_full_name().split(".")[1:])
+        assert prefill.code == "ABCDEFGHJKMNPQRS" and len(prefill.code) == MAX_CODE
+        root = asyncio.run(hydrate(socket, "code=abcdefghjkmnpqrstuvw"))
+        prefill = root.get_substate(JoinPrefill.get_full_name().split(".")[1:])
+        assert prefill.code == "ABCDEFGHJKMNPQRS"
 
     # a player back on `/` (a reload, its socket reconnected): cartons, board, rooms
     pid, secret = asyncio.run(registry.join(eid, "Mémé"))

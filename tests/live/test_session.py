@@ -12,6 +12,7 @@ import reflex as rx
 from reflex.event import Event
 
 from loto_app.domain.program import demo_program
+from loto_app.domain.till import desk_code
 from loto_app.storage.access import AccessStore
 from loto_app.storage.db import make_engine
 from loto_app.storage.migrations import upgrade
@@ -373,3 +374,137 @@ def test_open_handlers_and_the_new_evening_form_never_reload(live_app: EveningSt
     ]:
         assert gate_says(root_on("/organisation"), EveningSetup, handler, payload) is None
     assert live_app.reloads == []
+
+
+# ---------------------------------------------------------------------------- one way to play
+
+
+def test_every_page_plays_its_moves_as_its_socket(
+    live_app: EveningStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The animateur, the desk and a player each play through the mixin's one `_play`: the
+    engine's move is made with the socket as the actor (the room messages that follow skip
+    it), once the session is checked; a refusal of the engine is told in French."""
+    from loto_app.live.runtime import broadcast, registry
+    from loto_app.live.states.animateur import AnimateurState
+    from loto_app.live.states.caisse import CaisseState
+    from loto_app.live.states.player import PlayerState
+
+    creds = live_app.create_evening("Acteurs", demo_program("ACT"))
+    vendeur = AccessStore(live_app.engine).add_staff(creds.evening_id, "Marie", "vendeur")
+    actors: list[tuple[str, str | None]] = []
+    play = registry.play
+
+    async def recorded(evening_id: int, move: Any, extra: Any = None, actor: Any = None) -> Any:
+        actors.append((getattr(move, "__qualname__", "?"), actor))
+        return await play(evening_id, move, extra, actor)
+
+    async def no_room(*_args: Any, **_rooms: Any) -> None:
+        pass
+
+    monkeypatch.setattr(registry, "play", recorded)
+    monkeypatch.setattr(broadcast, "enter", no_room)
+    monkeypatch.setattr(broadcast, "send_snapshot", no_room)
+
+    def call(state: Any, cls: type, handler: str, *args: Any) -> Any:
+        return cls.event_handlers[handler].fn(state, *args)
+
+    def socket(state: Any) -> str:
+        return state.router.session.session_id
+
+    def on(path: str, sid: str) -> Any:
+        root = rx.State(_reflex_internal_init=True)
+        router = {"pathname": path, "asPath": path, "sid": sid}
+        root.router_data = root._update_router_vars(router, {})
+        return root
+
+    async def scenario() -> None:
+        tablet = sub(on("/animateur", "sid-tablet"), AnimateurState)
+        await call(tablet, AnimateurState, "draw")  # not signed in: nothing played
+        assert actors == [] and "connectez-vous" in tablet.message
+        await call(tablet, AnimateurState, "login", {"code": creds.join_code, "secret": "x"})
+        assert not tablet.signed_in
+        secret = creds.animateur_secret
+        await call(tablet, AnimateurState, "login", {"code": creds.join_code, "secret": secret})
+        await call(tablet, AnimateurState, "draw")  # no game started: the engine refuses
+        assert tablet.message and actors[-1][1] == socket(tablet)
+        await call(tablet, AnimateurState, "start_game")
+        assert tablet.message == ""
+        await call(tablet, AnimateurState, "draw")
+        await call(tablet, AnimateurState, "paper_claim", {"carton": "1", "check": "AAAA"})
+        assert tablet.paper_verdict  # (a carton not sold: a verdict all the same)
+
+        phone = sub(on("/jouer", "sid-phone"), PlayerState)
+        pid, phone.secret = await registry.join(creds.evening_id, "Mamie Jo")
+        phone.code = creds.join_code
+        await call(phone, PlayerState, "order", 0)
+        assert actors[-1][1] == socket(phone)
+
+        desk = sub(on("/caisse", "sid-desk"), CaisseState)
+        await call(desk, CaisseState, "login", {"code": creds.join_code, "secret": vendeur})
+        await call(desk, CaisseState, "lookup", {"code": desk_code(pid)})
+        await call(desk, CaisseState, "sell", {"offer": "0", "method": "cash"})
+        assert "vendre" in desk.extra_ask.lower()  # (over the order à régler: asked first)
+        await call(desk, CaisseState, "sell_extra")
+        assert desk.message.startswith("Vendu en plus") and actors[-1][1] == socket(desk)
+
+    asyncio.run(scenario())
+    assert [a for _, a in actors] == ["sid-tablet"] * 4 + ["sid-phone"] + ["sid-desk"] * 2
+
+
+def test_a_stored_sign_in_warms_through_the_one_sign_in(
+    live_app: EveningStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Before its snapshot, a rebuilt animateur state signs in from what the tablet stores by
+    the mixin's `_sign_in`: a right secret signs the socket in (the page's `resume` enters the
+    rooms), a wrong or renewed one does not and is not counted against the address (`resume`
+    counts it, once), and a locked-out address is not let in this way either."""
+    from loto_app.live.runtime import broadcast, signin_limit
+    from loto_app.live.states.animateur import AnimateurState
+
+    creds = live_app.create_evening("Chaud", demo_program("HOT"))
+    counted: list[str] = []
+    entered: list[str] = []
+
+    async def failed(_router: Any, kind: str) -> None:
+        counted.append(kind)
+
+    async def enter(sid: str, *_a: Any, **_k: Any) -> None:
+        entered.append(sid)
+
+    monkeypatch.setattr(signin_limit, "failed", failed)
+    monkeypatch.setattr(broadcast, "enter", enter)
+
+    async def warm(secret: str) -> Any:
+        tablet = sub(root_on("/animateur"), AnimateurState)
+        stored = {"code": creds.join_code.lower(), "secret": secret}
+        assert await tablet._warm(stored) is False  # (`resume` always follows)
+        return tablet
+
+    async def scenario() -> None:
+        ok = await warm(creds.animateur_secret)
+        assert ok._authorized and ok.signed_in and ok._evening_id == creds.evening_id
+        assert entered == []  # (no room before `resume`)
+        wrong = await warm("devine")
+        assert not wrong._authorized and not wrong.signed_in
+        assert counted == []
+        assert not (await warm("x" * 65))._authorized  # (longer than a secret: not tried)
+
+        async def locked(_router: Any) -> None:
+            raise signin_limit.TooManyAttempts("127.0.0.1", 600)
+
+        monkeypatch.setattr(signin_limit, "check", locked)
+        assert not (await warm(creds.animateur_secret))._authorized
+
+    asyncio.run(scenario())
+
+
+def test_no_staff_state_repeats_the_mixins_who() -> None:
+    """`_who` is the mixin's (`<kind>? evening N (sid S)`), but where a state says more."""
+    import loto_app.loto_app  # noqa: F401
+    from loto_app.live.states.caisse import CaisseState
+    from loto_app.live.states.session import StaffSession
+
+    for cls in staff_classes():
+        if cls is not CaisseState:  # (the desk names the member and the role)
+            assert cls._who is StaffSession._who, cls.__name__

@@ -1,6 +1,6 @@
-"""Sign-in attempts limited per client address (`loto_app.live.gate.signin_limit`): the counter in
-memory with a fake clock, the same counter in the real Redis, and which address is counted.
-tests/e2e/test_signin_limit.py drives it through the real server's websocket."""
+"""Sign-in attempts limited per client address (`loto_app.live.runtime.signin_limit`): the
+counter in memory with a fake clock, the same counter in the real Redis, and which address is
+counted. tests/e2e/test_signin_limit.py drives it through the real server's websocket."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from loto_app.live.gate import signin_limit as sl
+from loto_app.live.runtime import signin_limit as sl
 
 
 class Clock:

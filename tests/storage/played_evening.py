@@ -3,20 +3,16 @@
 from __future__ import annotations
 
 import dataclasses
-import sys
-from pathlib import Path
 
 import sqlalchemy as sa
+from evening_scenario import EVENING_DATE, EVENING_NAME, find_seed, play_evening, program
+from live_driver import Driver
 from sqlmodel import SQLModel
 
 from loto_app.storage.access import AccessStore
 from loto_app.storage.db import make_engine
 from loto_app.storage.migrations import upgrade
 from loto_app.storage.repository import EveningStore
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "records"))
-from evening_scenario import EVENING_DATE, EVENING_NAME, find_seed, play_evening, program
-from live_driver import Driver
 
 
 @dataclasses.dataclass

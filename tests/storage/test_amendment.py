@@ -1,4 +1,4 @@
-"""An amended program (issue 13) in the database: the log replays it, the query tables and the
+"""An amended program in the database: the log replays it, the query tables and the
 report follow it, a reload and another worker's registry see it."""
 
 from __future__ import annotations

@@ -65,7 +65,7 @@ def test_export_wipe_import_gives_the_same_evening(db_url: str, tmp_path: Path) 
     assert replayed.fingerprint() == picture
     # every secret still signs in: the phone, the animateur, the organiser, the desk
     access = AccessStore(store.engine)
-    assert store.player_for_secret(done.evening_id, ev.player_secret) == ev.player_id
+    assert access.player_for_secret(done.evening_id, ev.player_secret) == ev.player_id
     assert access.check_animateur(done.evening_id, ev.animateur)
     assert access.check_organiser(done.evening_id, ev.organiser)
     member = access.staff_for_secret(done.evening_id, ev.cashier)

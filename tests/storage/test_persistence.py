@@ -189,13 +189,17 @@ def test_player_identity_is_a_server_issued_secret(db_engine, drivers):
     store = EveningStore(db_engine)
     creds = store.create_evening("Loto", program())
     pid, secret = drivers(store).join(creds.evening_id, "Mamie Jo")
-    assert store.player_for_secret(creds.evening_id, secret) == pid
-    assert store.player_for_secret(creds.evening_id, secret + "x") is None
+    # the process's one store of credential checks (live/runtime/identity.py `access`)
+    access = AccessStore(store.engine)
+    assert access.known_player(creds.evening_id, secret) is None  # (not seen by this store)
+    assert access.player_for_secret(creds.evening_id, secret) == pid  # (from the database)
+    assert access.known_player(creds.evening_id, secret) == pid  # kept: no read next time
+    assert access.player_for_secret(creds.evening_id, secret + "x") is None
+    assert access.known_player(creds.evening_id, secret + "x") is None  # (never kept)
     with Session(store.engine) as s:
         stored = s.exec(select(m.PlayerRow.secret_hash)).all()
     assert secret not in stored  # only a digest is kept
     assert store.evening_id_for_code(creds.join_code.lower()) == creds.evening_id
-    access = AccessStore(store.engine)
     assert access.check_animateur(creds.evening_id, creds.animateur_secret)
     assert not access.check_animateur(creds.evening_id, "guess")
     renewed = access.reset_animateur_secret(creds.evening_id)
@@ -217,8 +221,9 @@ def test_joiners_secrets_are_committed_with_their_joins_in_one_batch(db_engine, 
 
     joined = d.call(burst())
     assert d.live(creds.evening_id).seq == seq0 + 12
+    access = AccessStore(store.engine)
     for pid, secret in joined:
-        assert store.player_for_secret(creds.evening_id, secret) == pid
+        assert access.player_for_secret(creds.evening_id, secret) == pid
     assert len({secret for _, secret in joined}) == 12
 
     # The join's row already written when its digest is (a projection's statement writes the
@@ -234,8 +239,8 @@ def test_joiners_secrets_are_committed_with_their_joins_in_one_batch(db_engine, 
         extra(s)
 
     assert live.commit_batch(events, flushed_first)
-    assert store.player_for_secret(creds.evening_id, "secret-de-zoe") == "zoe"
-    assert store.player_for_secret(creds.evening_id, "secret-de-zo") is None
+    assert access.player_for_secret(creds.evening_id, "secret-de-zoe") == "zoe"
+    assert access.player_for_secret(creds.evening_id, "secret-de-zo") is None
     assert store.verify_audit(creds.evening_id) == []
     assert LiveEvening(store, creds.evening_id).evening.fingerprint() == live.evening.fingerprint()
 

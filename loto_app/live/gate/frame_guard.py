@@ -26,6 +26,8 @@ from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from loto_app.live import compat
+
 if TYPE_CHECKING:
     import reflex as rx
 
@@ -167,10 +169,9 @@ class FrameGuard:
 def install(app: rx.App) -> FrameGuard:
     """Put the guard in front of the app's socket event handler (python-socketio dispatches
     `event` messages to the namespace's `on_event` attribute)."""
-    namespace = app.event_namespace
-    if namespace is None or app._state is None:
-        raise RuntimeError("the app has no event namespace yet (no state)")
-    root = app._state
-    guard = FrameGuard(namespace.on_event, lambda: handler_names(root))
-    namespace.on_event = guard.handle  # type: ignore[method-assign]
+    root = compat.app_state(app)
+    if root is None:
+        raise RuntimeError("the app has no state yet")
+    guard = FrameGuard(compat.socket_on_event(app), lambda: handler_names(root))
+    compat.set_socket_handlers(app, on_event=guard.handle)
     return guard

@@ -13,18 +13,16 @@ guard, installed after this, checks the event's size first.
 
 from __future__ import annotations
 
-import itertools
-import json
 import logging
 import time
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
-from reflex_base.constants.state import FIELD_MARKER
-
+from loto_app.live import compat
 from loto_app.live.input.guards import BadInput
-from loto_app.live.input.marks_batch import MarksBatch, batch_text, parse
-from loto_app.live.runtime import identity, marks
+from loto_app.live.input.marks_batch import MarksBatch
+from loto_app.live.runtime import marks
+from loto_app.live.runtime.marks import ack_text, answer, read
 
 if TYPE_CHECKING:
     import reflex as rx
@@ -36,13 +34,6 @@ RATE = 2.0  # batches per second, sustained
 MAX_SOCKETS = 50_000  # rate buckets kept
 
 _buckets: dict[str, list[float]] = {}  # sid -> [tokens, last refill]
-_acks = itertools.count(1)
-
-
-def ack_text(ack: dict[str, Any]) -> str:
-    """An ack as the page receives it: each one a new text (`n`), so that the page sees every
-    answer, even two alike."""
-    return json.dumps({**ack, "n": next(_acks)}, separators=(",", ":"))
 
 
 def allowed(sid: str) -> bool:
@@ -61,29 +52,6 @@ def allowed(sid: str) -> bool:
     return True
 
 
-def read(payload: Any) -> MarksBatch:
-    """The batch of a `save_marks` event's payload.
-
-    Raises:
-        BadInput: not a batch.
-    """
-    form_data = payload.get("form_data") if isinstance(payload, dict) else None
-    return parse(batch_text(form_data))
-
-
-async def answer(batch: MarksBatch) -> dict[str, Any] | None:
-    """Identify, store, and the ack (None: nobody's identity, or not stored)."""
-    who = await identity.player_of(batch.code, batch.secret)
-    if who is None:
-        log.warning("save_marks: a batch with no valid player identity (code %s)", batch.code)
-        return None
-    try:
-        return await marks.save(*who, batch)
-    except Exception:
-        log.exception("save_marks: the batch of player %s was not stored", who[1])
-        return None
-
-
 class MarksPath:
     """Wraps the socket's `on_event`: a `save_marks` event is answered here."""
 
@@ -91,7 +59,7 @@ class MarksPath:
         self, app: rx.App, on_event: Callable[[str, Any], Awaitable[None]], handler: str
     ) -> None:
         self.app, self.on_event, self.handler = app, on_event, handler
-        self.slot = handler.rpartition(".")[0], "marks_ack" + FIELD_MARKER
+        self.state = handler.rpartition(".")[0]
 
     async def handle(self, sid: str, data: Any) -> None:
         """The replacement `on_event`."""
@@ -112,8 +80,7 @@ class MarksPath:
         ack = await answer(batch)
         if ack is None:
             return
-        state, var = self.slot
-        update = {"delta": {state: {var: ack_text(ack)}}, "events": []}
+        update = {**compat.delta(self.state, {"marks_ack": ack_text(ack)}), "events": []}
         assert self.app.sio is not None
         await self.app.sio.emit(
             "event", update, to=sid, namespace=self.app.event_namespace.namespace
@@ -127,16 +94,6 @@ class MarksPath:
 def install(app: rx.App, handler: str) -> MarksPath:
     """Put the light path in front of Reflex's `on_event` (before the frame guard is
     installed, so that the guard checks a batch's size first)."""
-    namespace = app.event_namespace
-    if namespace is None:
-        raise RuntimeError("the app has no event namespace yet (no state)")
-    path = MarksPath(app, namespace.on_event, handler)
-    namespace.on_event = path.handle  # type: ignore[method-assign]
-    disconnect = namespace.on_disconnect
-
-    def on_disconnect(sid: str, *_reason: Any) -> Any:
-        path.forget(sid)
-        return disconnect(sid)
-
-    namespace.on_disconnect = on_disconnect  # type: ignore[method-assign]
+    path = MarksPath(app, compat.socket_on_event(app), handler)
+    compat.set_socket_handlers(app, on_event=path.handle, before_disconnect=path.forget)
     return path

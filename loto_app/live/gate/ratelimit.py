@@ -40,6 +40,7 @@ from typing import TYPE_CHECKING, Any
 from reflex.middleware import Middleware
 from reflex.state import StateUpdate
 
+from loto_app.live import compat
 from loto_app.live.gate.frame_guard import RefusalLog
 from loto_app.live.states.session import StaffSession, reload_if_lost
 
@@ -176,7 +177,7 @@ class EventGate(Middleware):
 
     async def preprocess(self, app: App, state: BaseState, event: Event) -> StateUpdate | None:
         """Drop (with a warning and, now and then, a French message) or let the event through."""
-        state = state._get_root_state()  # (Reflex may hand the handler's state, not the root)
+        state = compat.root_state(state)  # (Reflex may hand the handler's state, not the root)
         session = state.router.session
         key = session.client_token or session.session_id or "?"
         if not self.limiter.allow(key) and not await _signed_in_staff(state, event):
@@ -251,11 +252,7 @@ async def _reloaded(state: BaseState, event: Event) -> bool:
 
 
 async def _delta(state: BaseState) -> StateUpdate:
-    root = state._get_root_state()
-    try:
-        return StateUpdate(delta=await root._get_resolved_delta())
-    finally:
-        root._clean()
+    return StateUpdate(delta=await compat.resolved_delta(state))
 
 
 async def _tell(state: BaseState, event: Event, text: str) -> StateUpdate:

@@ -21,7 +21,7 @@ is loaded by its hydrate alone: `_warm` is then told so (`whole`) and does what 
 player's, an error), it says so and the page's `resume` is queued after the hydrate, as an
 on_load handler would run. Reflex runs a page's on_load handlers as events of their own after
 the hydrate (`on_load_internal`, then one per handler): three of the six events the server
-processed for each phone joining from the QR code, ~18 % of a join's CPU (issue 14).
+processed for each phone joining from the QR code, ~18 % of a join's CPU.
 """
 
 from __future__ import annotations
@@ -30,7 +30,8 @@ import logging
 from typing import TYPE_CHECKING, Any, Protocol
 
 from reflex.middleware import Middleware
-from reflex_base.constants.state import FIELD_MARKER
+
+from loto_app.live import compat
 
 if TYPE_CHECKING:
     from reflex.app import App
@@ -39,7 +40,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-HYDRATE = "hydrate_and_load"
+HYDRATE = compat.HYDRATE
 
 
 class Warmable(Protocol):
@@ -63,7 +64,7 @@ def stored_values(state_cls: type, vars_: Any) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in vars_.items():
         if isinstance(key, str) and key.startswith(prefix) and isinstance(value, str):
-            out[key[len(prefix) :].removesuffix(FIELD_MARKER)] = value
+            out[key[len(prefix) :].removesuffix(compat.FIELD_MARKER)] = value
     return out
 
 
@@ -88,13 +89,13 @@ class WarmHydrate(Middleware):
         """Let every event through; before a hydrate, fill the page's states in."""
         if event.name.rpartition(".")[2] != HYDRATE:
             return None
-        root = state._get_root_state()
+        root = compat.root_state(state)
         path = root.router.url.path
         classes = self.by_route.get(path.rstrip("/") or "/")
         if not classes:
             return None
         # (the same test as Reflex's hydrate: does an on_load event follow it?)
-        whole = not app.get_load_events(path)
+        whole = not compat.has_on_load(app, path)
         payload = event.payload if isinstance(event.payload, dict) else {}
         for cls in classes:
             try:
@@ -110,9 +111,6 @@ class WarmHydrate(Middleware):
     @staticmethod
     async def _resume_after(cls: type) -> None:
         """Queue the page state's `resume` after this hydrate, as an on_load handler."""
-        from reflex_base.event import Event
-        from reflex_base.event.context import EventContext
-
         resume = getattr(cls, "resume", None)
         if resume is not None:
-            await EventContext.get().enqueue(*Event.from_event_type(resume))
+            await compat.enqueue(resume)

@@ -5,15 +5,17 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from loto_app.refusal import Refusal
+
 log = logging.getLogger("loto_app.live")
 
 MAX_TEXT = 64
 
 
-class BadInput(ValueError):
+class BadInput(Refusal, ValueError):
     """A handler argument that is not what the UI sends."""
 
-    user_message = "Requête invalide."
+    default_user_message = "Requête invalide."
 
 
 def as_int(value: Any, lo: int, hi: int, what: str) -> int:

@@ -27,8 +27,9 @@ from loto_app.domain.program import (
     TokenSource,
     demo_program,
 )
-from loto_app.limits import MAX_SERIES
+from loto_app.limits import MAX_SECRET, MAX_SERIES
 from loto_app.present import amount_text
+from loto_app.refusal import Refusal
 
 MAX_GAMES = 30
 MAX_OFFERS = 20
@@ -43,7 +44,7 @@ TEXT_FIELDS = {
     "date": 10,
     "series": MAX_SERIES,
     "stream_url": MAX_STREAM,
-    "create_key": 64,
+    "create_key": MAX_SECRET,
 }
 CHOICE_FIELDS = {
     "draw_source": {d.value for d in DrawSource},
@@ -74,12 +75,8 @@ REMOTE_WARNING = (
 )
 
 
-class FormProblem(ValueError):
+class FormProblem(Refusal, ValueError):
     """A field of the program form that cannot be read (French message for the organiser)."""
-
-    def __init__(self, detail: str, user_message: str) -> None:
-        super().__init__(detail)
-        self.user_message = user_message
 
 
 @dataclasses.dataclass

@@ -25,9 +25,8 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from reflex_base.constants.state import FIELD_MARKER
-
 from loto_app.domain import events as ev
+from loto_app.live import compat
 from loto_app.live.present.snapshot import public_snapshot
 from loto_app.live.runtime import fanout, registry
 from loto_app.live.runtime.live_evening import LiveEvening
@@ -100,8 +99,7 @@ async def recheck_staff(evening_id: int) -> None:
     next action)."""
     if _app is None or not _staff_recheck_event:
         return
-    poke = {"events": [{"name": _staff_recheck_event, "payload": {}, "router_data": {}}]}
-    await _emit(poke, staff_room(evening_id))
+    await _emit(compat.poke(_event(_staff_recheck_event)), staff_room(evening_id))
 
 
 def bind_desk(refresh_handler: str) -> None:
@@ -130,10 +128,8 @@ def _rooms_across_workers(app: rx.App, redis_url: str):
     @contextlib.asynccontextmanager
     async def task() -> AsyncIterator[None]:
         assert app.sio is not None
-        manager = _redis_manager(redis_url, channel=rooms_channel())
-        manager.set_server(app.sio)
-        app.sio.manager = manager
-        app.sio.manager_initialized = False  # its listener starts on the first connection
+        # (before any connection: its listener starts on the first one)
+        fanout.assign(app.sio, _redis_manager(redis_url, channel=rooms_channel()))
         log.info("socket.io rooms relayed through Redis at %s", redis_url)
         yield
 
@@ -152,28 +148,22 @@ def rooms_channel(db_url: str | None = None) -> str:
     return f"loto-rooms:{digest}"
 
 
+class _RedisManager(compat.RedisManager, fanout.FastEmit):
+    """python-socketio's Redis manager, plus: when its connection comes back (Redis restarted),
+    this worker's sockets get the current picture of every evening again, since what other
+    workers published meanwhile never reached them. The messages it relays are queued on this
+    worker's sockets by `fanout.FastEmit`."""
+
+    def reconnected(self) -> None:
+        with contextlib.suppress(RuntimeError):  # no running loop: nothing to resync
+            task = asyncio.get_running_loop().create_task(resync_local_rooms())
+            _tasks.add(task)
+            task.add_done_callback(_tasks.discard)
+
+
 def _redis_manager(url: str, channel: str) -> Any:
     """A socket.io Redis manager that resyncs this worker's rooms after a Redis outage."""
-    import socketio
-
-    class Manager(socketio.AsyncRedisManager, fanout.FastEmit):
-        """python-socketio's Redis manager, plus: when its connection comes back (Redis
-        restarted), this worker's sockets get the current picture of every evening again,
-        since what other workers published meanwhile never reached them. The messages it
-        relays are queued on this worker's sockets by `fanout.FastEmit`."""
-
-        _connections = 0
-
-        def _redis_connect(self) -> None:
-            super()._redis_connect()
-            self._connections += 1
-            if self._connections > 1:
-                with contextlib.suppress(RuntimeError):  # no running loop: nothing to resync
-                    task = asyncio.get_running_loop().create_task(resync_local_rooms())
-                    _tasks.add(task)
-                    task.add_done_callback(_tasks.discard)
-
-    return Manager(url, channel=channel)
+    return _RedisManager(url, channel=channel)
 
 
 async def resync_local_rooms() -> None:
@@ -200,7 +190,12 @@ async def resync_local_rooms() -> None:
 
 def delta(values: dict[str, Any]) -> dict[str, Any]:
     """A frontend update that sets HallView vars."""
-    return {"delta": {_hall_state: {k + FIELD_MARKER: v for k, v in values.items()}}}
+    return compat.delta(_hall_state, values)
+
+
+def _event(handler: str) -> dict[str, Any]:
+    """The event that makes a page call one of its handlers (`<state full name>.<handler>`)."""
+    return {"name": handler, "payload": {}, "router_data": {}}
 
 
 async def _emit(message: dict[str, Any], to: str, skip_sid: str | None = None) -> None:
@@ -236,11 +231,8 @@ async def reload_page(sid: str) -> None:
     sent again by a page load, and the page's on_load handler signs it back in."""
     # The state that lost its identity may still send its (empty) local-storage vars: this
     # page stops writing local storage before it reloads, so the identity survives.
-    script = {
-        "javascript_code": "Storage.prototype.setItem = function () {}; window.location.reload()",
-        "callback": None,
-    }
-    await _emit({"events": [{"name": "_call_script", "payload": script, "router_data": {}}]}, sid)
+    script = "Storage.prototype.setItem = function () {}; window.location.reload()"
+    await _emit(compat.poke(compat.call_script(script)), sid)
 
 
 #: The public picture of each live evening, with the sequence number it was made at.
@@ -359,9 +351,9 @@ def routes(
     elif any(isinstance(x, ev.PlayerJoined) for x in events):
         out.append(Emit(staff_room(evening_id), delta({"players": len(lv.evening.players)})))
     if _desk_refresh_event and any(isinstance(x, DESK_EVENTS) for x in events):
-        desk_poke = {"events": [{"name": _desk_refresh_event, "payload": {}, "router_data": {}}]}
+        desk_poke = compat.poke(_event(_desk_refresh_event))
         out.append(Emit(desk_room(evening_id), desk_poke, skip_sid=actor))
-    poke = {"events": [{"name": _refresh_event, "payload": {}, "router_data": {}}]}
+    poke = compat.poke(_event(_refresh_event))
     if any(isinstance(x, (ev.GameStarted, ev.UnmarkAllowed)) for x in events):
         # which cartons play, marks and annulments reset: everyone's private view
         return [*out, Emit(room(evening_id), poke)]

@@ -1,7 +1,7 @@
 """Room messages queued on each socket at once, without one asyncio task per recipient.
 
 python-socketio 5.18's `AsyncManager.emit` encodes a message once, then creates one asyncio task
-per recipient (`_send_eio_packet` -> `send_packet` -> `AsyncSocket.send` -> `queue.put`) and
+per recipient (`_send_eio_packet` -> `eio.send_packet` -> `AsyncSocket.send` -> `queue.put`) and
 gathers them: for a draw's picture to 1,000 phones, a thousand tasks created, scheduled and
 awaited (10-15 % of the broadcast's server CPU, measured: the rest is each socket's writer and
 Granian). A socket's `send` only checks that its client
@@ -14,19 +14,25 @@ With the lean server (the default, loto_app/lean_server.py), an idle websocket d
 need its writer: the message's frame, built once, is written on the connection right away
 (`queue_all`).
 
-Installed on the process's manager (`install`), and mixed into the Redis manager of several
-workers (broadcast.py), whose relayed messages end in `AsyncManager.emit` on each worker.
+Installed as the process's manager (`install`, before any client connects), and a base of the
+Redis manager of several workers (broadcast.py), whose relayed messages end in
+`AsyncManager.emit` on each worker.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from typing import Any
 
 import socketio
 from engineio import packet as eio_packet
 from socketio import packet as sio_packet
+
+from loto_app.live import compat
+
+log = logging.getLogger(__name__)
 
 _tasks: set[asyncio.Task] = set()  # the slow sends in flight (a task needs a strong reference)
 
@@ -48,7 +54,7 @@ class FastEmit(socketio.AsyncManager):
     ) -> None:
         room = to or room
         kwargs.pop("ignore_queue", None)  # (AsyncServer.emit always passes it; no queue here)
-        if callback is not None or kwargs or namespace not in self.rooms:
+        if callback is not None or kwargs or namespace not in compat.manager_rooms(self):
             await super().emit(
                 event, data, namespace, room=room, skip_sid=skip_sid, callback=callback, **kwargs
             )
@@ -60,26 +66,34 @@ class FastEmit(socketio.AsyncManager):
         else:
             data = []
         skip = skip_sid if isinstance(skip_sid, list) else [skip_sid]
-        pkt = self.server.packet_class(sio_packet.EVENT, namespace=namespace, data=[event, *data])
-        encoded = pkt.encode()
-        eio_pkts = [
-            eio_packet.Packet(eio_packet.MESSAGE, p)
-            for p in (encoded if isinstance(encoded, list) else [encoded])
-        ]
-        queue_all(
-            self.server,
-            (eio_sid for sid, eio_sid in self.get_participants(namespace, room) if sid not in skip),
-            eio_pkts,
-        )
+        try:
+            pkt = self.server.packet_class(
+                sio_packet.EVENT, namespace=namespace, data=[event, *data]
+            )
+            encoded = pkt.encode()
+            eio_pkts = [
+                eio_packet.Packet(eio_packet.MESSAGE, p)
+                for p in (encoded if isinstance(encoded, list) else [encoded])
+            ]
+            eio_sids = [
+                eio_sid
+                for sid, eio_sid in self.get_participants(namespace, room)
+                if sid not in skip
+            ]
+        except Exception as exc:  # (an upgrade changed what this reads): the library's emit
+            _failed(exc, f"the message to {room!r}")
+            await super().emit(event, data, namespace, room=room, skip_sid=skip_sid)
+            return
+        queue_all(self.server, eio_sids, eio_pkts)
 
 
 #: Where a websocket's ASGI scope holds its `write_frame(frame) -> bool`, when the server offers
 #: one (loto_app/lean_server.py: gunicorn + uvicorn, the default server).
 SCOPE_KEY = "loto.write_frame"
 
-#: Messages written straight on the connection (`queue_all`), and the ones queued (the tests
-#: read them).
-counts = {"direct": 0, "queued": 0}
+#: Messages written straight on the connection (`queue_all`), the ones queued, and the sockets
+#: for which the fast path failed (sent the library's way instead); the tests read them.
+counts = {"direct": 0, "queued": 0, "failed": 0}
 
 
 def ws_frame(data: str | bytes) -> bytes:
@@ -99,12 +113,6 @@ def ws_frame(data: str | bytes) -> bytes:
     return head + payload
 
 
-def writer_idle(sock: Any) -> bool:
-    """The socket's writer task waits for its next packet: none is queued or being sent."""
-    q = sock.queue
-    return q.empty() and any(not g.done() for g in q._getters)
-
-
 def queue_all(server: socketio.AsyncServer, eio_sids: Any, eio_pkts: list[Any]) -> None:
     """Put the packets on each socket's queue; or, on a websocket whose writer is idle and whose
     server offers it (`SCOPE_KEY`), write their frames, built once, on the connection now.
@@ -113,49 +121,106 @@ def queue_all(server: socketio.AsyncServer, eio_sids: Any, eio_pkts: list[Any]) 
     writer task, which takes the packet off its queue (engine.io's `poll` starts a task and a
     timer for it), encodes it and sends it through three ASGI `send` wrappers to the server's
     protocol, which frames it. Same bytes on the wire, same order: the direct path is taken only
-    when nothing is queued or being sent on that socket."""
-    eio = server.eio
-    sockets = eio.sockets
-    environs = server.environ
-    timeout = eio.ping_timeout
+    when nothing is queued or being sent on that socket.
+
+    Whatever goes wrong with one socket (a library upgrade that renamed what this reads, a
+    connection that fails on write) never stops the message for the others: that socket's
+    packets not yet written go the library's way (`send_the_library_way`), and the first such
+    failure of the process is logged with its traceback."""
+    eio_sids = list(eio_sids)
+    try:
+        sockets, environs, timeout = compat.eio_server(server)
+    except Exception as exc:  # nothing can be read: every recipient the library's way
+        _failed(exc, "the server's sockets")
+        for eio_sid in eio_sids:
+            send_the_library_way(server, eio_sid, eio_pkts)
+        return
     wall = time.time()
     frames: list[bytes] | None = None
     direct = queued = 0
     for eio_sid in eio_sids:
-        sock = sockets.get(eio_sid)
-        if sock is None or sock.closed:
-            continue  # (gone: `send_packet` would only log it)
-        last = sock.last_ping
-        if last and wall - last > timeout:  # the client is gone: the library closes the socket
-            for p in eio_pkts:
-                task = asyncio.get_running_loop().create_task(server._send_eio_packet(eio_sid, p))
-                _tasks.add(task)
-                task.add_done_callback(_tasks.discard)
-            continue
-        done = 0  # packets written (one, but for a message with binary attachments)
-        if sock.upgraded and not sock.upgrading and writer_idle(sock):
-            environ = environs.get(eio_sid)
-            write = environ.get("asgi.scope", {}).get(SCOPE_KEY) if environ else None
-            if write is not None:
-                if frames is None:
-                    frames = [ws_frame(p.encode()) for p in eio_pkts]
-                while done < len(frames) and write(frames[done]):
-                    done += 1  # (a write that fills the buffer: the rest waits in the queue)
-        if done == len(eio_pkts):
-            direct += 1
-            continue
-        for p in eio_pkts[done:]:
-            sock.queue.put_nowait(p)
-        queued += 1
+        done = 0  # packets written or queued (one, but for a message with binary attachments)
+        try:
+            sock = compat.live_socket(sockets, eio_sid)
+            if sock is None:
+                continue  # (gone: `send_packet` would only log it)
+            if compat.socket_gone(sock, wall, timeout):  # the library closes it
+                send_the_library_way(server, eio_sid, eio_pkts)
+                continue
+            if compat.writer_idle(sock):
+                environ = environs.get(eio_sid)
+                write = environ.get(compat.ASGI_SCOPE, {}).get(SCOPE_KEY) if environ else None
+                if write is not None:
+                    if frames is None:
+                        frames = [ws_frame(p.encode()) for p in eio_pkts]
+                    while done < len(frames) and write(frames[done]):
+                        done += 1  # (a write that fills the buffer: the rest waits in the queue)
+            if done == len(eio_pkts):
+                direct += 1
+                continue
+            for p in eio_pkts[done:]:
+                compat.queue_packet(sock, p)
+                done += 1
+            queued += 1
+        except Exception as exc:
+            _failed(exc, f"socket {eio_sid}")
+            send_the_library_way(server, eio_sid, eio_pkts[done:])
     counts["direct"] += direct
     counts["queued"] += queued
 
 
+def send_the_library_way(server: socketio.AsyncServer, eio_sid: str, eio_pkts: list[Any]) -> None:
+    """Send the packets to one socket as python-socketio's own `emit` does, through engine.io's
+    public `send_packet` (which checks the client's pings and queues them, or closes the
+    socket), in order, in a task of their own."""
+    if not eio_pkts:
+        return
+
+    async def send() -> None:
+        for p in eio_pkts:
+            await server.eio.send_packet(eio_sid, p)
+
+    task = asyncio.get_running_loop().create_task(send())
+    _tasks.add(task)
+    task.add_done_callback(_tasks.discard)
+
+
+_logged_failure = False
+
+
+def _failed(exc: Exception, where: str) -> None:
+    """Count a failure of the fast path; log the process's first one, with its traceback."""
+    global _logged_failure
+    counts["failed"] += 1
+    if not _logged_failure:
+        _logged_failure = True
+        log.error(
+            "fan-out: the fast path failed on %s (%s: %s); this socket and any other that "
+            "fails from now on get their messages the library's way (logged once)",
+            where,
+            type(exc).__name__,
+            exc,
+            exc_info=exc,
+        )
+
+
 def install(server: socketio.AsyncServer) -> None:
-    """Make the server's (single-process) manager a `FastEmit`."""
+    """Make a `FastEmit` the server's (single-process) manager, in place of the plain one it was
+    given, before any client connected: python-socketio takes any manager (its
+    `client_manager`), and one is handed its server by `set_server`, as the server does."""
     manager = server.manager
     if isinstance(manager, FastEmit):
         return
     if type(manager) is not socketio.AsyncManager:
         raise TypeError(f"unexpected socket.io manager {type(manager).__name__}")
-    manager.__class__ = FastEmit  # (no state of its own: only `emit` differs)
+    if server.manager_initialized or compat.manager_rooms(manager):
+        raise RuntimeError("the socket.io server already serves clients: too late for FastEmit")
+    assign(server, FastEmit())
+
+
+def assign(server: socketio.AsyncServer, manager: socketio.AsyncManager) -> None:
+    """Make `manager` the server's, as the server does with the one it is given: handed the
+    server (`set_server`), initialized on the first connection."""
+    manager.set_server(server)
+    server.manager = manager
+    server.manager_initialized = False

@@ -16,18 +16,20 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import itertools
+import json
 import logging
 import os
 from collections.abc import Coroutine
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from loto_app.live.runtime import registry
+from loto_app.live.input.marks_batch import MarksBatch, batch_text, parse
+from loto_app.live.runtime import identity, registry
 
 if TYPE_CHECKING:
     from loto_app.domain import events as ev
     from loto_app.domain.engine import Evening
-    from loto_app.live.input.marks_batch import MarksBatch
 
 log = logging.getLogger("loto_app.live")
 
@@ -136,3 +138,37 @@ async def _commit(evening_id: int, waiting: list[_Waiting]) -> None:
     for w in waiting:
         if not w.answer.done():
             w.answer.set_result(None)
+
+
+# ---------------------------------------------------------------- a phone's batch, answered
+
+_acks = itertools.count(1)
+
+
+def ack_text(ack: dict[str, Any]) -> str:
+    """An ack as the page receives it: each one a new text (`n`), so that the page sees every
+    answer, even two alike."""
+    return json.dumps({**ack, "n": next(_acks)}, separators=(",", ":"))
+
+
+def read(payload: Any) -> MarksBatch:
+    """The batch of a `save_marks` event's payload.
+
+    Raises:
+        BadInput: not a batch.
+    """
+    form_data = payload.get("form_data") if isinstance(payload, dict) else None
+    return parse(batch_text(form_data))
+
+
+async def answer(batch: MarksBatch) -> dict[str, Any] | None:
+    """Identify, store, and the ack (None: nobody's identity, or not stored)."""
+    who = await identity.player_of(batch.code, batch.secret)
+    if who is None:
+        log.warning("save_marks: a batch with no valid player identity (code %s)", batch.code)
+        return None
+    try:
+        return await save(*who, batch)
+    except Exception:
+        log.exception("save_marks: the batch of player %s was not stored", who[1])
+        return None

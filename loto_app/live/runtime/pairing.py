@@ -26,12 +26,13 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from loto_app.live.gate.signin_limit import (
+from loto_app.live.runtime.signin_limit import (
     MemoryCounter,
     RedisCounter,
     SignInLimiter,
     namespaced,
 )
+from loto_app.refusal import Refusal
 
 log = logging.getLogger("loto_app.live")
 
@@ -125,12 +126,8 @@ class RedisCodes:
         return bool(await self.redis.eval(self.BIND, 1, self.prefix + code, str(evening_id)))
 
 
-class Refused(Exception):
+class Refused(Refusal):
     """A pairing refused: `user_message` says why in French."""
-
-    def __init__(self, reason: str, user_message: str) -> None:
-        super().__init__(reason)
-        self.user_message = user_message
 
 
 UNKNOWN = "Code inconnu ou expiré : tapez le code affiché en ce moment sur l'écran."

@@ -22,9 +22,9 @@ handler finds the player or the sign-in in the database again, and the room broa
 the hall's picture; the database holds the truth. With Redis (`REFLEX_REDIS_URL`) the state
 lives in Redis, which expires it by itself: the reaper does not run.
 
-It reads the Reflex 0.10 state manager's bookkeeping (`_token_expires_at`, `_states_locks`,
-`_purge_token`, `_track_token`) and the token manager's `token_to_socket`: Reflex is pinned to
-0.10.x, and `tests/live/test_reaper.py` runs the reaper on the real classes.
+It reads the Reflex 0.10 state manager's bookkeeping and the token manager's connected tokens
+through `compat.MemoryStates` and `compat.connected_tokens` (loto_app/live/compat.py), and
+`tests/live/test_reaper.py` runs the reaper on the real classes.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from reflex.istate.manager.token import BaseStateToken
+from loto_app.live import compat
 
 log = logging.getLogger("loto_app.live")
 
@@ -71,70 +71,58 @@ class Reaper:
     """Drops the in-memory states of clients gone for `idle` seconds.
 
     Args:
-        manager: Reflex's `StateManagerMemory`.
-        sockets: the token manager (its `token_to_socket` maps connected tokens).
+        states: Reflex's in-memory state manager's bookkeeping.
+        connected: the client tokens with a socket on this process (a live mapping).
         idle: seconds without a socket before a token's state is dropped.
         clock: wall-clock seconds (injected by tests).
     """
 
     def __init__(
         self,
-        manager: Any,
-        sockets: Any,
+        states: compat.MemoryStates,
+        connected: Any,
         idle: float,
         clock: Callable[[], float] = time.time,
     ) -> None:
-        self.manager, self.sockets, self.idle, self.clock = manager, sockets, idle, clock
+        self.states, self.connected, self.idle, self.clock = states, connected, idle, clock
         self.gone_since: dict[str, float] = {}  # token -> when it was first seen without socket
         self.dropped_total = 0
 
     def sweep(self) -> Sweep:
         """One pass over the states in memory (no await: nothing changes under it)."""
         now = self.clock()
-        connected = self.sockets.token_to_socket
-        locks = self.manager._states_locks
+        connected = self.connected
         dropped = kept = waiting = 0
         tracked: set[str] = set()
-        for _key, (_expires, token) in list(self.manager._token_expires_at.items()):
-            if not isinstance(token, BaseStateToken):  # a shared state's token: not a client
-                continue
+        for token in self.states.client_tokens():  # (shared states' tokens left out)
             ident = token.ident
             tracked.add(ident)
             if ident in connected:
                 self.gone_since.pop(ident, None)
-                self.manager._track_token(token)  # its deadline moves on: never expired
+                self.states.keep(token)  # its deadline moves on: never expired
                 kept += 1
                 continue
             since = self.gone_since.setdefault(ident, now)
-            lock = locks.get(token.lock_key)
-            if now - since < self.idle or (lock is not None and lock.locked()):
+            if now - since < self.idle or self.states.busy(token):
                 waiting += 1
                 continue
-            self.manager._purge_token(token)
+            self.states.drop(token)
             self.gone_since.pop(ident, None)
             dropped += 1
         for ident in [i for i in self.gone_since if i not in tracked]:
             del self.gone_since[ident]  # expired by Reflex itself, or dropped above
         self.dropped_total += dropped
-        return Sweep(dropped, kept, waiting, len(self.manager.states))
-
-
-def memory_manager(app: Any) -> Any | None:
-    """The app's in-memory state manager, or None (Redis, disk)."""
-    from reflex.istate.manager.memory import StateManagerMemory
-
-    manager = app.state_manager
-    return manager if isinstance(manager, StateManagerMemory) else None
+        return Sweep(dropped, kept, waiting, self.states.count())
 
 
 async def run(app: Any) -> None:
     """The lifespan task: sweep every `SWEEP_EVERY` seconds while the app runs."""
     idle = idle_seconds()
-    manager = memory_manager(app)
-    if not idle or manager is None:
+    states = compat.MemoryStates.of(app)
+    if not idle or states is None:
         log.info("state reaper off (%s)", "disabled" if not idle else "states not in memory")
         return
-    reaper = Reaper(manager, app.event_namespace._token_manager, idle)
+    reaper = Reaper(states, compat.connected_tokens(app), idle)
     every = max(1.0, min(SWEEP_EVERY, idle / 4))
     log.info("state reaper: states of clients gone for %.0f s are dropped", idle)
     while True:

@@ -19,7 +19,7 @@ with a recording publisher.
 One process (no `REFLEX_REDIS_URL`: Reflex keeps its states in memory, so there is no second
 worker) is the database's only writer: its evenings in memory are the log's latest state, and
 nothing asks the database whether another process committed (a page load or a batch did; ~8 %
-of a join's server CPU, issue 14). Should another process commit all the same (two apps on one
+of a join's server CPU). Should another process commit all the same (two apps on one
 database), the commit it races fails on the log's (evening, seq) key, the evening is replayed
 from the database and the registry catches up before every move from then on.
 """

@@ -10,18 +10,15 @@ out).
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Callable
 from typing import Any, ClassVar
 
 import reflex as rx
 
 from loto_app.domain import events as ev
 from loto_app.domain.engine import Evening
-from loto_app.domain.errors import LotoError, NotInTie
+from loto_app.domain.errors import NotInTie
 from loto_app.domain.verdicts import Verdict
 from loto_app.limits import MAX_CARTON_NO, MAX_CODE
-from loto_app.live.gate import signin_limit
 from loto_app.live.input.disputes import (
     decision_move,
     read_decision,
@@ -39,9 +36,9 @@ from loto_app.live.input.guards import (
     refuse,
 )
 from loto_app.live.present.views import VERDICT_KIND, verdict_text
-from loto_app.live.runtime import broadcast, registry
+from loto_app.live.runtime import broadcast, registry, signin_limit
 from loto_app.live.states.screen_pairing import ScreenPairing
-from loto_app.live.states.session import StaffSession, access
+from loto_app.live.states.session import StaffSession
 from loto_app.storage.access import StaffMember
 
 #: The tablet's occasional forms (`AnimateurState.panel`).
@@ -81,21 +78,16 @@ class AnimateurState(ScreenPairing, StaffSession, rx.State):
         stores (checked in the database) and the board, so that a restart does not flash the
         sign-in form; `resume`, the page's on_load handler, then signs in fully (rooms,
         snapshot; `whole` is never so here)."""
-        code, secret = stored.get("code", ""), stored.get("secret", "")
-        if not code or not secret or len(code) > MAX_CODE or len(secret) > 64:
+        stored_sign_in = self._stored_sign_in(stored)
+        if stored_sign_in is None:
             return False
-        try:  # an address locked out of sign-ins is not let in this way either; a wrong secret
-            await signin_limit.check(self.router)  # is counted once, by `resume` right after
+        try:  # (an address locked out of sign-ins is not let in this way either; a wrong
+            # secret is counted once, by `resume` right after)
+            if not await self._sign_in(*stored_sign_in, enter=False):
+                return False
         except signin_limit.TooManyAttempts:
             return False
-        evening_id = await asyncio.to_thread(registry.store().evening_id_for_code, code)
-        if evening_id is None or not await asyncio.to_thread(
-            access().signs_in, self.KIND, evening_id, secret
-        ):
-            return False
-        self._evening_id, self._secret, self._authorized = evening_id, secret, True
-        self.signed_in = True
-        await broadcast.fill_hall(self, await registry.live(evening_id))
+        await broadcast.fill_hall(self, await registry.live(self._evening_id))
         return False
 
     @rx.event
@@ -276,32 +268,15 @@ class AnimateurState(ScreenPairing, StaffSession, rx.State):
             self._refused("paper_claim", exc)
             self.message = "Tapez le numéro du carton et son code de contrôle."
             return
-        if not await self._signed_in_now("paper_claim"):
-            return
-        lv = await registry.live(self._evening_id, fresh=False)
-        series = lv.evening.program.series
-        events = await self._play("paper_claim", lambda e: e.paper_claim(series, no, check))
+        events = await self._play(
+            "paper_claim", lambda e: e.paper_claim(e.program.series, no, check)
+        )
         claims = [x for x in events or () if isinstance(x, ev.ClaimMade)]
         if claims:
+            lv = await registry.live(self._evening_id, fresh=False)
             c = claims[-1]
             who = lv.evening.players.get(c.player_id or "", "carton non vendu")
             self.paper_verdict = f"{verdict_text(c.verdict, c.carton_no, c.number)} ({who})"
             self.paper_verdict_kind = VERDICT_KIND[Verdict(c.verdict)]
 
     # ------------------------------------------------------------------ helpers
-
-    def _who(self) -> str:
-        return f"animateur? evening {self._evening_id} (sid {self.router.session.session_id})"
-
-    async def _play(
-        self, handler: str, move: Callable[[Evening], list[ev.Event]]
-    ) -> list[ev.Event] | None:
-        if not await self._signed_in_now(handler):
-            return None
-        try:
-            events = await registry.play(self._evening_id, move)
-            self.message = ""
-            return events
-        except LotoError as exc:
-            self._refused(handler, exc)
-            return None

@@ -18,7 +18,6 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
-from collections.abc import Callable
 from typing import ClassVar
 
 import reflex as rx
@@ -140,6 +139,7 @@ class CaisseState(StaffSession, rx.State):
     cancel_ask: str = ""
     _cancel: tuple[int, str] = (0, "")  # sale number, reason
     close_ask: bool = False
+    _selling: tuple[str, int, str] = ("", 0, "")  # the sale being played (player, offer, method)
 
     # ------------------------------------------------------------------ sign-in
 
@@ -320,29 +320,14 @@ class CaisseState(StaffSession, rx.State):
             refuse(self._who(), "sell", "no player found by code first")
             return self._say("Tapez d'abord le code caisse du joueur.", ok=False)
         name = self.staff_name
-        try:
-            events = await registry.play(
-                self._evening_id,
-                lambda e: e.desk_sale(pid, offer, method, name),
-                actor=self.router.session.session_id,
-            )
-        except PendingOrder as exc:
-            refuse(self._who(), "sell", exc)
+        self._selling = (pid, offer, method)  # (asked "vendre en plus ?" on a PendingOrder)
+        events = await self._play(
+            "sell", lambda e: e.desk_sale(pid, offer, method, name), checked=True
+        )
+        self._selling = ("", 0, "")
+        if events is not None:
             lv = await registry.live(self._evening_id, fresh=False)
-            self._show(lv.evening)
-            self._extra = (pid, offer, method)
-            price = euros(lv.evening.offer(offer).price_cents)
-            self.extra_ask = (
-                f"{self.found_name} a déjà {plural(len(self.found_orders), 'commande')} à "
-                f"régler. Encaissez plutôt la commande ci-dessus. Vendre quand même un paquet "
-                f"en plus ({price}) ?"
-            )
-            return self._say(exc.user_message, ok=False)
-        except LotoError as exc:
-            return self._refused("sell", exc)
-        lv = await registry.live(self._evening_id, fresh=False)
-        self._show(lv.evening)
-        self._say(_sold_text(lv.evening, events), ok=True)
+            self._say(_sold_text(lv.evening, events), ok=True)
 
     @rx.event
     async def sell_extra(self):
@@ -356,7 +341,9 @@ class CaisseState(StaffSession, rx.State):
             return self._say("Rien à vendre en plus : recommencez la vente.", ok=False)
         name = self.staff_name
         events = await self._play(
-            "sell_extra", lambda e: e.desk_sale(pid, offer, method, name, extra=True)
+            "sell_extra",
+            lambda e: e.desk_sale(pid, offer, method, name, extra=True),
+            checked=True,
         )
         if events is not None:
             lv = await registry.live(self._evening_id, fresh=False)
@@ -398,7 +385,9 @@ class CaisseState(StaffSession, rx.State):
         except LotoError as exc:
             return self._refused("sell_paper", exc)
         seller = self.staff_name
-        events = await self._play("sell_paper", lambda e: e.desk_sale(pid, offer, method, seller))
+        events = await self._play(
+            "sell_paper", lambda e: e.desk_sale(pid, offer, method, seller), checked=True
+        )
         if events is None:
             return
         self._say(_sold_text(lv.evening, events) + " Impression des cartons…", ok=True)
@@ -420,11 +409,13 @@ class CaisseState(StaffSession, rx.State):
             return self._refused("confirm", exc)
         if not await self._allowed("confirm", ("vendeur", "caissier")):
             return
-        if how == "transfer" and not await self._allowed("confirm", ("caissier",)):
+        if how == "transfer" and not self._role_ok("confirm", ("caissier",)):
             return
         self.extra_ask, self._extra = "", ("", 0, "")
         name = self.staff_name
-        events = await self._play("confirm", lambda e: e.confirm_payment(no, how, name))
+        events = await self._play(
+            "confirm", lambda e: e.confirm_payment(no, how, name), checked=True
+        )
         if events is not None:
             lv = await registry.live(self._evening_id, fresh=False)
             self._say(
@@ -483,7 +474,7 @@ class CaisseState(StaffSession, rx.State):
             refuse(self._who(), "cancel", "no cancellation was asked")
             return self._say("Rien à annuler : indiquez le numéro de vente et le motif.", ok=False)
         name = self.staff_name
-        events = await self._play("cancel", lambda e: e.cancel_sale(no, name, reason))
+        events = await self._play("cancel", lambda e: e.cancel_sale(no, name, reason), checked=True)
         for x in events or ():
             if isinstance(x, ev.SaleCancelled):
                 refund = f" : rendre {euros(x.refunded_cents)}" if x.refunded_cents else ""
@@ -520,7 +511,7 @@ class CaisseState(StaffSession, rx.State):
             return
         self.close_ask = False
         name = self.staff_name
-        if await self._play("close_till", lambda e: e.close_till(name)) is not None:
+        if await self._play("close_till", lambda e: e.close_till(name), checked=True) is not None:
             self._say(f"Caisse fermée. Total encaissé : {self.received}.", ok=True)
 
     @rx.event
@@ -533,7 +524,7 @@ class CaisseState(StaffSession, rx.State):
         if not await self._allowed("hand_over", ("vendeur", "caissier")):
             return
         name = self.staff_name
-        if await self._play("hand_over", lambda e: e.hand_over(no, name)) is not None:
+        if await self._play("hand_over", lambda e: e.hand_over(no, name), checked=True) is not None:
             self._say(f"Lot du ticket n° {no} remis.", ok=True)
 
     # ------------------------------------------------------------------ helpers
@@ -548,27 +539,38 @@ class CaisseState(StaffSession, rx.State):
         self.message, self.message_kind = text, ("ok" if ok else "error")
 
     async def _allowed(self, handler: str, roles: tuple[str, ...]) -> bool:
-        if not await self._signed_in_now(handler):
-            return False
+        """Signed in now (`_signed_in_now`, a database read), in one of these roles. A move
+        that follows in the same event is played with `checked=True`."""
+        return await self._signed_in_now(handler) and self._role_ok(handler, roles)
+
+    def _role_ok(self, handler: str, roles: tuple[str, ...]) -> bool:
         if self.role not in roles:
             self._refused(handler, BadInput(f"role {self.role} may not {handler}"))
             self._say("Réservé au caissier.", ok=False)
             return False
         return True
 
-    async def _play(
-        self, handler: str, move: Callable[[Evening], list[ev.Event]]
-    ) -> list[ev.Event] | None:
-        try:
-            events = await registry.play(
-                self._evening_id, move, actor=self.router.session.session_id
-            )
-        except LotoError as exc:
-            self._refused(handler, exc)
-            return None
+    async def _played(self, events: list[ev.Event]) -> None:
         lv = await registry.live(self._evening_id, fresh=False)
         self._show(lv.evening)
-        return events
+
+    def _move_refused(self, handler: str, exc: LotoError) -> None:
+        """A sale refused over an order à régler asks "vendre en plus ?" (`sell_extra`)."""
+        pid, offer, method = self._selling
+        lv = registry.loaded(self._evening_id)
+        if not (handler == "sell" and pid and isinstance(exc, PendingOrder) and lv):
+            self._refused(handler, exc)
+            return
+        refuse(self._who(), handler, exc)
+        self._show(lv.evening)
+        self._extra = (pid, offer, method)
+        price = euros(lv.evening.offer(offer).price_cents)
+        self.extra_ask = (
+            f"{self.found_name} a déjà {plural(len(self.found_orders), 'commande')} à "
+            f"régler. Encaissez plutôt la commande ci-dessus. Vendre quand même un paquet "
+            f"en plus ({price}) ?"
+        )
+        self._say(exc.user_message, ok=False)
 
 
 def _line(e: Evening, s, names: dict[str, str]) -> SaleLine:
@@ -625,5 +627,5 @@ def _paper_pdf(evening_id: int, lv, carton_nos: list[int]) -> bytes | None:
         log.exception("paper cartons: the PDF module is missing")
         return None
     cartons = cartons_for(registry.store(), evening_id, carton_nos)
-    rules = reglement(lv.evening.program, lv.name)  # its last page (issue 13)
+    rules = reglement(lv.evening.program, lv.name)  # its last page
     return paper_pdf(lv.name, lv.evening.program.series, cartons, rules=rules)

@@ -21,9 +21,8 @@ from typing import Any, ClassVar
 import reflex as rx
 
 from loto_app import network
-from loto_app.live.gate import signin_limit
 from loto_app.live.input.guards import BadInput, choice, refuse
-from loto_app.live.runtime import registry
+from loto_app.live.runtime import registry, signin_limit
 from loto_app.live.states.session import StaffSession
 from loto_app.storage.access import StaffMember
 
@@ -115,9 +114,6 @@ class OrganisationState(StaffSession, rx.State):
 
     def _login_said(self, text: str) -> None:
         self.login_message = text
-
-    def _who(self) -> str:
-        return f"organiser? evening {self._evening_id} (sid {self.router.session.session_id})"
 
     async def _tasks(self) -> list[Any]:
         """The organiser's task states of this client (whichever state asks)."""

@@ -2,7 +2,7 @@
 per-client substate of `OrganisationState` as plain rows (`live/input/program_form.py`), in
 steps (`STEPS`); creating the evening shows its secrets once and signs its creator in.
 
-The same form edits the signed-in organiser's evening (`mode` "edit", issue 13): it opens on the
+The same form edits the signed-in organiser's evening (`mode` "edit"): it opens on the
 program as it is now, the games already started shown but locked, and saving plays
 `Evening.amend_program` (the engine refuses what may no longer change, in French).
 
@@ -61,6 +61,7 @@ from loto_app.live.input.program_form import (
 )
 from loto_app.live.runtime import registry
 from loto_app.live.states.organisation import OrganisationState
+from loto_app.refusal import Refusal
 from loto_app.storage.access import StaffMember
 
 log = logging.getLogger("loto_app.live")
@@ -109,7 +110,7 @@ class EveningSetup(OrganisationState):
     remote_ack: bool = False
     # Empty until the organisation page loads (`_page_loaded`): Reflex gives every client, each
     # phone included, an instance of every state, and the typical program's drafts were ~10 KB
-    # of each phone's server state (issue 14, bench/state_size.py).
+    # of each phone's server state (bench/state_size.py).
     games: list[GameDraft] = []
     offers: list[OfferDraft] = []
     form_error: str = ""
@@ -414,7 +415,8 @@ class EveningSetup(OrganisationState):
             return build_program(series, settings, self.games, self.offers)
         except (InvalidProgram, FormProblem, ValueError) as exc:
             refuse(self._who(), handler, f"invalid program: {exc}")
-            self._problem(getattr(exc, "user_message", "Le programme n'est pas valide."))
+            told = exc.user_message if isinstance(exc, Refusal) else None
+            self._problem(told or "Le programme n'est pas valide.")
             return None
 
     # ------------------------------------------------------------------ editing an evening

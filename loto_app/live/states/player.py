@@ -16,8 +16,7 @@ from loto_app.domain.engine import MAX_NAME, Evening
 from loto_app.domain.errors import LotoError
 from loto_app.domain.program import Kind
 from loto_app.domain.till import desk_code
-from loto_app.limits import MAX_CARTON_NO, MAX_CODE, MAX_OFFER_INDEX, MAX_SALE_NO
-from loto_app.live.gate import marks_path
+from loto_app.limits import MAX_CARTON_NO, MAX_CODE, MAX_OFFER_INDEX, MAX_SALE_NO, MAX_SECRET
 from loto_app.live.input.guards import BadInput, as_bool, as_int, as_text, form, log, refuse
 from loto_app.live.present.views import (
     CartonView,
@@ -30,7 +29,7 @@ from loto_app.live.present.views import (
     order_views,
     private_view,
 )
-from loto_app.live.runtime import broadcast, identity, registry
+from loto_app.live.runtime import broadcast, identity, marks, registry
 from loto_app.live.states.session import RECONNECTING, BrowserSession, access
 from loto_app.present import TicketView
 
@@ -109,7 +108,7 @@ class PlayerState(BrowserSession, rx.State):
             code = code.upper()
             name = as_text(data.get("name", ""), "name", 80)
             invitation = as_text(
-                data.get("invitation", "") or link.get("invitation", ""), "invitation", 64
+                data.get("invitation", "") or link.get("invitation", ""), "invitation", MAX_SECRET
             )
         except BadInput as exc:
             refuse(self._who(), "join_evening", exc)
@@ -202,7 +201,7 @@ class PlayerState(BrowserSession, rx.State):
         secret, code = stored.get("secret", ""), stored.get("code", "")
         if not secret:
             return True  # (nobody: the join form)
-        if not code or len(secret) > 64 or len(code) > MAX_CODE:
+        if not code or len(secret) > MAX_SECRET or len(code) > MAX_CODE:
             return False
         self.secret, self.code = secret, code  # (the hydrate sets them again, to the same)
         if not await self._identify():
@@ -277,12 +276,12 @@ class PlayerState(BrowserSession, rx.State):
         the socket by live/gate/marks_path.py before it gets here; this is the same answer,
         should an event reach Reflex (the batch carries the identity it is checked against)."""
         try:
-            batch = marks_path.read({"form_data": form_data})
+            batch = marks.read({"form_data": form_data})
         except BadInput as exc:
             return self._refused("save_marks", exc)
-        ack = await marks_path.answer(batch)
+        ack = await marks.answer(batch)
         if ack is not None:
-            self.marks_ack = marks_path.ack_text(ack)
+            self.marks_ack = marks.ack_text(ack)
 
     @rx.event
     async def claim(self, carton_no: int):
@@ -405,22 +404,12 @@ class PlayerState(BrowserSession, rx.State):
     def _who(self) -> str:
         return f"player {self._player_id or '?'} (sid {self.router.session.session_id})"
 
-    async def _play(
-        self, handler: str, move: Callable[[Evening], list[ev.Event]]
-    ) -> list[ev.Event] | None:
-        """Run my move through the engine; None (with a message) when refused."""
+    async def _may_play(self, handler: str) -> bool:
+        """I am a player of the evening (my browser's identity, checked in the database)."""
         if not self._player_id and not await self._identify():
             self._refused(handler, BadInput("not identified"))
-            return None
-        try:
-            events = await registry.play(
-                self._evening_id, move, actor=self.router.session.session_id
-            )
-        except LotoError as exc:
-            self._refused(handler, exc)
-            return None
-        self.message = ""
-        return events
+            return False
+        return True
 
     def _show(self, e: Evening) -> None:
         """My view of the evening. Only what changed is assigned: Reflex sends every var

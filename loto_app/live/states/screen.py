@@ -17,9 +17,8 @@ import segno
 
 from loto_app import network
 from loto_app.limits import MAX_CODE
-from loto_app.live.gate import signin_limit
 from loto_app.live.input.guards import BadInput, as_text, refuse
-from loto_app.live.runtime import broadcast, pairing, registry
+from loto_app.live.runtime import broadcast, pairing, registry, signin_limit
 
 
 def qr_svg_data_uri(text: str) -> str:

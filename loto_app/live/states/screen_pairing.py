@@ -7,9 +7,8 @@ from __future__ import annotations
 
 import reflex as rx
 
-from loto_app.live.gate import signin_limit
 from loto_app.live.input.guards import BadInput, as_text, form, refuse
-from loto_app.live.runtime import pairing
+from loto_app.live.runtime import pairing, signin_limit
 
 
 class ScreenPairing(rx.State, mixin=True):

@@ -23,23 +23,28 @@ sign-in form, the page's on-load `resume`, ...) are named in `OPEN`.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import reflex as rx
 
-from loto_app.live.gate import signin_limit
+from loto_app.domain.errors import LotoError
+from loto_app.limits import MAX_CODE, MAX_SECRET
+from loto_app.live import compat
 from loto_app.live.input.guards import BadInput, as_text, form, log, refuse
-from loto_app.live.runtime import broadcast, registry
+from loto_app.live.runtime import broadcast, registry, signin_limit
 from loto_app.live.runtime.identity import access
+from loto_app.refusal import Refusal
 from loto_app.storage.access import StaffMember
 
 if TYPE_CHECKING:
     from reflex.state import BaseState
 
+    from loto_app.domain import events as ev
+    from loto_app.domain.engine import Evening
+
 #: Shown on a phone while its page, whose state was lost, loads again (`RELOAD_MESSAGE`).
 RECONNECTING = "Reconnexion en cours…"
-MAX_CODE = 16
-MAX_SECRET = 64
 
 
 class BrowserSession(rx.State, mixin=True):
@@ -78,7 +83,46 @@ class BrowserSession(rx.State, mixin=True):
     def _refused(self, handler: str, exc: Exception) -> None:
         """Log a refused call precisely, tell the user in French."""
         refuse(self._who(), handler, exc)
-        self._tell(getattr(exc, "user_message", "Action impossible."))
+        self._tell(exc.user_message if isinstance(exc, Refusal) else "Action impossible.")
+
+    # ------------------------------------------------------------------ moves
+
+    async def _play(
+        self,
+        handler: str,
+        move: Callable[[Evening], list[ev.Event]],
+        *,
+        checked: bool = False,
+    ) -> list[ev.Event] | None:
+        """Run a move through the engine on behalf of this socket, the actor (the room
+        messages that follow skip it: it shows its own move's result). None when refused
+        (logged, and told in French).
+
+        `checked`: the handler checked the session itself earlier in this event
+        (`_may_play`), so that it is not read from the database twice."""
+        if not checked and not await self._may_play(handler):
+            return None
+        try:
+            events = await registry.play(
+                self._evening_id, move, actor=self.router.session.session_id
+            )
+        except LotoError as exc:
+            self._move_refused(handler, exc)
+            return None
+        await self._played(events)
+        return events
+
+    async def _may_play(self, handler: str) -> bool:
+        """May this socket play now (refused, logged and told otherwise)?"""
+        raise NotImplementedError
+
+    def _move_refused(self, handler: str, exc: LotoError) -> None:
+        """The engine refused the move (a rule, a state of the game)."""
+        self._refused(handler, exc)
+
+    async def _played(self, events: list[ev.Event]) -> None:
+        """The move was committed: a message of a refusal before it no longer holds."""
+        self.message = ""
 
 
 class StaffSession(BrowserSession, mixin=True):
@@ -158,8 +202,13 @@ class StaffSession(BrowserSession, mixin=True):
             self._resume_failed()
         return ok
 
-    async def _sign_in(self, code: str, secret: str) -> bool:
-        """Check the code and secret (counted by the sign-in limit when wrong) and enter.
+    async def _sign_in(self, code: str, secret: str, *, enter: bool = True) -> bool:
+        """Check the code and secret and sign in: the one sign-in of every staff page.
+
+        `enter`: the page then loads the evening (`_entered`: its lists, its rooms), and a
+        wrong code or secret is counted by the sign-in limit. Without it (a rebuilt state
+        warming up before its snapshot, `_warm`) the socket is only signed in: the page's
+        `resume` follows, enters, and counts a failure once.
 
         Raises:
             signin_limit.TooManyAttempts: this address failed too often.
@@ -170,17 +219,35 @@ class StaffSession(BrowserSession, mixin=True):
         if evening_id is not None:
             member = await asyncio.to_thread(access().signs_in, self.KIND, evening_id, secret)
         if evening_id is None or member is None:
-            refuse(self._who(), "login", f"wrong code {code!r} or {self.KIND} secret")
-            await signin_limit.failed(self.router, self.KIND)
+            if enter:
+                refuse(self._who(), "login", f"wrong code {code!r} or {self.KIND} secret")
+                await signin_limit.failed(self.router, self.KIND)
             return False
-        await self._enter(evening_id, secret, member)
+        if enter:
+            await self._enter(evening_id, secret, member)
+        else:
+            self._signed(evening_id, secret)
         return True
+
+    def _signed(self, evening_id: int, secret: str) -> None:
+        """Signed in on this socket (the secret was checked)."""
+        self._evening_id, self._secret, self._authorized = evening_id, secret, True
+        self.signed_in = True
 
     async def _enter(self, evening_id: int, secret: str, member: StaffMember) -> None:
         """Signed in (the secret was checked): the page loads the evening."""
-        self._evening_id, self._secret, self._authorized = evening_id, secret, True
-        self.signed_in = True
+        self._signed(evening_id, secret)
         await self._entered(member)
+
+    @staticmethod
+    def _stored_sign_in(stored: dict[str, Any]) -> tuple[str, str] | None:
+        """The code and secret a browser stores, if they could sign in (lengths)."""
+        code, secret = stored.get("code", ""), stored.get("secret", "")
+        if not isinstance(code, str) or not isinstance(secret, str) or not code or not secret:
+            return None
+        if len(code) > MAX_CODE or len(secret) > MAX_SECRET:
+            return None
+        return code.strip().upper(), secret
 
     def _sign_out(self) -> None:
         self._evening_id, self._secret, self._authorized = 0, "", False
@@ -188,6 +255,9 @@ class StaffSession(BrowserSession, mixin=True):
 
     def _identified(self) -> bool:
         return self._authorized
+
+    async def _may_play(self, handler: str) -> bool:
+        return await self._signed_in_now(handler)
 
     async def _signed_in_now(self, handler: str) -> bool:
         """Before every staff action: signed in on this socket, and the secret still signs in
@@ -267,7 +337,7 @@ async def reload_if_lost(state: BaseState, target: type, handler: str) -> bool:
         return False
     if handler in target.OPEN:
         return False
-    root = state._get_root_state()
+    root = compat.root_state(state)
     if (root.router.url.path.rstrip("/") or "/") not in (target.ROUTE, *target.ALSO_AT):
         return False
     sub: Any = await root.get_state(target)

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from loto_app import network
+from loto_app.refusal import Refusal
 
 log = logging.getLogger("loto_app.live")
 
@@ -36,17 +37,17 @@ MAX_ADDRESSES = 50_000  # addresses kept in memory before expired windows are pr
 REDIS_PREFIX = "loto:signin:"
 
 
-class TooManyAttempts(Exception):
+class TooManyAttempts(Refusal):
     """Sign-ins from this address are refused for now (`user_message` says until when)."""
 
     def __init__(self, address: str, seconds: float) -> None:
         minutes = max(1, math.ceil(seconds / 60))
-        super().__init__(f"{address}: too many failed sign-ins, {seconds:.0f} s left")
-        self.address = address
-        self.user_message = (
+        super().__init__(
+            f"{address}: too many failed sign-ins, {seconds:.0f} s left",
             "Trop d'essais de connexion depuis ce réseau : réessayez dans "
-            f"{minutes} minute{'s' if minutes > 1 else ''}."
+            f"{minutes} minute{'s' if minutes > 1 else ''}.",
         )
+        self.address = address
 
 
 @dataclass(slots=True)
