@@ -11,6 +11,7 @@ from loto_app.domain import events as ev
 from loto_app.domain.engine import Evening, Game, GameStatus
 from loto_app.domain.program import KIND_LABELS, PATTERN_LABELS, Kind, Pattern, TieMethod
 from loto_app.domain.verdicts import Verdict
+from loto_app.live.present.show import GameTimes, show
 
 CLAIM_WORDS = {
     Pattern.ONE_LINE: "QUINE",
@@ -312,9 +313,14 @@ def _claim_rows(e: Evening, g: Game) -> list[dict[str, Any]]:
 
 
 def public_snapshot(
-    e: Evening, name: str, join_code: str, drawn_at: dict[int, list[float]] | None = None
+    e: Evening,
+    name: str,
+    join_code: str,
+    drawn_at: dict[int, list[float]] | None = None,
+    game_times: GameTimes | None = None,
 ) -> dict[str, Any]:
-    """Everything the hall screen, the animateur and every phone may see."""
+    """Everything the hall screen, the animateur and every phone may see (the hall screen's
+    scenes around the draw: `show.show`)."""
     g = e.game
     st = g.stage_spec if g else None
     text, kind = _announcement(e, g)
@@ -350,6 +356,7 @@ def public_snapshot(
         for i, p in enumerate(entries)
     ]
     return {
+        **show(e, game_times),
         **readback(e, g),
         "last_call": lc is not None,
         "last_call_text": LAST_CALL_WORDS[g.spec.stages[lc.stage].pattern] if g and lc else "",

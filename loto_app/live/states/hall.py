@@ -75,3 +75,18 @@ class HallView(rx.State):
     readback_kind: str = ""
     readback_cols: int = 9
     readback_cartons: list[list[dict[str, Any]]] = []
+    # the hall screen's scenes around the draw (live/present/show.py): "welcome", "game",
+    # "between", "pause" or "end", and what each shows
+    scene: str = "welcome"
+    pause_message: str = ""
+    pause_until: int = 0  # POSIX seconds: the entracte's end
+    lot_photo: str = ""  # the lot in play's photo ("/media/<digest>.webp" or "")
+    partners: list[dict[str, str]] = []
+    program: list[dict[str, Any]] = []
+    next_game: list[dict[str, Any]] = []
+    game_winners: list[dict[str, str]] = []
+    evening_winners: list[dict[str, str]] = []
+    numbers_summary: str = ""
+    numbers_games: list[dict[str, Any]] = []
+    numbers_bars: list[dict[str, int]] = []
+    numbers_highest: int = 0
