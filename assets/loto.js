@@ -135,6 +135,8 @@
   function sayNumber(n) {
     var text = "Le " + n + (pref("loto_phrases", true) && PHRASES[n] ? ", " + PHRASES[n] : "");
     window.__lotoSpoken = (window.__lotoSpoken || []).concat([text]);
+    // the chime first, when it is on (assets/sound.js): the number is said once it has rung
+    var wait = window.LotoSound ? window.LotoSound.beforeNumber() : 0;
     if (!pref("loto_voice", false) || !("speechSynthesis" in window)) return;
     var u = new SpeechSynthesisUtterance(text);
     u.lang = "fr-FR";
@@ -143,8 +145,11 @@
       return v.lang && v.lang.indexOf("fr") === 0;
     })[0];
     if (fr) u.voice = fr;
-    window.speechSynthesis.cancel();
-    window.speechSynthesis.speak(u);
+    if (window.LotoSound) window.LotoSound.spoken(u); // a refused speech shows "Activer le son"
+    setTimeout(function () {
+      window.speechSynthesis.cancel();
+      window.speechSynthesis.speak(u);
+    }, wait);
   }
 
   // ---------------------------------------------------------------- the claim gesture

@@ -2,7 +2,7 @@
 
 import reflex as rx
 
-from loto_app import network
+from loto_app import media_http, network
 from loto_app.components.palette import ACCENT, radix_css
 from loto_app.live.gate import frame_guard, marks_path
 from loto_app.live.gate.ratelimit import EventGate
@@ -66,9 +66,13 @@ app = rx.App(
         ),
     ],
     html_lang="fr",
-    # Behind the HTTPS proxy, the server's own redirects say https:// (loto_app/network.py).
-    api_transformer=network.forwarded_scheme,
-    stylesheets=["/loto.css"],  # the armed claim button, countdown bars (assets/loto.css)
+    # The evening's pictures at /media/<digest>.webp and the upload's size limit
+    # (loto_app/media_http.py); behind the HTTPS proxy, the server's own redirects say https://
+    # (loto_app/network.py).
+    api_transformer=[media_http.wrap, network.forwarded_scheme],
+    # the armed claim button, countdown bars (assets/loto.css); "Activer le son" and the chime's
+    # toggle (assets/sound.css); the hall screen's entracte (assets/screen.css)
+    stylesheets=["/loto.css", "/sound.css", "/screen.css"],
 )
 # No Reflex connection toast ("Cannot connect to server: websocket error. Check if server is
 # reachable at ws://…", in English, over the cartons for two minutes): every page has its own

@@ -87,15 +87,21 @@ def _cell(cell: rx.Var[dict[str, Any]], font_size: Any) -> rx.Component:
             n,
             font_size=font_size,
             font_weight=rx.cond(drawn, "900", "500"),
-            line_height="1.5",
-            text_align="center",
+            # the number in the middle of its cell, and every cell of a row as tall: the
+            # circled last number takes its ring inside (a shadow), never more height
+            line_height="1",
+            height="1.6em",
+            display="flex",
+            align_items="center",
+            justify_content="center",
             white_space="nowrap",
             # a winning number: green with white text; another drawn one: yellow; not drawn
             # (a false claim's missing number): white, struck through
             background=rx.cond(win, SUCCESS, rx.cond(drawn, DRAWN, WHITE)),
             color=rx.cond(win, ON_SOLID, INK),
             text_decoration=rx.cond(drawn, "none", "line-through"),
-            border=rx.cond(last, f"0.22em solid {INK}", f"1px solid {CELL_BORDER}"),
+            border=f"1px solid {CELL_BORDER}",
+            box_shadow=rx.cond(last, f"inset 0 0 0 0.16em {INK}", "none"),
             border_radius=rx.cond(last, "999px", "0.3rem"),
             custom_attrs={
                 "data-n": n,

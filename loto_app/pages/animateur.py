@@ -7,6 +7,7 @@ import reflex as rx
 from loto_app.components.board import board
 from loto_app.components.control import last_call_banner, readback
 from loto_app.components.disputes import withdraw_form
+from loto_app.components.entracte import entracte
 from loto_app.components.pair_form import pair_form
 from loto_app.components.palette import (
     ACCENT,
@@ -380,6 +381,7 @@ def _game_controls() -> rx.Component:
                 ),
             ),
         ),
+        entracte(AnimateurState),
         rx.cond(HallView.status == "running", _draw_controls()),
         rx.cond(
             (HallView.entries.length() > 0) & ~HallView.tie,

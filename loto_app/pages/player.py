@@ -6,6 +6,7 @@ import reflex as rx
 
 from loto_app.components.carton import carton_card
 from loto_app.components.control import last_call_banner
+from loto_app.components.media import lot_thumbnail
 from loto_app.components.palette import (
     ACCENT,
     CELL_BORDER,
@@ -72,6 +73,7 @@ def _header() -> rx.Component:
             spacing="0",
             align="start",
         ),
+        lot_thumbnail(),
         width="100%",
         align="center",
         position="sticky",

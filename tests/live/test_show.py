@@ -56,7 +56,10 @@ def test_the_scenes_of_an_evening_and_what_each_carries() -> None:
 
     snap = public_snapshot(e, "Comité des fêtes", "ABCDEF")
     assert snap["scene"] == "welcome"
-    assert [g["label"] for g in snap["program"]] == [s.label for s in PROGRAM.games]
+    assert [(g["no"], g["kind"], g["title"]) for g in snap["program"]] == [
+        (1, "Classique", ""),
+        (2, "Classique", ""),
+    ]
     assert snap["program"][1]["stages"] == [
         {"label": "Quine", "lot": "Jambon", "photo": f"/media/{HAM}.webp"},
         {"label": "Carton plein", "lot": "Vélo", "photo": ""},
@@ -66,10 +69,11 @@ def test_the_scenes_of_an_evening_and_what_each_carries() -> None:
 
     e.start_pause("Ouverture des portes", 1_900_000_000)
     snap = public_snapshot(e, "Comité des fêtes", "ABCDEF")
-    assert (snap["scene"], snap["pause_message"], snap["pause_until"]) == (
+    assert (snap["scene"], snap["pause_message"], snap["pause_until"], snap["pause_at"]) == (
         "pause",
         "Ouverture des portes",
         1_900_000_000,
+        "18 h 46",  # 2030-03-17 17:46:40 UTC, in the hall's time (Paris)
     )
 
     e.start_game()

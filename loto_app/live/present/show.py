@@ -10,15 +10,23 @@ partners); the program, the winners and the numbers are sent with the scenes tha
 from __future__ import annotations
 
 from collections.abc import Mapping
+from datetime import UTC, datetime
 from typing import Any
 
 from loto_app.domain.engine import Evening, GameStatus, lot_key
-from loto_app.domain.program import GameSpec, Stage
+from loto_app.domain.program import KIND_LABELS, GameSpec, Stage
 from loto_app.media_http import media_path
 from loto_app.records.numbers import evening_numbers
+from loto_app.records.report import REPORT_TZ
 
 #: Game times as LiveEvening keeps them: game index -> (start, end or None), POSIX seconds.
 GameTimes = Mapping[int, tuple[float, float | None]]
+
+
+def clock(seconds: int) -> str:
+    """A time of the evening as the hall says it ("21 h 45"), in the hall's time zone."""
+    at = datetime.fromtimestamp(seconds, UTC).astimezone(REPORT_TZ)
+    return f"{at.hour} h {at.minute:02d}"
 
 
 def photo(e: Evening, description: str) -> str:
@@ -34,7 +42,8 @@ def _stage(e: Evening, s: Stage) -> dict[str, Any]:
 def _game(e: Evening, index: int, spec: GameSpec) -> dict[str, Any]:
     return {
         "no": index + 1,
-        "label": spec.label,
+        "kind": KIND_LABELS[spec.kind],
+        "title": spec.title,  # the organiser's own title, if any ("" for most games)
         "stages": [_stage(e, s) for s in spec.stages],
     }
 
@@ -117,6 +126,7 @@ def show(e: Evening, game_times: GameTimes | None = None) -> dict[str, Any]:
         **base,
         "pause_message": pause.message if pause else "",
         "pause_until": pause.returns_at if pause else 0,
+        "pause_at": clock(pause.returns_at) if pause else "",
         "program": [_game(e, i, spec) for i, spec in enumerate(e.program.games)]
         if scene == "welcome"
         else [],

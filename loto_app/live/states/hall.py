@@ -80,6 +80,7 @@ class HallView(rx.State):
     scene: str = "welcome"
     pause_message: str = ""
     pause_until: int = 0  # POSIX seconds: the entracte's end
+    pause_at: str = ""  # the same, as the hall says it ("21 h 45")
     lot_photo: str = ""  # the lot in play's photo ("/media/<digest>.webp" or "")
     partners: list[dict[str, str]] = []
     program: list[dict[str, Any]] = []
