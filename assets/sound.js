@@ -1,7 +1,7 @@
 // Loto: sound that a browser may block (loto_app/components/sound.py).
 // - Browsers play nothing (speech, a chime) on a page nobody has touched: a hall screen that
-//   reloads with its voice on would stay silent. While the voice or the chime is on and the
-//   page has had no user activation (or the speech was refused, or the audio is suspended),
+//   reloads with its voice on would stay silent. While the voice or the chime is on and nobody
+//   has touched the page (or the speech was refused, or the audio is suspended),
 //   <html data-loto-sound="blocked"> shows the large "Activer le son" button (assets/sound.css);
 //   a tap on it - any tap on the page - unlocks the sound.
 // - The chime: two short notes before each number when its preference is on (`loto_chime`),
@@ -24,10 +24,15 @@
 
   function wanted() { return pref("loto_voice", false) || pref("loto_chime", false); }
 
-  function activated() {
-    var ua = navigator.userActivation;
-    return unlocked || !!(ua && ua.hasBeenActive);
-  }
+  // A browser lets a page play sound once someone has touched it (a tap, a click, a key): the
+  // page sees that input itself, rather than asking `navigator.userActivation`, which a
+  // browser driven by a test also sets without any input (what a TV that reloads never sees).
+  var touched = false;
+  ["pointerdown", "mousedown", "touchend", "keydown"].forEach(function (type) {
+    document.addEventListener(type, function (e) { if (e.isTrusted) touched = true; }, true);
+  });
+
+  function activated() { return unlocked || touched; }
 
   function audio() {
     if (!ctx) {
@@ -43,9 +48,19 @@
     return pref("loto_chime", false) && !!ctx && ctx.state === "suspended";
   }
 
+  function why() {
+    if (!activated()) return "no-activation";
+    return speechRefused ? "speech-refused" : "audio-suspended";
+  }
+
+  // Once shown, the button stays until a tap (the only thing that unlocks the sound): a
+  // browser's own checks are not polled away from under a finger about to touch it.
+  var shown = "";
   function show() {
     var root = document.documentElement;
-    var state = blocked() ? "blocked" : "ok";
+    var state = shown === "blocked" || blocked() ? "blocked" : "ok";
+    if (state === "blocked" && shown !== "blocked") window.__lotoSoundWhy = why();
+    shown = state;
     if (root.getAttribute("data-loto-sound") !== state) root.setAttribute("data-loto-sound", state);
     var chime = document.querySelector('[data-testid="chime-toggle"]');
     if (chime) {
@@ -57,6 +72,7 @@
   function unlock(confirm) {
     unlocked = true;
     speechRefused = false;
+    shown = "";
     var c = audio();
     if (c && c.state !== "running") { c.resume().then(show, show); }
     if (confirm && pref("loto_voice", false) && "speechSynthesis" in window) {
@@ -68,7 +84,7 @@
       } catch (e) { /* no speech here */ }
     }
     if (confirm && pref("loto_chime", false)) chime();
-    window.__lotoSoundUnlocked = (window.__lotoSoundUnlocked || 0) + 1;
+    if (confirm) window.__lotoSoundUnlocked = (window.__lotoSoundUnlocked || 0) + 1;
     show();
   }
 
@@ -96,6 +112,7 @@
   }
 
   document.addEventListener("click", function (e) {
+    if (!e.isTrusted) return; // (a script's click is nobody's touch)
     var t = e.target.closest && e.target.closest("[data-testid]");
     var id = t ? t.getAttribute("data-testid") : "";
     if (id === "chime-toggle") {
@@ -115,6 +132,7 @@
       utterance.addEventListener("error", function (ev) {
         if (ev.error === "not-allowed") { speechRefused = true; show(); }
       });
+      window.__lotoSoundChecked = (window.__lotoSoundChecked || 0) + 1;
     },
     blocked: blocked,
   };

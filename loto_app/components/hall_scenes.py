@@ -59,10 +59,11 @@ def _panel(*children: rx.Component, **props: Any) -> rx.Component:
 
 
 def _stage_line(s: rx.Var[dict[str, Any]], photo: Any) -> rx.Component:
-    """ "Quine : Jambon" with the lot's photo beside it when there is one."""
+    """ "Quine : Jambon" with the lot's photo beside it when there is one (and room for it:
+    `photo` "0" leaves it out)."""
     return rx.flex(
         rx.cond(
-            s["photo"] != "",
+            (s["photo"] != "") & (photo != "0"),
             rx.box(
                 picture(s["photo"], s["lot"], width="100%", height="100%"),
                 width=photo,
@@ -108,13 +109,23 @@ def _game_card(g: rx.Var[dict[str, Any]], photo: Any, size: Any = MEDIUM) -> rx.
 
 def welcome(join: rx.Component) -> rx.Component:
     """Before the first game: welcome, the program with its lots, how to join."""
+    games = HallView.program.length()
+    many = rx.cond(games <= 3, 0, rx.cond(games <= 6, 1, 2))  # (photos left out past 6)
     return rx.grid(
         rx.vstack(
             title("Bienvenue ! La partie va bientôt commencer.", "scene-title"),
             rx.text("Au programme", font_size=MEDIUM, font_weight="800"),
+            # a long program in smaller type and photos, so that every game fits
             rx.grid(
-                rx.foreach(HallView.program, lambda g: _game_card(g, "min(8vh, 4.6vw)")),
-                grid_template_columns="repeat(auto-fill, minmax(min(24vw, 100%), 1fr))",
+                rx.foreach(
+                    HallView.program,
+                    lambda g: _game_card(
+                        g,
+                        rx.match(many, (0, "min(8vh, 4.6vw)"), (1, "min(6vh, 3.4vw)"), "0"),
+                        rx.match(many, (0, MEDIUM[-1]), (1, LIST[-1]), "min(2.1vh, 1.2vw)"),
+                    ),
+                ),
+                grid_template_columns="repeat(auto-fill, minmax(min(20vw, 100%), 1fr))",
                 gap="0.8rem",
                 width="100%",
                 custom_attrs=tid("program"),

@@ -34,8 +34,11 @@ def sound_assets() -> rx.Component:
 def unlock_button(font_size: Any = "2rem", **props: Any) -> rx.Component:
     """ "Activer le son": shown only while the browser blocks the sound the page wants."""
     return rx.el.button(
-        rx.el.span("🔇", custom_attrs={"aria-hidden": "true"}),
-        rx.el.span("Activer le son"),
+        rx.el.span(
+            rx.icon("volume-x", size=48, custom_attrs={"aria-hidden": "true"}),
+            rx.el.span("Activer le son"),
+            class_name="loto-sound-title",
+        ),
         rx.el.span(
             "Touchez ici : le navigateur bloque le son tant que personne n'a touché l'écran.",
             class_name="loto-sound-why",

@@ -137,6 +137,7 @@ def _join(large: bool, qr_size: str = "min(34vh, 22vw)") -> rx.Component:
                 font_size=MEDIUM,
                 font_weight="700",
                 text_align="center",
+                max_width=["100%", "100%", "100%", "max(16em, min(40vh, 26vw))"],
             ),
             image,
             *_join_lines(large),
