@@ -133,7 +133,7 @@ def _join(large: bool, qr_size: str = "min(34vh, 22vw)") -> rx.Component:
     if large:
         return rx.vstack(
             rx.text(
-                "Jouez avec votre téléphone : visez le QR code",
+                "Jouez avec votre téléphone\u00a0: visez le QR code",
                 font_size=MEDIUM,
                 font_weight="700",
                 text_align="center",
