@@ -113,22 +113,24 @@ def _cell(cell: rx.Var[dict[str, Any]], font_size: Any) -> rx.Component:
     )
 
 
-def readback(cell_size: Any = "1.6rem", **props: Any) -> rx.Component:
+def readback(cell_size: Any = "1.6rem", source: Any = HallView, **props: Any) -> rx.Component:
     """The claimed carton(s) as a grid: the winning line(s) green, the last number circled,
-    the numbers not drawn struck through; its number, its owner and the verdict above."""
-    kind = HallView.readback_kind
+    the numbers not drawn struck through; its number, its owner and the verdict above.
+    `source`: the state holding the `readback_*` vars (the hall's public one by default; a
+    controller's page holds the read-back of the carton it checked)."""
+    kind = source.readback_kind
     return rx.cond(
-        HallView.readback_on,
+        source.readback_on,
         rx.box(
-            rx.text(HallView.readback_title, font_weight="900", font_size="1.2em"),
-            rx.text(HallView.readback_caption, font_weight="700"),
+            rx.text(source.readback_title, font_weight="900", font_size="1.2em"),
+            rx.text(source.readback_caption, font_weight="700"),
             rx.foreach(
-                HallView.readback_cartons,
+                source.readback_cartons,
                 lambda carton: rx.box(
                     rx.foreach(carton, lambda cell: _cell(cell, cell_size)),
                     display="grid",
                     grid_template_columns=rx.cond(
-                        HallView.readback_cols == 5,
+                        source.readback_cols == 5,
                         "repeat(5, minmax(0, 1fr))",
                         "repeat(9, minmax(0, 1fr))",
                     ),

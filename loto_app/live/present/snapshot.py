@@ -239,6 +239,11 @@ def readback(e: Evening, g: Game | None) -> dict[str, Any]:
     )
     if claim is None:
         return {**off, "readback_title": "", "readback_caption": "", "readback_kind": ""}
+    return claim_readback(e, g, claim)
+
+
+def claim_readback(e: Evening, g: Game, claim: ev.ClaimMade) -> dict[str, Any]:
+    """The read-back of one claim of game `g` (the hall's, or a controller's at the table)."""
     drawn, win = set(g.drawn), set(claim.winning)
     cartons = []
     for no in claim.unit_nos:
@@ -249,7 +254,7 @@ def readback(e: Evening, g: Game | None) -> dict[str, Any]:
                     "n": n or 0,
                     "drawn": bool(n and n in drawn),
                     "win": bool(n and n in win),
-                    "last": n == g.last,
+                    "last": n == claim.number,
                 }
                 for row in grid
                 for n in row
