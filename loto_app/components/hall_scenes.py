@@ -308,7 +308,7 @@ def end() -> rx.Component:
     numbers (so that nobody need ask whether they are always the same)."""
     return rx.grid(
         rx.vstack(
-            title("Merci à tous et à bientôt !", "scene-title", size=HUGE),
+            title("La soirée est terminée. Merci à tous et à bientôt !", "scene-title", size=BIG),
             rx.text("Les gagnants de la soirée", font_size=MEDIUM, font_weight="800"),
             rx.grid(
                 rx.foreach(HallView.evening_winners, lambda w: _winner(w, True, "min(5vh, 3vw)")),

@@ -283,14 +283,6 @@ def _ways_in() -> rx.Component:
     )
 
 
-#: The announcement the header already says (the stage in play, the game that starts): the
-#: screen shows it once.
-_SAID_ABOVE = (HallView.announcement_kind == "info") & (
-    HallView.announcement.startswith(HallView.stage_label + " en jeu")
-    | HallView.announcement.startswith("Partie ")
-)
-
-
 def _game() -> rx.Component:
     """In game: the ball (or the way in before the first number), the board or the read-back."""
     return rx.grid(
@@ -303,14 +295,11 @@ def _game() -> rx.Component:
             overflow="hidden",
         ),
         rx.vstack(
-            rx.cond(
-                ~_SAID_ABOVE & (HallView.announcement != ""),
-                announcement_box(
-                    HallView.announcement,
-                    HallView.announcement_kind,
-                    font_size=MEDIUM,
-                    color=TV_LAST_TEXT,
-                ),
+            announcement_box(
+                HallView.announcement,
+                HallView.announcement_kind,
+                font_size=MEDIUM,
+                color=TV_LAST_TEXT,
             ),
             last_call_banner(
                 ["2rem", "2.4rem", "3rem", "min(5.4vh, 3.2vw)"],

@@ -236,7 +236,7 @@ def test_pairing_code_and_the_screen_states_at_tv_sizes(
     for size, page in tvs.items():
         expect(page.locator("[data-scene=game]")).to_be_visible()
         expect(page.get_by_test_id("scene-title")).to_have_text("La partie va commencer")
-        expect(page.get_by_test_id("announcement")).to_have_count(0)  # the header says it
+        expect(page.get_by_test_id("announcement")).to_contain_text("Partie 1 :")
         expect(page.get_by_test_id("lot-photo")).to_be_visible()
         _check(page, results_dir, f"03-game-starts-{size}")
 
@@ -320,7 +320,9 @@ def test_pairing_code_and_the_screen_states_at_tv_sizes(
     # The end: thanks, the association, the evening's winners and its numbers, the partners.
     for size, page in tvs.items():
         expect(page.locator("[data-scene=end]")).to_be_visible()
-        expect(page.get_by_test_id("scene-title")).to_have_text("Merci à tous et à bientôt !")
+        expect(page.get_by_test_id("scene-title")).to_have_text(
+            "La soirée est terminée. Merci à tous et à bientôt !"
+        )
         winners = page.get_by_test_id("evening-winners").get_by_test_id("winner")
         expect(winners).to_have_count(2)
         expect(winners.nth(1)).to_contain_text("Partie 2 · Carton plein : Vélo")
