@@ -65,7 +65,7 @@ def _toggle(testid: str, off: str, on: str, pressed: bool) -> rx.Component:
 
 _TOGGLE = {
     "size": "1",
-    "font_size": ["0.9rem", "0.9rem", "1rem", "min(2vh, 1.1vw)"],
+    "font_size": ["0.9rem", "0.9rem", "1rem", "min(1.8vh, 1vw)"],
     "height": "auto",
     "padding": "0.2em 0.6em",
     "background": TV_PANEL,
@@ -105,7 +105,7 @@ def _join_lines(large: bool) -> list[rx.Component]:
         ),
         rx.text(
             f"Série {HallView.series} · ",
-            rx.el.span(f"ou ouvrez : {ScreenState.join_address}", custom_attrs=tid("join-address")),
+            rx.el.span(f"ou ouvrez : {ScreenState.join_address}", custom_attrs=tid("join-address")),
             font_size=MEDIUM if large else SMALL,
             color=TV_MUTED,
         ),
@@ -186,15 +186,15 @@ def _header() -> rx.Component:
                         picture(
                             HallView.lot_photo, HallView.lot_label, width="100%", height="100%"
                         ),
-                        height="min(9vh, 5.5vw)",
-                        width="min(12vh, 7.5vw)",
+                        height="min(6vh, 3.6vw)",
+                        width="min(8vh, 4.8vw)",
                         background="white",
                         border_radius="0.3rem",
                         custom_attrs=tid("lot-photo"),
                     ),
                 ),
                 rx.text(
-                    f"En jeu : {HallView.stage_label} — {HallView.lot_label}",
+                    f"En jeu : {HallView.stage_label} — {HallView.lot_label}",
                     font_size=MEDIUM,
                     font_weight="900",
                     color=TV_HIGHLIGHT,
@@ -312,7 +312,7 @@ def _game() -> rx.Component:
                     rx.foreach(
                         HallView.tie_tokens,
                         lambda t: rx.text(
-                            f"{t['name']} : {t['token']}",
+                            f"{t['name']} : {t['token']}",
                             font_size=BIG,
                             font_weight="800",
                             color=TV_LAST_TEXT,
@@ -379,6 +379,8 @@ def _footer() -> rx.Component:
         align="end",
         gap="1.5rem",
         width="100%",
+        # (a TV: one row; a screen opened on a phone wraps)
+        flex_wrap=["wrap", "wrap", "wrap", "nowrap"],
     )
 
 

@@ -284,8 +284,12 @@ def test_pairing_code_and_the_screen_states_at_tv_sizes(
     tablet.get_by_test_id("pause-open").click()
     tablet.get_by_test_id("pause-message-input").fill("Tombola au fond de la salle : 2 € le ticket")
     tablet.get_by_test_id("pause-minutes").select_option("20")
+    found = blocking_violations(tablet)
+    assert not found, f"tablet, the entracte's form:\n{describe(found)}"
+    tablet.screenshot(path=results_dir / "07-tablet-entracte-form.png")
     tablet.get_by_test_id("pause-start").click()
     expect(tablet.get_by_test_id("pause-running")).to_contain_text("reprise à")
+    tablet.screenshot(path=results_dir / "07-tablet-entracte-running.png")
     for size, page in tvs.items():
         expect(page.locator("[data-scene=pause]")).to_be_visible()
         expect(page.get_by_test_id("pause-message")).to_have_text(
