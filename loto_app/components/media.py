@@ -12,6 +12,7 @@ from reflex.vars import VarData
 from reflex_base.constants import Dirs
 from reflex_base.utils.imports import ImportVar
 
+from loto_app.components.palette import LINE
 from loto_app.components.ui import tid
 
 _BACKEND = VarData(
@@ -109,7 +110,7 @@ def lot_thumbnail(size: str = "4rem") -> rx.Component:
             flex_shrink="0",
             margin_left="auto",
             border_radius="0.4rem",
-            border="1px solid #dddddd",
+            border=f"1px solid {LINE}",
             background="white",
             custom_attrs=tid("lot-photo"),
         ),
