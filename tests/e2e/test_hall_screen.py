@@ -302,6 +302,10 @@ def test_pairing_code_and_the_screen_states_at_tv_sizes(
         expect(countdown).to_have_attribute("data-left", re.compile(r"^dans 1[89] min \d\d s$"))
         _loaded(page)
         _check(page, results_dir, f"07-entracte-{size}")
+    # the phones read it too
+    expect(player.get_by_test_id("announcement")).to_contain_text(
+        "Tombola au fond de la salle : 2 € le ticket — reprise à"
+    )
     left = tvs["1920x1080"].get_by_test_id("pause-countdown").get_attribute("data-left")
     tvs["1920x1080"].wait_for_function(
         "(before) => document.querySelector('[data-testid=pause-countdown]')"

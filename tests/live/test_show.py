@@ -76,6 +76,8 @@ def test_the_scenes_of_an_evening_and_what_each_carries() -> None:
         "18 h 46",  # 2030-03-17 17:46:40 UTC, in the hall's time (Paris)
     )
 
+    # the phones read it in the announcement
+    assert snap["announcement"] == "Entracte : Ouverture des portes — reprise à 18 h 46."
     e.start_game()
     e.enter_ball(90 if 90 not in e.player_cartons("ana")[0].carton.numbers else 89)
     snap = public_snapshot(e, "Comité des fêtes", "ABCDEF")

@@ -11,7 +11,7 @@ from loto_app.domain import events as ev
 from loto_app.domain.engine import Evening, Game, GameStatus
 from loto_app.domain.program import KIND_LABELS, PATTERN_LABELS, Kind, Pattern, TieMethod
 from loto_app.domain.verdicts import Verdict
-from loto_app.live.present.show import GameTimes, show
+from loto_app.live.present.show import GameTimes, clock, show
 
 CLAIM_WORDS = {
     Pattern.ONE_LINE: "QUINE",
@@ -107,6 +107,9 @@ def _status(e: Evening) -> str:
 
 def _announcement(e: Evening, g: Game | None) -> tuple[str, str]:
     """(text, kind) of the latest thing the hall must hear."""
+    if e.pause is not None:  # (the phones say it; the hall screen shows the entracte's scene)
+        back = clock(e.pause.returns_at)
+        return f"Entracte : {e.pause.message} — reprise à {back}.", "info"
     if g is None:
         return "La partie va bientôt commencer.", "info"
     if e.is_over:
