@@ -148,13 +148,11 @@
       if (id === "phone-voice") {
         if (on) speak("Annonce des numéros activée.", PHONE_VOICE);
         else if ("speechSynthesis" in window) window.speechSynthesis.cancel();
-        soundBlocked(false);
       }
     } else if (id === "repeat-number") {
       var n = lastNumber();
       announce(n === null ? "Aucun numéro n'est encore sorti." : numberText(n), true);
-    } else if (id === "sound-unlock") {
-      soundBlocked(false);
+    } else if (id === "sound-unlock") { // (assets/sound.js unlocks; the phone says the number)
       var last = lastNumber();
       speak(last === null ? "Son activé." : numberText(last), voiceKey());
     }
@@ -164,20 +162,9 @@
     return "Le " + n + (pref("loto_phrases", true) && PHRASES[n] ? ", " + PHRASES[n] : "");
   }
 
-  // "Activer le son": shown when the browser refuses to speak before a touch on the page (a
-  // page reloaded with the voice on); a touch on it speaks and hides it.
-  var soundIsBlocked = false;
-  function soundBlocked(blocked) {
-    soundIsBlocked = blocked;
-    showSound();
-  }
-  // (again at every change of the page: React may render the button anew, hidden)
-  function showSound() {
-    var b = document.querySelector('[data-testid="sound-unlock"]');
-    if (b && b.hidden === soundIsBlocked) b.hidden = !soundIsBlocked;
-  }
-
-  function speak(text, key) {
+  // Say `text` in French if this browser's preference `key` is on, after `wait` ms (the
+  // chime's time); a refusal of the browser shows "Activer le son" (assets/sound.js).
+  function speak(text, key, wait) {
     window.__lotoSpoken = (window.__lotoSpoken || []).concat([text]);
     if (!pref(key, false) || !("speechSynthesis" in window)) return;
     var u = new SpeechSynthesisUtterance(text);
@@ -187,15 +174,17 @@
       return v.lang && v.lang.indexOf("fr") === 0;
     })[0];
     if (fr) u.voice = fr;
-    u.onerror = function (ev) { if (ev && ev.error === "not-allowed") soundBlocked(true); };
-    var ua = navigator.userActivation;
-    if (ua && !ua.hasBeenActive) soundBlocked(true); // (the browser will refuse it)
-    window.speechSynthesis.cancel();
-    window.speechSynthesis.speak(u);
+    if (window.LotoSound) window.LotoSound.spoken(u); // a refused speech shows "Activer le son"
+    setTimeout(function () {
+      window.speechSynthesis.cancel();
+      window.speechSynthesis.speak(u);
+    }, wait || 0);
   }
 
   function sayNumber(n) {
-    speak(numberText(n), "loto_voice");
+    // the chime first, when it is on (assets/sound.js): the number is said once it has rung
+    var wait = window.LotoSound ? window.LotoSound.beforeNumber() : 0;
+    speak(numberText(n), "loto_voice", wait);
   }
 
   // The player page's live region: a screen reader says each number, and again on "Répéter"
@@ -210,25 +199,6 @@
     }
     window.__lotoAnnounced = (window.__lotoAnnounced || []).concat([text]);
     speak(text, PHONE_VOICE);
-  }
-
-  // A touch anywhere lets the browser speak: "Activer le son" has done its job.
-  ["pointerdown", "keydown"].forEach(function (type) {
-    document.addEventListener(type, function () {
-      if (soundIsBlocked) setTimeout(function () { soundBlocked(false); }, 0);
-    }, true);
-  });
-
-  // A page opened (or reloaded) with its voice on: the browser holds speech back until a touch.
-  var voiceChecked = false;
-  function checkVoiceAtLoad() {
-    if (voiceChecked) return;
-    var player = document.querySelector('[data-page="player"]');
-    var screen = document.querySelector('[data-page="screen"]');
-    if (!player && !screen) return;
-    voiceChecked = true;
-    var ua = navigator.userActivation;
-    if (pref(voiceKey(), false) && ua && !ua.hasBeenActive) soundBlocked(true);
   }
 
   // ---------------------------------------------------------------- "Plus qu'un numéro !"
@@ -643,8 +613,6 @@
       document.documentElement.setAttribute("data-loto-ready", "true");
     }
     showPrefs();
-    checkVoiceAtLoad();
-    showSound();
     mkRender();
     oneToGo();
     var offline = !!document.querySelector('[data-testid="connection-banner"]');

@@ -23,3 +23,14 @@ MAX_SALE_NO = 1_000_000
 MAX_CLAIM_NO = 1_000_000
 #: The highest index of a tariff line a handler accepts (a tariff has far fewer).
 MAX_OFFER_INDEX = 63
+#: The hall screen's entracte: its message (characters) and how long it may last (minutes).
+MAX_PAUSE_MESSAGE = 120
+MAX_PAUSE_MINUTES = 180
+#: An image the organiser uploads (a lot's photo, a partner's logo): the file's size in bytes,
+#: its size in pixels before it is decoded (a decompression bomb is refused on its header), and
+#: how many partners an evening shows.
+MAX_IMAGE_BYTES = 8 * 1024 * 1024
+MAX_IMAGE_PIXELS = 40_000_000
+MAX_PARTNERS = 12
+#: A partner's name (characters), shown under its logo.
+MAX_PARTNER_NAME = 40

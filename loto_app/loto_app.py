@@ -2,7 +2,7 @@
 
 import reflex as rx
 
-from loto_app import network
+from loto_app import media_http, network
 from loto_app.components.palette import ACCENT, radix_css
 from loto_app.live import compat
 from loto_app.live.gate import frame_guard, marks_path
@@ -11,13 +11,23 @@ from loto_app.live.gate.rehydrate import WarmHydrate
 from loto_app.live.runtime import broadcast, reaper
 from loto_app.live.states.animateur import AnimateurState
 from loto_app.live.states.caisse import CaisseState
+from loto_app.live.states.controle import ControleState
 from loto_app.live.states.hall import HallView
 from loto_app.live.states.join import JoinPrefill
 from loto_app.live.states.organisation import OrganisationState
 from loto_app.live.states.player import PlayerState
 from loto_app.live.states.reglement import ReglementState
 from loto_app.live.states.screen import ScreenState
-from loto_app.pages import animateur, caisse, join, organisation, player, reglement, screen
+from loto_app.pages import (
+    animateur,
+    caisse,
+    controle,
+    join,
+    organisation,
+    player,
+    reglement,
+    screen,
+)
 
 app = rx.App(
     # Installable PWA: assets/manifest.webmanifest, assets/icons/, assets/sw.js (served from /).
@@ -68,9 +78,14 @@ app = rx.App(
         ),
     ],
     html_lang="fr",
-    # Behind the HTTPS proxy, the server's own redirects say https:// (loto_app/network.py).
-    api_transformer=network.forwarded_scheme,
-    stylesheets=["/loto.css"],  # the armed claim button, countdown bars (assets/loto.css)
+    # The evening's pictures at /media/<digest>.webp and the upload's size limit
+    # (loto_app/media_http.py); behind the HTTPS proxy, the server's own redirects say https://
+    # (loto_app/network.py).
+    api_transformer=[media_http.wrap, network.forwarded_scheme],
+    # the armed claim button, countdown bars (assets/loto.css); "Activer le son" and the chime's
+    # toggle (assets/sound.css); the hall screen's entracte (assets/screen.css)
+    # and the camera's QR code reader (assets/scan.css)
+    stylesheets=["/loto.css", "/sound.css", "/screen.css", "/scan.css"],
 )
 # No Reflex connection toast ("Cannot connect to server: websocket error. Check if server is
 # reachable at ws://…", in English, over the cartons for two minutes): every page has its own
@@ -95,6 +110,9 @@ app.add_page(
     reglement.index, route="/reglement", title=reglement.TITLE, on_load=ReglementState.load
 )
 app.add_page(caisse.index, route=CaisseState.ROUTE, title=caisse.TITLE, on_load=CaisseState.resume)
+app.add_page(
+    controle.index, route=ControleState.ROUTE, title=controle.TITLE, on_load=ControleState.resume
+)
 app.add_page(
     organisation.index,
     route=OrganisationState.ROUTE,

@@ -89,15 +89,21 @@ def _cell(cell: rx.Var[dict[str, Any]], font_size: Any) -> rx.Component:
             n,
             font_size=font_size,
             font_weight=rx.cond(drawn, "900", "500"),
-            line_height="1.5",
-            text_align="center",
+            # the number in the middle of its cell, and every cell of a row as tall: the
+            # circled last number takes its ring inside (a shadow), never more height
+            line_height="1",
+            height="1.6em",
+            display="flex",
+            align_items="center",
+            justify_content="center",
             white_space="nowrap",
             # a winning number: green with white text; another drawn one: yellow; not drawn
             # (a false claim's missing number): white, struck through
             background=rx.cond(win, SUCCESS, rx.cond(drawn, DRAWN, WHITE)),
             color=rx.cond(win, ON_SOLID, INK),
             text_decoration=rx.cond(drawn, "none", "line-through"),
-            border=rx.cond(last, f"0.22em solid {INK}", f"1px solid {CELL_BORDER}"),
+            border=f"1px solid {CELL_BORDER}",
+            box_shadow=rx.cond(last, f"inset 0 0 0 0.16em {INK}", "none"),
             border_radius=rx.cond(last, "999px", "0.3rem"),
             custom_attrs={
                 "data-n": n,
@@ -109,52 +115,63 @@ def _cell(cell: rx.Var[dict[str, Any]], font_size: Any) -> rx.Component:
     )
 
 
-def _grids(cell_size: Any) -> rx.Component:
-    return rx.foreach(
-        HallView.readback_cartons,
-        lambda carton, i: rx.fragment(
+def _grids(cell_size: Any, source: Any) -> rx.Component:
+    labels = getattr(source, "readback_labels", None)  # (an ex aequo's: the hall's only)
+
+    def grid(carton: Any, i: Any) -> rx.Component:
+        box = rx.box(
+            rx.foreach(carton, lambda cell: _cell(cell, cell_size)),
+            display="grid",
+            grid_template_columns=rx.cond(
+                source.readback_cols == 5,
+                "repeat(5, minmax(0, 1fr))",
+                "repeat(9, minmax(0, 1fr))",
+            ),
+            gap="0.25rem",
+            margin_top="0.5rem",
+            custom_attrs=tid("readback-grid"),
+        )
+        if labels is None:
+            return box
+        return rx.fragment(
             rx.cond(
-                HallView.readback_labels[i] != "",
+                labels[i] != "",
                 rx.text(
-                    HallView.readback_labels[i],
+                    labels[i],
                     font_weight="800",
                     margin_top="0.5rem",
                     custom_attrs=tid("readback-label"),
                 ),
             ),
-            rx.box(
-                rx.foreach(carton, lambda cell: _cell(cell, cell_size)),
-                display="grid",
-                grid_template_columns=rx.cond(
-                    HallView.readback_cols == 5,
-                    "repeat(5, minmax(0, 1fr))",
-                    "repeat(9, minmax(0, 1fr))",
-                ),
-                gap="0.25rem",
-                margin_top="0.5rem",
-                custom_attrs=tid("readback-grid"),
-            ),
-        ),
-    )
+            box,
+        )
+
+    return rx.foreach(source.readback_cartons, grid)
 
 
-def readback(cell_size: Any = "1.6rem", tie_cell_size: Any = None, **props: Any) -> rx.Component:
+def readback(
+    cell_size: Any = "1.6rem", tie_cell_size: Any = None, source: Any = HallView, **props: Any
+) -> rx.Component:
     """The claimed carton(s) as a grid: the winning line(s) green, the last number circled,
     the numbers not drawn struck through; its number, its owner and the verdict above. An ex
-    aequo shows every tied carton, each named (`tie_cell_size`: smaller cells for them)."""
-    kind = HallView.readback_kind
+    aequo shows every tied carton, each named (`tie_cell_size`: smaller cells for them).
+    `source`: the state holding the `readback_*` vars (the hall's public one by default; a
+    controller's page holds the read-back of the carton it checked)."""
+    kind = source.readback_kind
     grids = (
-        _grids(cell_size)
+        _grids(cell_size, source)
         if tie_cell_size is None
         else rx.cond(
-            HallView.readback_cartons.length() > 1, _grids(tie_cell_size), _grids(cell_size)
+            source.readback_cartons.length() > 1,
+            _grids(tie_cell_size, source),
+            _grids(cell_size, source),
         )
     )
     return rx.cond(
-        HallView.readback_on,
+        source.readback_on,
         rx.box(
-            rx.text(HallView.readback_title, font_weight="900", font_size="1.2em"),
-            rx.text(HallView.readback_caption, font_weight="700"),
+            rx.text(source.readback_title, font_weight="900", font_size="1.2em"),
+            rx.text(source.readback_caption, font_weight="700"),
             grids,
             rx.text(
                 "Vert : la ligne gagnante — cerclé : le dernier numéro — barré : pas encore sorti",

@@ -53,7 +53,7 @@ from loto_app.domain.till import (
     pending_orders,
 )
 from loto_app.domain.verdicts import Verdict, judge
-from loto_app.limits import MAX_PLAYER_NAME
+from loto_app.limits import MAX_PARTNER_NAME, MAX_PARTNERS, MAX_PAUSE_MESSAGE, MAX_PLAYER_NAME
 
 MAX_NAME = MAX_PLAYER_NAME
 MAX_PER_SALE = 36  # cartons (or vitrine units) in one sale
@@ -232,6 +232,9 @@ class Evening:
         self.purchase_of: dict[int, Purchase] = {}  # carton no -> its purchase
         self.stock: dict[Kind, list[int]] = {k: [] for k in Kind}  # unsold units, in order
         self.games: list[Game] = []
+        self.pause: ev.PauseStarted | None = None  # the entracte in course (between games)
+        self.lot_photos: dict[str, str] = {}  # lot_key(description) -> picture digest
+        self.partners: list[tuple[str, str]] = []  # (name, picture digest), in order
         self.history: list[ev.Event] = []
         self._by_number: dict[int, list[int]] = {n: [] for n in BALLS}  # sold cartons per number
         self._next_claim = 1
@@ -887,7 +890,83 @@ class Evening:
         # (all 90 numbers out and nobody claimed in time: the game ends, the lot stays unwon)
         return self._emit(ev.UnmarkAllowed(g.index))
 
+    def start_pause(self, message: str, returns_at: int) -> list[ev.Event]:
+        """An entracte between games (or before the first): the hall screen shows its message
+        and when the games resume (`returns_at`, POSIX seconds: the caller's clock). Starting
+        one while another is in course changes its message or its time."""
+        g = self.game
+        if g is not None and g.status is not GameStatus.FINISHED:
+            raise err.PauseRefused(
+                f"game {g.index} is {g.status}: no entracte during a game",
+                "Terminez la partie (« Vous pouvez démarquer ») avant l'entracte.",
+            )
+        if self.is_over:
+            raise err.PauseRefused(
+                "every game has been played", "La soirée est terminée : pas d'entracte."
+            )
+        text = " ".join(message.split()) if isinstance(message, str) else ""
+        if not text or len(text) > MAX_PAUSE_MESSAGE or not text.isprintable():
+            raise err.InvalidArgument(
+                f"pause message {message!r:.40}",
+                f"Le message de l'entracte doit faire de 1 à {MAX_PAUSE_MESSAGE} caractères.",
+            )
+        if not _is_int(returns_at) or returns_at <= 0:
+            raise err.InvalidArgument(f"pause return time {returns_at!r}", "Heure de reprise ?")
+        return self._emit(ev.PauseStarted(text, returns_at))
+
+    def end_pause(self) -> list[ev.Event]:
+        """The entracte is over before the next game starts (starting it ends it too)."""
+        if self.pause is None:
+            raise err.PauseRefused("no entracte in course", "Aucun entracte en cours.")
+        return self._emit(ev.PauseEnded())
+
     # ------------------------------------------------------------------ moves: the organiser
+
+    def set_lot_photo(self, lot: str, digest: str) -> list[ev.Event]:
+        """Attach a photo to a lot of the program (every game that plays a lot of that
+        description shows it), or remove it (`digest` "")."""
+        key = lot_key(lot)
+        if not key or key not in {lot_key(s.lot.description) for s in self._stages()}:
+            raise err.PictureRefused(
+                f"no lot {lot!r:.60} in the program", "Ce lot n'est pas au programme."
+            )
+        if digest == "":
+            if key not in self.lot_photos:
+                raise err.PictureRefused(
+                    f"lot {lot!r:.60} has no photo", "Ce lot n'a pas de photo."
+                )
+        else:
+            _digest(digest)
+        return self._emit(ev.LotPhotoSet(lot.strip(), digest))
+
+    def add_partner(self, name: str, digest: str) -> list[ev.Event]:
+        """A partner's logo for the hall screen (at most `MAX_PARTNERS`)."""
+        clean = " ".join(name.split()) if isinstance(name, str) else ""
+        if not clean or len(clean) > MAX_PARTNER_NAME or not clean.isprintable():
+            raise err.InvalidArgument(
+                f"partner name {name!r:.50}",
+                f"Le nom du partenaire doit faire de 1 à {MAX_PARTNER_NAME} caractères.",
+            )
+        _digest(digest)
+        if any(d == digest for _, d in self.partners):
+            raise err.PictureRefused(f"logo {digest[:12]} given twice", "Ce logo est déjà là.")
+        if len(self.partners) >= MAX_PARTNERS:
+            raise err.PictureRefused(
+                f"{len(self.partners)} partners already",
+                f"{MAX_PARTNERS} partenaires au plus : retirez-en un d'abord.",
+            )
+        return self._emit(ev.PartnerAdded(clean, digest))
+
+    def remove_partner(self, digest: str) -> list[ev.Event]:
+        """Take a partner's logo off the hall screen."""
+        if not isinstance(digest, str) or all(d != digest for _, d in self.partners):
+            raise err.PictureRefused(
+                f"no partner logo {digest!r:.20}", "Ce partenaire n'est plus là."
+            )
+        return self._emit(ev.PartnerRemoved(digest))
+
+    def _stages(self) -> list[Stage]:
+        return [s for g in self.program.games for s in g.stages]
 
     @property
     def first_amendable_game(self) -> int:
@@ -1419,6 +1498,20 @@ class Evening:
                         self._by_number[x].append(n)
             case ev.GameStarted():
                 self.games.append(Game(e.game, self.program.games[e.game]))
+                self.pause = None  # the games resume
+            case ev.PauseStarted():
+                self.pause = e
+            case ev.PauseEnded():
+                self.pause = None
+            case ev.LotPhotoSet():
+                if e.digest:
+                    self.lot_photos[lot_key(e.lot)] = e.digest
+                else:
+                    self.lot_photos.pop(lot_key(e.lot), None)
+            case ev.PartnerAdded():
+                self.partners.append((e.name, e.digest))
+            case ev.PartnerRemoved():
+                self.partners = [(n, d) for n, d in self.partners if d != e.digest]
             case ev.NumberDrawn():
                 g = self.games[e.game]
                 g.drawn.append(e.number)
@@ -1574,6 +1667,9 @@ class Evening:
                 for s in self.sales.values()
             ],
             "till_closed_by": self.till_closed_by,
+            "pause": self.pause.to_dict() if self.pause else None,
+            "lot_photos": dict(sorted(self.lot_photos.items())),
+            "partners": list(self.partners),
             "handed_over": dict(sorted(self.handed_over.items())),
             "lot_tickets": sorted(self.lot_tickets.values(), key=lambda t: t.no),
             "withdrawn": {n: w.to_dict() for n, w in sorted(self.withdrawn.items())},
@@ -1690,6 +1786,23 @@ class Evening:
 
 
 # ---------------------------------------------------------------------- argument checks
+
+
+def lot_key(description: object) -> str:
+    """A lot's description as lot photos are keyed: spaces collapsed, case folded (a lot's
+    photo follows its description, whichever games play it)."""
+    return " ".join(description.split()).casefold() if isinstance(description, str) else ""
+
+
+def _digest(digest: object) -> str:
+    """A picture's digest: 64 lowercase hexadecimal digits (SHA-256)."""
+    if (
+        not isinstance(digest, str)
+        or len(digest) != 64
+        or any(c not in "0123456789abcdef" for c in digest)
+    ):
+        raise err.InvalidArgument(f"picture digest {digest!r:.70}", "Image inconnue.")
+    return digest
 
 
 def _is_int(x: object) -> bool:

@@ -321,3 +321,19 @@ class AmendmentRefused(LotoError):
 
     code = "amendment_refused"
     default_user_message = "Modification du programme impossible."
+
+
+class PauseRefused(LotoError):
+    """An entracte asked while a game is in play, after the last game, or ended when none is
+    in course."""
+
+    code = "pause_refused"
+    default_user_message = "Entracte impossible maintenant."
+
+
+class PictureRefused(LotoError):
+    """A lot's photo for a lot that is not in the program, a partner too many, a logo given
+    twice, or one to remove that is not there."""
+
+    code = "picture_refused"
+    default_user_message = "Image refusée."

@@ -271,6 +271,52 @@ class UnmarkAllowed(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class PauseStarted(Event):
+    """An entracte between games, started from the animateur's tablet: the hall screen shows
+    `message` and the time the games resume, `returns_at` (POSIX seconds, given by the caller:
+    the engine has no clock). A new one replaces the one in course."""
+
+    type: ClassVar[str] = "pause_started"
+    message: str
+    returns_at: int
+
+
+@dataclass(frozen=True, slots=True)
+class PauseEnded(Event):
+    """The entracte is over (the animateur said so, before the next game starts)."""
+
+    type: ClassVar[str] = "pause_ended"
+
+
+@dataclass(frozen=True, slots=True)
+class LotPhotoSet(Event):
+    """The organiser attached a photo to a lot (by its description: every game that plays this
+    lot shows it), or removed it (`digest` ""). The picture itself is stored by its digest
+    (SHA-256 of the file the app made), beside the log."""
+
+    type: ClassVar[str] = "lot_photo_set"
+    lot: str
+    digest: str
+
+
+@dataclass(frozen=True, slots=True)
+class PartnerAdded(Event):
+    """A partner's logo (a sponsor of the evening), shown on the hall screen."""
+
+    type: ClassVar[str] = "partner_added"
+    name: str
+    digest: str
+
+
+@dataclass(frozen=True, slots=True)
+class PartnerRemoved(Event):
+    """A partner's logo taken off the hall screen."""
+
+    type: ClassVar[str] = "partner_removed"
+    digest: str
+
+
+@dataclass(frozen=True, slots=True)
 class CartonsCleared(Event):
     """A player cleared their cartons after démarquage was allowed."""
 
@@ -485,6 +531,11 @@ EVENT_TYPES: dict[str, type[Event]] = {
         TieBroken,
         StageAwarded,
         UnmarkAllowed,
+        PauseStarted,
+        PauseEnded,
+        LotPhotoSet,
+        PartnerAdded,
+        PartnerRemoved,
         CartonsCleared,
         SaleRecorded,
         PaymentConfirmed,

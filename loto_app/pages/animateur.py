@@ -7,6 +7,7 @@ import reflex as rx
 from loto_app.components.board import board
 from loto_app.components.control import last_call_banner, readback
 from loto_app.components.disputes import withdraw_form
+from loto_app.components.entracte import entracte
 from loto_app.components.pair_form import pair_form
 from loto_app.components.palette import (
     ACCENT,
@@ -716,6 +717,8 @@ def _dashboard() -> rx.Component:
         # the next action: one button, in view (the last call and the read-back are beside it)
         rx.box(_next_action(), class_name="loto-anim-next", custom_attrs=tid("next-action")),
         _correction(),
+        # between games: the entracte, with its message and the time of return
+        entracte(AnimateurState),
         name="primary",
     )
     side = _pane(

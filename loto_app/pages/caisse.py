@@ -18,8 +18,10 @@ from loto_app.components.palette import (
     SUCCESS,
     step,
 )
+from loto_app.components.scanner import scanner
 from loto_app.components.signin import sign_in_form
 from loto_app.components.ui import big_button, page_shell, tid
+from loto_app.domain.till import DESK_QR_PREFIX
 from loto_app.live.states.caisse import CaisseState, SaleLine, TicketLine, TotalLine
 
 TITLE = "Loto — caisse"
@@ -232,10 +234,18 @@ def _sell_forms() -> rx.Component:
     return rx.fragment(
         section(
             "Joueur avec téléphone",
+            scanner(
+                "player-scanner",
+                form_id="lookup-form",
+                field="code",
+                prefix=DESK_QR_PREFIX,
+                what="celui d'un joueur (son code caisse)",
+                label="Scanner le QR du joueur",
+            ),
             rx.form(
                 rx.vstack(
                     rx.el.label(
-                        "Code caisse du joueur (affiché dans son appli, ou scanné)",
+                        "Ou tapez son code caisse (affiché dans son appli)",
                         font_weight="700",
                         html_for="lookup-code",
                     ),
@@ -267,6 +277,7 @@ def _sell_forms() -> rx.Component:
                 ),
                 on_submit=CaisseState.lookup,
                 reset_on_submit=True,
+                id="lookup-form",
             ),
             rx.cond(CaisseState.found_name != "", _found()),
             testid="sell-phone",

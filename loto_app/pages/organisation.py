@@ -19,7 +19,12 @@ from loto_app.components.signin import sign_in_form
 from loto_app.components.ui import page_shell, tid
 from loto_app.live.states.organisation import OrganisationState
 from loto_app.live.states.organisation_staff import EveningStaff
-from loto_app.pages import organisation_records, organisation_setup, organisation_staff
+from loto_app.pages import (
+    organisation_media,
+    organisation_records,
+    organisation_setup,
+    organisation_staff,
+)
 
 TITLE = "Loto — organisation"
 P = OrganisationState  # the sign-in and the evening
@@ -196,6 +201,7 @@ def _signed_in() -> rx.Component:
             width="100%",
         ),
         organisation_setup.edit_program(),
+        organisation_media.media(),
         _links(),
         _screens(),
         organisation_staff.animateur_secret(),

@@ -68,7 +68,9 @@ def staff() -> rx.Component:
     return section(
         "L'équipe de la caisse",
         rx.text(
-            "Chaque vendeur ou caissier reçoit son propre secret pour la page Caisse.",
+            "Chaque vendeur ou caissier reçoit son propre secret pour la page Caisse ; un "
+            "contrôleur, pour la page Contrôle (vérifier les cartons papier aux tables, avec "
+            "l'appareil photo du téléphone).",
             color=MUTED,
         ),
         rx.form(
@@ -84,6 +86,7 @@ def staff() -> rx.Component:
                 rx.el.select(
                     rx.el.option("Vendeur", value="vendeur"),
                     rx.el.option("Caissier", value="caissier"),
+                    rx.el.option("Contrôleur (cartons papier)", value="controleur"),
                     name="role",
                     default_value="vendeur",
                     custom_attrs=tid("staff-role", **{"aria-label": "Rôle"}),

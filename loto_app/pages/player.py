@@ -7,6 +7,7 @@ import reflex as rx
 from loto_app.components.board import board
 from loto_app.components.carton import CLAIMED_NOW, carton_card
 from loto_app.components.control import LAST_CALL_NOTE, last_call_banner
+from loto_app.components.media import lot_thumbnail
 from loto_app.components.palette import (
     ACCENT,
     CELL_BORDER,
@@ -24,6 +25,7 @@ from loto_app.components.palette import (
     step,
 )
 from loto_app.components.qr import qr_code
+from loto_app.components.sound import sound_assets, unlock_button
 from loto_app.components.ui import announcement_box, big_button, page_shell, quiet_button, tid
 from loto_app.domain.events import HALF
 from loto_app.domain.till import DESK_QR_PREFIX
@@ -86,6 +88,7 @@ def _header() -> rx.Component:
             align="start",
             flex="1",
         ),
+        lot_thumbnail(),
         width="100%",
         align="center",
         position="sticky",
@@ -679,18 +682,9 @@ def _listen() -> rx.Component:
     holds speech back until a touch, "Répéter" says the last number again; a hidden live
     region tells a screen reader each number."""
     return rx.box(
-        rx.button(
-            "🔊 Activer le son",
-            size="4",
-            font_size="1.4rem",
-            font_weight="800",
-            min_height="3.5rem",
-            width="100%",
-            background=DRAWN,
-            color=INK,
-            border=f"3px solid {INK}",
-            custom_attrs=tid("sound-unlock", hidden=True),
-        ),
+        # "Activer le son" while the browser holds the phone's voice back (assets/sound.js)
+        unlock_button("1.4rem"),
+        sound_assets(),
         # (assets/loto.js writes "Numéro 42" here at each number and at "Répéter")
         rx.box(
             custom_attrs=tid("number-live", **{"aria-live": "assertive"}), class_name="loto-sr-only"

@@ -1,21 +1,29 @@
 """`/ecran`: the hall screen (TV), readable from the back of the hall.
 
-One screen, four states, each filling the TV (1920 × 1080 and 1280 × 720; no scroll):
+One screen, its states as one set, each filling the TV (1920 × 1080 and 1280 × 720; no scroll),
+each saying one thing at a time (HallView.scene, live/present/show.py):
 - pairing: no evening yet, the code the animateur types on the tablet (`live/runtime/pairing.py`);
-- before a game (and between games): the way in for phones (a large QR code and the evening's
-  code) where the last number will be, the board of the game as it stands on the right;
-- in game: the last number as a large ball, the five before it, the board;
-- a claim: the last call banner, then the claimed carton read back in place of the board.
-A header names the evening, the game and the stage in play; a footer keeps the way in
-(small QR code, code, address) and the voice toggles.
+- welcome: the evening's program with its lots, and the way in for phones (a large QR code);
+- in game: the last number as a large ball, the five before it, the board; before the first
+  number, the way in where the ball will be; the lot in play's photo in the header;
+- a claim: the last call banner, then the claimed carton read back in place of the board;
+- between games: the winners of the game just played, the next game with its lots;
+- entracte (started from the tablet): its message, the time the games resume, a countdown;
+- end: thanks, the evening's winners and its numbers (components/hall_scenes.py).
+A header names the evening (and in game the game and the stage in play); a footer keeps the way
+in (small QR code, code, address), the partners' logos, the voice, phrases and chime toggles.
+A blocked sound shows "Activer le son" (components/sound.py).
 """
 
 from __future__ import annotations
 
 import reflex as rx
 
+from loto_app.components import hall_scenes as scenes
 from loto_app.components.board import board
 from loto_app.components.control import last_call_banner, readback
+from loto_app.components.hall_scenes import BIG, MEDIUM, SMALL
+from loto_app.components.media import partners_strip, picture
 from loto_app.components.palette import (
     INFO_LINE,
     TV_BG,
@@ -24,24 +32,22 @@ from loto_app.components.palette import (
     TV_MUTED,
     TV_PANEL,
 )
+from loto_app.components.sound import chime_toggle, sound_assets, unlock_button
 from loto_app.components.ui import announcement_box, connection_banner, tid
 from loto_app.live.states.hall import HallView
 from loto_app.live.states.screen import ScreenState
 
 TITLE = "Loto — écran de la salle"
 
-#: Sizes follow the TV's height as well as its width (a 16:9 screen of any resolution); the
-#: lists are phone first (360, 480, 768, 992, 1280, 1536 px) for a screen opened on a phone.
 BALL = ["11rem", "13rem", "16rem", "min(46vh, 30vw)"]
 BOARD = ["1rem", "1.4rem", "1.8rem", "min(3.8vh, 2.2vw)"]
-BIG = ["1.6rem", "1.8rem", "2.2rem", "min(4.4vh, 2.6vw)"]
-MEDIUM = ["1.2rem", "1.4rem", "1.6rem", "min(3.2vh, 1.9vw)"]
-SMALL = ["1rem", "1.1rem", "1.2rem", "min(2.4vh, 1.4vw)"]
 #: Only a TV-sized screen is locked to its height; a phone scrolls.
 TV = {
     "height": ["auto", "auto", "auto", "100vh"],
     "overflow": ["visible", "visible", "visible", "hidden"],
 }
+#: The game's scene (a number drawn, or about to be): the ball and the board.
+IN_GAME = HallView.scene == "game"
 
 
 def _toggle(testid: str, off: str, on: str, pressed: bool) -> rx.Component:
@@ -53,15 +59,25 @@ def _toggle(testid: str, off: str, on: str, pressed: bool) -> rx.Component:
         rx.el.span(off, class_name="loto-when-off"),
         rx.el.span(on, class_name="loto-when-on"),
         custom_attrs=tid(testid, **{"aria-pressed": "true" if pressed else "false"}),
-        size="3",
-        background=TV_PANEL,
-        color="white",
-        border=f"1px solid {INFO_LINE}",
+        **_TOGGLE,
     )
 
 
+_TOGGLE = {
+    "size": "1",
+    "font_size": ["0.9rem", "0.9rem", "1rem", "min(1.8vh, 1vw)"],
+    "height": "auto",
+    "padding": "0.2em 0.6em",
+    "background": TV_PANEL,
+    "color": "white",
+    "border": f"1px solid {INFO_LINE}",
+}
+
+
 def _toggles() -> rx.Component:
-    return rx.hstack(
+    """This TV's sound preferences, stacked small in the footer's corner (set once, by the
+    person who sets the TV up)."""
+    return rx.vstack(
         _toggle("voice-toggle", "Voix\u00a0: coupée", "Voix\u00a0: activée", pressed=False),
         _toggle(
             "phrases-toggle",
@@ -69,8 +85,10 @@ def _toggles() -> rx.Component:
             "Expressions\u00a0: activées",
             pressed=True,
         ),
-        wrap="wrap",
-        justify="end",
+        chime_toggle(**_TOGGLE),
+        spacing="1",
+        align="stretch",
+        flex_shrink="0",
     )
 
 
@@ -81,7 +99,8 @@ def _join_lines(large: bool) -> list[rx.Component]:
             rx.el.span(
                 HallView.join_code, font_weight="900", color=TV_HIGHLIGHT, letter_spacing="0.08em"
             ),
-            font_size=["2rem", "2.4rem", "3rem", "min(7vh, 4.2vw)"] if large else MEDIUM,
+            font_size=["2rem", "2.4rem", "3rem", "min(6.5vh, 3.6vw)"] if large else MEDIUM,
+            white_space="nowrap",
             line_height="1.1",
         ),
         rx.text(
@@ -93,10 +112,10 @@ def _join_lines(large: bool) -> list[rx.Component]:
     ]
 
 
-def _join(large: bool) -> rx.Component:
+def _join(large: bool, qr_size: str = "min(34vh, 22vw)") -> rx.Component:
     """The way in for phones: the QR code, the evening's code, the série and the address;
-    large (before and between games: stacked, in the ball's place) or small (the footer)."""
-    qr = ["12rem", "14rem", "16rem", "min(34vh, 22vw)"] if large else "min(11vh, 6rem)"
+    large (stacked, in the ball's place or beside the program) or small (the footer)."""
+    qr = ["12rem", "14rem", "16rem", qr_size] if large else "min(11vh, 6rem)"
     # (no image, only its place, until the code is there: an empty white square is not a QR
     # code, for a phone's camera or for a test reading it)
     image = rx.cond(
@@ -114,10 +133,11 @@ def _join(large: bool) -> rx.Component:
     if large:
         return rx.vstack(
             rx.text(
-                "Jouez avec votre téléphone : visez le QR code",
+                "Jouez avec votre téléphone\u00a0: visez le QR code",
                 font_size=MEDIUM,
                 font_weight="700",
                 text_align="center",
+                max_width=["100%", "100%", "100%", "max(16em, min(40vh, 26vw))"],
             ),
             image,
             *_join_lines(large),
@@ -140,31 +160,48 @@ def _join(large: bool) -> rx.Component:
 
 
 def _header() -> rx.Component:
+    """The evening's name; in game, the game and the stage in play (with its lot's photo)."""
     return rx.flex(
         rx.heading(
             HallView.evening_name,
             as_="h1",
-            font_size=MEDIUM,
+            font_size=rx.cond(IN_GAME, MEDIUM, BIG),
             font_weight="800",
-            color=TV_MUTED,
-        ),
-        rx.text(
-            rx.cond(
-                HallView.game_no > 0,
-                f"Partie {HallView.game_no} / {HallView.games_total}",
-                "Bientôt la première partie",
-            ),
-            font_size=MEDIUM,
-            font_weight="800",
+            color=rx.cond(IN_GAME, TV_MUTED, "white"),
         ),
         rx.cond(
-            HallView.stage_label != "",
+            IN_GAME,
             rx.text(
-                f"En jeu : {HallView.stage_label} — {HallView.lot_label}",
+                f"Partie {HallView.game_no} / {HallView.games_total}",
                 font_size=MEDIUM,
-                font_weight="900",
-                color=TV_HIGHLIGHT,
-                custom_attrs=tid("stage"),
+                font_weight="800",
+            ),
+        ),
+        rx.cond(
+            IN_GAME & (HallView.stage_label != ""),
+            rx.flex(
+                rx.cond(
+                    HallView.lot_photo != "",
+                    rx.box(
+                        picture(
+                            HallView.lot_photo, HallView.lot_label, width="100%", height="100%"
+                        ),
+                        height="min(6vh, 3.6vw)",
+                        width="min(8vh, 4.8vw)",
+                        background="white",
+                        border_radius="0.3rem",
+                        custom_attrs=tid("lot-photo"),
+                    ),
+                ),
+                rx.text(
+                    f"En jeu : {HallView.stage_label} — {HallView.lot_label}",
+                    font_size=MEDIUM,
+                    font_weight="900",
+                    color=TV_HIGHLIGHT,
+                    custom_attrs=tid("stage"),
+                ),
+                align="center",
+                gap="0.8rem",
             ),
         ),
         justify="between",
@@ -218,6 +255,15 @@ def _last_number() -> rx.Component:
             rx.cond(HallView.count > 1, "numéros sortis", "numéro sorti"),
             font_size=MEDIUM,
         ),
+        rx.cond(
+            HallView.rhythm != "",
+            rx.text(
+                HallView.rhythm,
+                font_size=SMALL,
+                color=TV_MUTED,
+                custom_attrs=tid("rhythm"),
+            ),
+        ),
         align="center",
         spacing="3",
         width="100%",
@@ -225,20 +271,10 @@ def _last_number() -> rx.Component:
 
 
 def _ways_in() -> rx.Component:
-    """Before the first number of a game (or between games): how to join, where the ball
-    will be."""
+    """A game started, before its first number: how to join, where the ball will be."""
     return rx.vstack(
-        rx.text(
-            rx.cond(
-                HallView.status == "finished",
-                "Partie terminée : la suivante arrive",
-                rx.cond(HallView.status == "over", "Soirée terminée", "La partie va commencer"),
-            ),
-            font_size=BIG,
-            font_weight="900",
-            color=TV_HIGHLIGHT,
-        ),
-        _join(large=True),
+        scenes.title("La partie va commencer", "scene-title"),
+        _join(large=True, qr_size="min(28vh, 20vw)"),
         align="center",
         justify="center",
         spacing="5",
@@ -247,104 +283,125 @@ def _ways_in() -> rx.Component:
     )
 
 
-def _footer() -> rx.Component:
-    return rx.flex(
-        rx.cond(
-            (HallView.count > 0) & (HallView.status != "finished") & (HallView.status != "over"),
-            _join(large=False),
-            rx.box(),
+def _game() -> rx.Component:
+    """In game: the ball (or the way in before the first number), the board or the read-back."""
+    return rx.grid(
+        rx.box(
+            rx.cond(HallView.count > 0, _last_number(), _ways_in()),
+            display="flex",
+            align_items="center",
+            justify_content="center",
+            min_height="0",
+            overflow="hidden",
         ),
-        rx.hstack(
+        rx.vstack(
+            announcement_box(
+                HallView.announcement,
+                HallView.announcement_kind,
+                font_size=MEDIUM,
+                color=TV_LAST_TEXT,
+            ),
+            last_call_banner(
+                ["2rem", "2.4rem", "3rem", "min(5.4vh, 3.2vw)"],
+                ["1rem", "1.1rem", "1.4rem", "min(2.4vh, 1.4vw)"],
+            ),
+            # a token draw between ex aequo: each player's token, the hall sees who won
             rx.cond(
-                HallView.rhythm != "",
-                rx.text(
-                    HallView.rhythm,
-                    font_size=SMALL,
-                    color=TV_MUTED,
-                    custom_attrs=tid("rhythm"),
+                HallView.tie_tokens.length() > 0,
+                rx.flex(
+                    rx.foreach(
+                        HallView.tie_tokens,
+                        lambda t: rx.text(
+                            f"{t['name']} : {t['token']}",
+                            font_size=BIG,
+                            font_weight="800",
+                            color=TV_LAST_TEXT,
+                            background=TV_HIGHLIGHT,
+                            padding="0.2rem 0.8rem",
+                            border_radius="0.4rem",
+                        ),
+                    ),
+                    wrap="wrap",
+                    gap="0.6rem",
+                    custom_attrs=tid("tie-tokens"),
                 ),
             ),
-            _toggles(),
-            align="center",
-            spacing="4",
-            justify="end",
+            # while a claim is checked, its carton replaces the board: the animateur reads
+            # it back to the hall (the last number and the numbers before stay on the left)
+            rx.cond(
+                HallView.readback_on,
+                readback(
+                    ["1.2rem", "1.6rem", "2.2rem", "min(3.8vh, 2.3vw)"],
+                    # an ex aequo: every tied carton on the screen at once
+                    ["1rem", "1.2rem", "1.5rem", "min(2.6vh, 1.6vw)"],
+                    font_size=SMALL,
+                ),
+                board(BOARD),
+            ),
+            spacing="3",
+            width="100%",
+            min_height="0",
+            justify="center",
         ),
+        grid_template_columns=["minmax(0, 1fr)", "minmax(0, 1fr)", "minmax(0, 1fr)", "2fr 3fr"],
+        gap="2rem",
+        width="100%",
+        min_height="0",
+        align_items="stretch",
+        custom_attrs=tid("scene-game"),
+    )
+
+
+def _footer() -> rx.Component:
+    """One row: the way in (small: not where the welcome shows it large, nor at the end), the
+    partners' logos (small during a game; not during the entracte, whose middle shows them
+    large; they shrink rather than wrap), the voice, phrases and chime toggles."""
+    scene = HallView.scene
+    small_join = (IN_GAME & (HallView.count > 0)) | (scene == "between") | (scene == "pause")
+    return rx.flex(
+        rx.cond(small_join, _join(large=False)),
+        rx.box(
+            rx.cond(
+                scene != "pause",
+                partners_strip(
+                    HallView.partners,
+                    rx.cond(IN_GAME, "min(6vh, 3.2vw)", "min(9vh, 5vw)"),
+                    label=rx.cond(IN_GAME, "", "Nos partenaires"),
+                    label_size=SMALL,
+                    nowrap=True,
+                ),
+            ),
+            flex="1 1 0",
+            min_width="0",
+            display="flex",
+            justify_content="center",
+        ),
+        _toggles(),
         justify="between",
         align="end",
-        wrap="wrap",
-        gap="1rem",
+        gap="1.5rem",
         width="100%",
+        # (a TV: one row; a screen opened on a phone wraps)
+        flex_wrap=["wrap", "wrap", "wrap", "nowrap"],
     )
 
 
 def _evening() -> rx.Component:
-    """The screen of an evening: header, the number (or the way in) and the board, footer."""
-    in_play = (HallView.count > 0) & (HallView.status != "finished") & (HallView.status != "over")
+    """The screen of an evening: header, the scene, footer."""
     return rx.box(
         _header(),
-        rx.grid(
-            rx.box(
-                rx.cond(in_play, _last_number(), _ways_in()),
-                display="flex",
-                align_items="center",
-                justify_content="center",
-                min_height="0",
-                overflow="hidden",
+        rx.box(
+            rx.match(
+                HallView.scene,
+                ("welcome", scenes.welcome(_join(large=True))),
+                ("between", scenes.between()),
+                ("pause", scenes.pause()),
+                ("end", scenes.end()),
+                _game(),
             ),
-            rx.vstack(
-                announcement_box(
-                    HallView.announcement,
-                    HallView.announcement_kind,
-                    font_size=MEDIUM,
-                    color=TV_LAST_TEXT,
-                ),
-                last_call_banner(
-                    ["2rem", "2.4rem", "3rem", "min(5.4vh, 3.2vw)"],
-                    ["1rem", "1.1rem", "1.4rem", "min(2.4vh, 1.4vw)"],
-                ),
-                # a token draw between ex aequo: each player's token, the hall sees who won
-                rx.cond(
-                    HallView.tie_tokens.length() > 0,
-                    rx.flex(
-                        rx.foreach(
-                            HallView.tie_tokens,
-                            lambda t: rx.text(
-                                f"{t['name']} : {t['token']}",
-                                font_size=BIG,
-                                font_weight="800",
-                                color=TV_LAST_TEXT,
-                                background=TV_HIGHLIGHT,
-                                padding="0.2rem 0.8rem",
-                                border_radius="0.4rem",
-                            ),
-                        ),
-                        wrap="wrap",
-                        gap="0.6rem",
-                        custom_attrs=tid("tie-tokens"),
-                    ),
-                ),
-                # while a claim is checked, its carton replaces the board: the animateur reads
-                # it back to the hall (the last number and the numbers before stay on the left)
-                rx.cond(
-                    HallView.readback_on,
-                    readback(
-                        ["1.2rem", "1.6rem", "2.2rem", "min(3.8vh, 2.3vw)"],
-                        # an ex aequo: every tied carton on the screen at once
-                        ["1rem", "1.2rem", "1.5rem", "min(2.6vh, 1.6vw)"],
-                        font_size=SMALL,
-                    ),
-                    board(BOARD),
-                ),
-                spacing="3",
-                width="100%",
-                min_height="0",
-                justify="center",
-            ),
-            grid_template_columns=["minmax(0, 1fr)", "minmax(0, 1fr)", "minmax(0, 1fr)", "2fr 3fr"],
-            gap="2rem",
-            width="100%",
             min_height="0",
-            align_items="stretch",
+            display="flex",
+            flex_direction="column",
         ),
         _footer(),
         display="grid",
@@ -353,6 +410,7 @@ def _evening() -> rx.Component:
         width="100%",
         flex="1",
         min_height="0",
+        custom_attrs={"data-scene": HallView.scene},
     )
 
 
@@ -411,7 +469,10 @@ def index() -> rx.Component:
             },
         ),
         rx.script(src="/loto.js"),
+        sound_assets(),
+        rx.script(src="/screen.js"),  # the entracte's countdown
         connection_banner(),
+        unlock_button(font_size=BIG),
         rx.cond(
             ScreenState.message != "",
             rx.text(

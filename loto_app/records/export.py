@@ -4,7 +4,8 @@ CSV: UTF-8 with a byte-order mark, `;` separated, amounts with a decimal comma (
 times in the hall's time ("2025-03-01 20:15:03"). The file is a series of blocks, one per
 table, separated by an empty line; each block starts with a header row whose first cell is
 `section`, and every data row starts with the block's section name (`soiree`, `joueurs`,
-`parties`, `etapes`, `tirages`, `annonces`, `ex_aequo`, `lots`, `ventes`, `totaux`, `audit`).
+`parties`, `etapes`, `tirages`, `numeros` (each number's frequency over the evening and each
+game's duration), `annonces`, `ex_aequo`, `lots`, `ventes`, `totaux`, `audit`).
 `read_report_csv` reads such a file back.
 
 PDF: A4, in French: title and summary, each game with its numbers drawn (with times and
@@ -22,6 +23,7 @@ from typing import Any
 from fpdf.fonts import FontFace
 
 from loto_app.present import euros
+from loto_app.records import numbers
 from loto_app.records._pdf import new_pdf
 from loto_app.records.report import EveningReport, GameReport, local_time
 
@@ -31,6 +33,7 @@ SECTIONS = (
     "parties",
     "etapes",
     "tirages",
+    "numeros",
     "annonces",
     "ex_aequo",
     "lots",
@@ -386,6 +389,17 @@ def _blocks(r: EveningReport) -> list[tuple[str, Sequence[str], list[Sequence[An
     ]
 
 
+def _numbers_block(r: EveningReport) -> tuple[str, Sequence[str], list[Sequence[Any]]]:
+    """The numbers of the evening: a row per game (its draws and duration in seconds), then a
+    row per number 1-90 (how many games drew it)."""
+    nums = numbers.of_report(r)
+    rows: list[Sequence[Any]] = [
+        ("partie", g.no, g.draws, "" if g.seconds is None else g.seconds) for g in nums.games
+    ]
+    rows += [("numéro", n, times, "") for n, times in enumerate(nums.frequency, start=1)]
+    return "numeros", ("quoi", "n°", "tirages / sorties", "durée (s)"), rows
+
+
 def report_csv(report: EveningReport) -> bytes:
     """The report as a CSV file for LibreOffice or French Excel.
 
@@ -395,7 +409,10 @@ def report_csv(report: EveningReport) -> bytes:
     """
     buf = io.StringIO()
     w = csv.writer(buf, delimiter=";", quoting=csv.QUOTE_MINIMAL, lineterminator="\r\n")
-    for i, (section, columns, rows) in enumerate(_blocks(report)):
+    blocks = _blocks(report)
+    at = next(i for i, b in enumerate(blocks) if b[0] == "tirages") + 1
+    blocks.insert(at, _numbers_block(report))
+    for i, (section, columns, rows) in enumerate(blocks):
         if i:
             w.writerow([])
         w.writerow(["section", *columns])
@@ -723,6 +740,7 @@ class _Doc:
             self.heading("Parties non jouées", 11)
             for g in later:
                 self.para(f"Partie {g.number} — {g.label}")
+        numbers.pdf_section(self, numbers.of_report(self.r))
         self.sales()
         self.totals()
         self.audit()

@@ -26,7 +26,10 @@ from loto_app.refusal import Refusal
 from loto_app.storage import models as m
 from loto_app.storage.secrets import hash_secret
 
-ROLES = {"vendeur": "Vendeur", "caissier": "Caissier"}
+#: The desk's roles: a vendeur sells, a caissier also settles and closes the till (/caisse); a
+#: contrôleur checks paper cartons at the tables (/controle, where vendeurs and caissiers may
+#: check too).
+ROLES = {"vendeur": "Vendeur", "caissier": "Caissier", "controleur": "Contrôleur"}
 #: The kinds of staff sign-in (`AccessStore.signs_in`): the desk is a vendeur or a caissier.
 KINDS = ("animateur", "organiser", "desk")
 MAX_STAFF = 50
@@ -196,7 +199,8 @@ class AccessStore:
     # ------------------------------------------------------------------ staff
 
     def add_staff(self, evening_id: int, name: str, role: str) -> str:
-        """A new vendeur or caissier; returns their secret (shown once to the organiser).
+        """A new vendeur, caissier or contrôleur; returns their secret (shown once to the
+        organiser).
 
         Raises:
             AccessError: bad name or role, a name already used, too many members.
@@ -207,7 +211,9 @@ class AccessStore:
                 f"staff name {name!r:.40}", f"Le nom doit faire de 1 à {MAX_STAFF_NAME} caractères."
             )
         if role not in ROLES:
-            raise AccessError(f"staff role {role!r}", "Rôle inconnu : vendeur ou caissier.")
+            raise AccessError(
+                f"staff role {role!r}", "Rôle inconnu : vendeur, caissier ou contrôleur."
+            )
         secret = secrets.token_urlsafe(9)
         with Session(self.engine) as s:
             count = s.exec(

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from datetime import UTC
+from datetime import UTC, datetime
 from typing import Any
 
 import sqlalchemy as sa
@@ -102,6 +102,20 @@ class EventLog:
                 at = at.replace(tzinfo=UTC)
             out.setdefault(game, []).append(at.timestamp())
         return out
+
+    def game_times(self, evening_id: int) -> dict[int, tuple[float, float | None]]:
+        """When each game started and ended (POSIX seconds; None: not ended)."""
+        with Session(self.engine) as s:
+            rows = s.exec(
+                select(m.GameRow.idx, m.GameRow.started_at, m.GameRow.ended_at).where(
+                    m.GameRow.evening_id == evening_id
+                )
+            ).all()
+
+        def seconds(at: datetime) -> float:
+            return (at if at.tzinfo else at.replace(tzinfo=UTC)).timestamp()
+
+        return {game: (seconds(start), seconds(end) if end else None) for game, start, end in rows}
 
     def last_seq(self, evening_id: int) -> int:
         """The sequence number of the evening's last committed event (0: none). Asked before

@@ -259,3 +259,19 @@ class AuditRow(SQLModel, table=True):
     payload: dict = _json()
     prev_hash: str = Field(max_length=64)
     hash: str = Field(max_length=64)
+
+
+class PictureRow(SQLModel, table=True):
+    """A picture of an evening (a lot's photo, a partner's logo) as the app made it (WebP,
+    loto_app/images.py), by its digest: the log's events name it (`LotPhotoSet`,
+    `PartnerAdded`), the hall screen and the phones load it from `/media/<digest>.webp`."""
+
+    __tablename__ = "picture"
+
+    evening_id: int = Field(foreign_key="evening.id", primary_key=True)
+    digest: str = Field(max_length=64, primary_key=True, index=True)
+    mime: str = Field(max_length=32)
+    width: int
+    height: int
+    data: bytes = Field(sa_type=sa.LargeBinary, nullable=False)
+    created_at: datetime = _ts()

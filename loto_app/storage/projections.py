@@ -400,6 +400,11 @@ RECORD_ONLY: frozenset[type[ev.Event]] = frozenset(
         ev.ConsolationGiven,
         ev.AwardWithdrawn,
         ev.ProgramAmended,  # (the log holds the program; `EventLog.current_program` reads it)
+        ev.PauseStarted,  # (an entracte: the hall screen's, told from the log)
+        ev.PauseEnded,
+        ev.LotPhotoSet,  # (the pictures' bytes are written beside, storage/media.py)
+        ev.PartnerAdded,
+        ev.PartnerRemoved,
     }
 )
 

@@ -365,6 +365,8 @@ def audit(evening: Evening) -> None:
         for p in players:
             losses[p] = losses.get(p, 0) + 1
 
+    paused = False
+    partners: list[str] = []
     for e in evening.history:
         if (consolation_due or voucher_due) and not isinstance(
             e, ev.CartonsPrinted | ev.CartonsSold | ev.VoucherIssued
@@ -413,6 +415,7 @@ def audit(evening: Evening) -> None:
                 assert e.game == len(games) < len(program.games)
                 assert not games or games[-1].status == "finished"
                 games.append(AuditedGame(e.game, program.games[e.game]))
+                paused = False  # the games resume
             case ev.NumberDrawn():
                 g = games[e.game]
                 assert g is games[-1] and g.status == "running"
@@ -571,6 +574,26 @@ def audit(evening: Evening) -> None:
                 g.status = "finished"
             case ev.CartonsCleared():
                 assert games[e.game].status == "finished"
+            case ev.PauseStarted():
+                assert not games or games[-1].status == "finished", "an entracte during a game"
+                assert len(games) < len(program.games), "an entracte after the last game"
+                assert e.message == " ".join(e.message.split()) and e.returns_at > 0
+                paused = True
+            case ev.PauseEnded():
+                assert paused, "an entracte ended that was not in course"
+                paused = False
+            case ev.LotPhotoSet():
+                lots = {
+                    " ".join(s.lot.description.split()).casefold()
+                    for g in program.games
+                    for s in g.stages
+                }
+                assert " ".join(e.lot.split()).casefold() in lots
+            case ev.PartnerAdded():
+                assert e.digest not in partners and len(partners) < 12
+                partners.append(e.digest)
+            case ev.PartnerRemoved():
+                partners.remove(e.digest)
             case ev.VoucherIssued():
                 assert voucher_due and voucher_due[0] == (e.player_id, e.why), "a voucher owed?"
                 voucher_due.pop(0)
@@ -1011,6 +1034,43 @@ class EveningMachine(RuleBasedStateMachine):
             "close_last_call": e.close_last_call,
         }
         self.act(moves[move])
+
+    @rule(
+        move=st.sampled_from(["start", "end"]),
+        message=st.sampled_from(["Entracte", "  Buvette   ouverte ", "", "   ", "x" * 121, 7]),
+        returns_at=st.one_of(st.integers(-1, 2_000_000_000), st.sampled_from(GARBAGE)),
+    )
+    def pause_anything(self, move: str, message: Any, returns_at: Any) -> None:
+        """An entracte asked at any time with anything: only between games (or before the
+        first), never after the last; a game that starts ends it."""
+        e = self.evening
+        before = e.game.status if e.game is not None else None
+        if move == "end":
+            events = self.act(e.end_pause)
+            assert events is None or e.pause is None
+            return
+        events = self.act(lambda: e.start_pause(message, returns_at))
+        if events is not None:
+            assert before in (None, GameStatus.FINISHED) and not e.is_over
+            assert e.pause == events[0] and e.pause.message == " ".join(message.split())
+
+    @rule(
+        move=st.sampled_from(["lot", "partner", "remove"]),
+        lot=st.sampled_from(["Vélo", "  vélo ", "Bons d'achat", "Voiture", "", 7]),
+        digest=st.sampled_from(["a" * 64, "b" * 64, "", "A" * 64, "a" * 63, None]),
+        name=st.sampled_from(["Boulangerie", "", "x" * 41, 3]),
+    )
+    def pictures_anything(self, move: str, lot: Any, digest: Any, name: Any) -> None:
+        """Lot photos and partners' logos, right or wrong, at any time of the evening."""
+        e = self.evening
+        moves: dict[str, Callable[[], list[ev.Event]]] = {
+            "lot": lambda: e.set_lot_photo(lot, digest),
+            "partner": lambda: e.add_partner(name, digest),
+            "remove": lambda: e.remove_partner(digest),
+        }
+        if self.act(moves[move]) is not None:
+            assert len(e.partners) <= 12
+            assert len({d for _, d in e.partners}) == len(e.partners)
 
     @rule(
         data=st.data(),

@@ -860,3 +860,102 @@ def test_the_last_ball_can_be_corrected_only_while_no_claim_refers_to_it():
     electronic.start_game()
     electronic.draw(random.Random(2))
     assert not electronic.can_correct()
+
+
+# --------------------------------------------------------------------------- the entracte
+
+
+def test_an_entracte_is_only_between_games_and_the_next_game_ends_it() -> None:
+    e = evening(CHAINED, CP_ONLY)
+    with_players(e, "alice")
+    (started,) = e.start_pause("  Buvette   ouverte ", 1_900_000_000)  # before the first game
+    assert started == ev.PauseStarted("Buvette ouverte", 1_900_000_000)
+    assert e.pause == started
+    e.start_pause("Tombola au fond de la salle", 1_900_000_600)  # a new one replaces it
+    assert e.pause is not None and e.pause.returns_at == 1_900_000_600
+    e.start_game()
+    assert e.pause is None  # the games resume
+    with pytest.raises(err.PauseRefused) as refused:
+        e.start_pause("Entracte", 1_900_000_900)
+    assert "Terminez la partie" in refused.value.user_message
+    with pytest.raises(err.PauseRefused):
+        e.end_pause()
+    # the game ends (all 90 numbers out, nobody claimed): an entracte may start, then end
+    for n in range(1, 91):
+        e.enter_ball(n)
+    e.allow_unmark()
+    e.start_pause("Entracte", 1_900_001_000)
+    assert e.end_pause() == [ev.PauseEnded()] and e.pause is None
+    # replaying the log gives the same evening, the entracte included
+    e.start_pause("Entracte", 1_900_001_000)
+    again = Evening.replay(e.program, e.history, KEY)
+    assert again.fingerprint() == e.fingerprint()
+
+
+@pytest.mark.parametrize(
+    ("message", "returns_at"),
+    [("", 1), ("   ", 1), ("x" * 121, 1), ("a\x07", 1), (7, 1), ("ok", 0), ("ok", True)],
+)
+def test_an_entracte_needs_a_message_and_a_return_time(message: object, returns_at: object):
+    e = evening()
+    with pytest.raises(err.InvalidArgument):
+        e.start_pause(message, returns_at)  # type: ignore[arg-type]
+    assert e.pause is None and e.history == []
+
+
+def test_no_entracte_once_the_evening_is_over() -> None:
+    e = evening(CP_ONLY)
+    e.start_game()
+    for n in range(1, 91):
+        e.enter_ball(n)
+    e.allow_unmark()
+    assert e.is_over
+    with pytest.raises(err.PauseRefused) as refused:
+        e.start_pause("Entracte", 1_900_000_000)
+    assert "terminée" in refused.value.user_message
+
+
+# --------------------------------------------------------------------------- pictures
+
+PHOTO = "a" * 64
+LOGO = "b" * 64
+
+
+def test_a_lot_photo_follows_the_lot_in_every_game_and_partners_are_kept_in_order() -> None:
+    e = evening(CHAINED, CP_ONLY)
+    assert e.set_lot_photo("  jambon ", PHOTO) == [ev.LotPhotoSet("jambon", PHOTO)]
+    assert e.lot_photos == {"jambon": PHOTO}
+    with pytest.raises(err.PictureRefused) as refused:
+        e.set_lot_photo("Voiture", PHOTO)
+    assert refused.value.user_message == "Ce lot n'est pas au programme."
+    e.set_lot_photo("Jambon", "")
+    assert e.lot_photos == {}
+    with pytest.raises(err.PictureRefused):
+        e.set_lot_photo("Jambon", "")
+    for bad in ("A" * 64, "a" * 63, "g" * 64, 7, None):
+        with pytest.raises(err.InvalidArgument):
+            e.set_lot_photo("Vélo", bad)  # type: ignore[arg-type]
+    e.add_partner("  Boulangerie   Martin ", LOGO)
+    e.add_partner("Crédit Mutuel", PHOTO)
+    assert e.partners == [("Boulangerie Martin", LOGO), ("Crédit Mutuel", PHOTO)]
+    with pytest.raises(err.PictureRefused):
+        e.add_partner("Encore", LOGO)  # the same logo twice
+    e.remove_partner(LOGO)
+    assert e.partners == [("Crédit Mutuel", PHOTO)]
+    with pytest.raises(err.PictureRefused):
+        e.remove_partner(LOGO)
+    again = Evening.replay(e.program, e.history, KEY)
+    assert again.fingerprint() == e.fingerprint()
+
+
+def test_an_evening_shows_at_most_twelve_partners_with_a_sensible_name() -> None:
+    e = evening()
+    for i in range(12):
+        e.add_partner(f"Partenaire {i}", f"{i:064x}")
+    with pytest.raises(err.PictureRefused) as refused:
+        e.add_partner("Un de trop", "f" * 64)
+    assert "12 partenaires au plus" in refused.value.user_message
+    for name in ("", "   ", "x" * 41, "a\x00b", 3):
+        with pytest.raises(err.InvalidArgument):
+            e.add_partner(name, "e" * 64)  # type: ignore[arg-type]
+    assert len(e.partners) == 12

@@ -1,8 +1,9 @@
 """At the hall: the phone stays awake, vibrates for my numbers and (if the evening allows it)
-hints a possible quine and says what each carton still needs ("Plus qu'un numéro !", the
+hints a possible quine and says what each carton still needs ("Plus qu'un numéro !", the
 closest carton first); the phone speaks each number when asked to ("Annonce sur mon
 téléphone", "Activer le son" after a reload, "Répéter"), tells a screen reader each number and
-names every cell; the hall screen reads the numbers aloud with the traditional phrases,
+names every cell; the hall screen reads the numbers aloud with the traditional phrases (and a
+chime before each, when it is on), says "Activer le son" when the browser blocks its sound,
 shows the last five numbers and the draw rhythm; remote players get the live stream."""
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import TYPE_CHECKING
 from axe_check import BLOCKING, axe_script, describe, run_axe
 from gestures import buy
 from playwright.sync_api import expect
+from test_hall_screen import CUT_JS
 
 from loto_app.domain.program import DrawSource, Program, Settings, demo_program
 from loto_app.storage.db import make_engine
@@ -138,6 +140,9 @@ def test_vibrations_hint_voice_rhythm_and_stream(
     errors: list[str] = []
     screen.on("pageerror", lambda exc: errors.append(str(exc)))
     screen.goto(f"{app_url}/ecran?code={code}")
+    unlock = screen.get_by_test_id("sound-unlock")
+    expect(screen.locator("html[data-loto-sound=ok]")).to_have_count(1)
+    expect(unlock).to_be_hidden()  # no sound wanted: nothing to unlock
     voice = screen.get_by_test_id("voice-toggle")
     # the label shown (both are in the button, its state shows one) and the state read aloud
     expect(voice).to_have_text("Voix : coupée", use_inner_text=True)
@@ -155,6 +160,31 @@ def test_vibrations_hint_voice_rhythm_and_stream(
     )
     screen.wait_for_timeout(1000)  # hydration is over well within a second
     assert errors == [], errors
+    # ... but the browser plays no sound on a page nobody has touched since it loaded: the TV
+    # says so, large, instead of staying silent; one tap unlocks it
+    # (Playwright's own queries count as a user's activation: the page saw none when it
+    # loaded, which is what a TV that reloads sees; the button stays until a tap)
+    expect(unlock).to_be_visible()
+    expect(unlock).to_contain_text("Activer le son")
+    assert screen.evaluate("window.__lotoSoundWhy") == "no-activation"
+    screen.screenshot(path=results_dir / "00-activer-le-son.png")
+    screen.get_by_role("button", name=re.compile("Activer le son")).click()
+    expect(unlock).to_be_hidden()
+    # the welcome of a long program (six games, eleven lots) fits both TV sizes
+    expect(screen.get_by_test_id("program-game")).to_have_count(len(demo.games))
+    for w, h in ((1920, 1080), (1280, 720)):
+        screen.set_viewport_size({"width": w, "height": h})
+        screen.wait_for_timeout(300)
+        screen.screenshot(path=results_dir / f"00-welcome-6-games-{w}x{h}.png")
+        assert screen.evaluate(CUT_JS) == [], f"{w}x{h}: the program is cut"
+    screen.set_viewport_size({"width": 1920, "height": 1080})
+    assert screen.evaluate("window.__lotoSoundUnlocked") == 1
+    # the chime before each number (off by default), kept by the browser like the voice
+    chime = screen.get_by_test_id("chime-toggle")
+    expect(chime).to_have_text("Carillon : coupé", use_inner_text=True)
+    chime.click()
+    expect(chime).to_have_attribute("aria-pressed", "true")
+    expect(chime).to_have_text("Carillon : activé", use_inner_text=True)
 
     tablet = browser.new_context().new_page()
     tablet.goto(f"{app_url}/animateur")
@@ -181,7 +211,7 @@ def test_vibrations_hint_voice_rhythm_and_stream(
     expect(voice).to_have_attribute("aria-pressed", "true")
     unlock = player.get_by_test_id("sound-unlock")
     expect(unlock).to_be_visible()
-    expect(unlock).to_have_text("🔊 Activer le son")
+    expect(unlock).to_contain_text("Activer le son")
     player.screenshot(path=results_dir / "00-activer-le-son.png")
     unlock.click()
     expect(unlock).to_be_hidden()
@@ -246,4 +276,8 @@ def test_vibrations_hint_voice_rhythm_and_stream(
         )
     spoken = screen.evaluate("window.__lotoSpoken")
     assert spoken[-1].startswith(f"Le {row[-1]}")
+    # a chime for each number said since it was switched on, with the audio running
+    chimes = screen.evaluate("window.__lotoChimes")
+    assert len(chimes) == len(spoken) and set(chimes) == {"running"}, (chimes, spoken)
+    expect(unlock).to_be_hidden()
     screen.screenshot(path=results_dir / "02-ecran.png")

@@ -12,8 +12,10 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import pictures
 from axe_check import blocking_violations, describe
 from gestures import buy, claim
+from live_driver import Driver
 from playwright.sync_api import expect
 
 from loto_app.domain.program import (
@@ -26,7 +28,9 @@ from loto_app.domain.program import (
     Settings,
     Stage,
 )
+from loto_app.images import process
 from loto_app.storage.db import make_engine
+from loto_app.storage.pictures import writer
 from loto_app.storage.repository import EveningStore
 
 if TYPE_CHECKING:
@@ -35,9 +39,16 @@ if TYPE_CHECKING:
 SECRET = "screen-secret"
 LAST_CALL = 3
 TV_SIZES = {"1920x1080": (1920, 1080), "1280x720": (1280, 720)}
+PARTNERS = (
+    ("Boulangerie Martin", (214, 140, 30)),
+    ("Crédit Agricole du Gard", (0, 120, 90)),
+    ("Mairie de Lunel", (30, 60, 160)),
+)
 
 
 def _evening(db_url: str) -> str:
+    """The evening of the test, with a lot's photo and three partners' logos (played by another
+    registry before the app first loads the evening, as another worker would)."""
     program = Program(
         "ECR",
         (
@@ -47,9 +58,15 @@ def _evening(db_url: str) -> str:
         Settings(DrawSource.PHYSICAL, free_cartons=True, last_call_seconds=LAST_CALL),
     )
     engine = make_engine(db_url)
-    creds = EveningStore(engine).create_evening(
-        "Comité des fêtes de Lunel", program, animateur_secret=SECRET
-    )
+    store = EveningStore(engine)
+    creds = store.create_evening("Comité des fêtes de Lunel", program, animateur_secret=SECRET)
+    eid = creds.evening_id
+    with Driver(store) as other:
+        ham = process(pictures.photo("Jambon", (200, 90, 90)))
+        other.run(eid, lambda e: e.set_lot_photo("Jambon de pays", ham.digest), writer(eid, ham))
+        for name, colour in PARTNERS:
+            logo = process(pictures.logo(name, colour), logo=True)
+            other.run(eid, lambda e, n=name, d=logo.digest: e.add_partner(n, d), writer(eid, logo))
     engine.dispose()
     return creds.join_code
 
@@ -61,6 +78,15 @@ SPANS_JS = """() => [...document.querySelectorAll('[role=main] > div:last-child 
         .filter(r => r.width > 0 && r.height > 0);
     return [Math.min(...rects.map(r => r.top)), Math.max(...rects.map(r => r.bottom))];
 })"""
+
+
+#: What a box that hides its overflow cuts off (its content taller or wider than itself).
+CUT_JS = """() => [...document.querySelectorAll('[role=main] *')].filter(e => {
+    const st = getComputedStyle(e);
+    return (st.overflow === 'hidden' || st.overflowY === 'hidden')
+        && e.getClientRects().length && e.scrollHeight > e.clientHeight + 2;
+}).map(e => (e.getAttribute('data-testid') || e.tagName) + ' '
+    + e.scrollHeight + '>' + e.clientHeight)"""
 
 
 def _check(page: Page, results_dir: Path, name: str, *, tv: bool = True) -> None:
@@ -80,6 +106,37 @@ def _check(page: Page, results_dir: Path, name: str, *, tv: bool = True) -> None
         assert len(parts) in (0, 3), parts
         for i, (above, below) in enumerate(itertools.pairwise(parts)):
             assert above[1] <= below[0] + 1, f"{name}: part {i} overlaps the next: {parts}"
+        cut = page.evaluate(CUT_JS)
+        assert not cut, f"{name}: content cut by its box: {cut}"
+
+
+def _loaded(page: Page) -> None:
+    """Every picture of the page has loaded (a broken one has no natural width)."""
+    page.wait_for_function(
+        "() => [...document.images].every(i => i.complete && i.naturalWidth > 0)"
+    )
+
+
+def _readback_cells_centred(page: Page, last: int) -> None:
+    """Each number of the read-back sits in the middle of its cell, and the circled last number
+    is no taller than the other cells of its row."""
+    cells = page.evaluate(
+        """() => [...document.querySelectorAll('[data-testid=readback-grid] [data-n]')].map(c => {
+            const r = c.getBoundingClientRect();
+            const range = document.createRange();
+            range.selectNodeContents(c);
+            const t = range.getBoundingClientRect();
+            return {n: +c.dataset.n, last: c.dataset.last === 'true', top: r.top, h: r.height,
+                    dx: (t.left + t.width / 2) - (r.left + r.width / 2),
+                    dy: (t.top + t.height / 2) - (r.top + r.height / 2)};
+        })"""
+    )
+    assert cells and any(c["last"] and c["n"] == last for c in cells)
+    for c in cells:
+        assert abs(c["dx"]) <= 2 and abs(c["dy"]) <= 3, f"cell {c['n']} off centre: {c}"
+    circled = next(c for c in cells if c["last"])
+    row = [c for c in cells if abs(c["top"] - circled["top"]) < 2 and not c["last"]]
+    assert row and all(circled["h"] <= c["h"] + 1 for c in row), (circled, row)
 
 
 def _ball(tablet: Page, n: int) -> None:
@@ -135,12 +192,24 @@ def test_pairing_code_and_the_screen_states_at_tv_sizes(
     tablet.get_by_test_id("pair-submit").click()
     expect(tablet.get_by_test_id("pair-message")).to_contain_text("inconnu ou expiré")
 
-    # Before the first game: the way in where the ball will be (both sizes).
+    # Welcome (both sizes): the program with its lots and photo, the way in, the partners;
+    # one message, said once.
     tvs["1280x720"].goto(f"{app_url}/ecran?code={code}")
     for size, page in tvs.items():
+        expect(page.locator("[data-scene=welcome]")).to_be_visible()
         expect(page.get_by_test_id("join-qr")).to_contain_text(code)
+        expect(page.get_by_test_id("program-game")).to_have_count(2)
+        expect(page.get_by_test_id("program")).to_contain_text("Quine : Jambon de pays")
+        expect(
+            page.get_by_test_id("program").get_by_role("img", name="Jambon de pays")
+        ).to_be_visible()
+        expect(page.get_by_test_id("partner")).to_have_count(len(PARTNERS))
+        _loaded(page)
+        text = page.locator("[role=main]").inner_text()
+        assert text.count("va bientôt commencer") == 1 and "Bientôt la première" not in text
         expect(page.get_by_test_id("last-number")).to_have_count(0)  # no empty slot
-        _check(page, results_dir, f"02-before-game-{size}")
+        expect(page.get_by_test_id("announcement")).to_have_count(0)
+        _check(page, results_dir, f"02-welcome-{size}")
 
     # A player with one carton (a free loto: handed at once).
     player = browser.new_context(**phone).new_page()
@@ -159,11 +228,19 @@ def test_pairing_code_and_the_screen_states_at_tv_sizes(
     row = sorted(
         int(t) for t in carton.locator("[data-row='0']").all_inner_texts() if t.strip().isdigit()
     )
-    mine = {int(t) for t in carton.locator("[data-testid^=cell-]").all_inner_texts()}
+    mine = sorted(int(t) for t in carton.locator("[data-testid^=cell-]").all_inner_texts())
     away = [n for n in range(1, 91) if n not in mine]
 
-    # In game: the ball, the five before, the board.
+    # The game starts: the way in where the ball will be, said once.
     tablet.get_by_test_id("start-game").click()
+    for size, page in tvs.items():
+        expect(page.locator("[data-scene=game]")).to_be_visible()
+        expect(page.get_by_test_id("scene-title")).to_have_text("La partie va commencer")
+        expect(page.get_by_test_id("announcement")).to_contain_text("Partie 1 :")
+        expect(page.get_by_test_id("lot-photo")).to_be_visible()
+        _check(page, results_dir, f"03-game-starts-{size}")
+
+    # In game: the ball, the five before, the board, the lot's photo; the phone shows it too.
     for n in [*away[:3], *row[:-1]]:
         _ball(tablet, n)
     for size, page in tvs.items():
@@ -171,26 +248,105 @@ def test_pairing_code_and_the_screen_states_at_tv_sizes(
         expect(page.get_by_test_id("last-five").locator("p")).to_have_count(6)
         expect(page.get_by_test_id("join-qr")).to_contain_text(code)  # small, in the footer
         expect(page.get_by_test_id("stage")).to_contain_text("Quine — Jambon de pays")
-        _check(page, results_dir, f"03-in-game-{size}")
+        expect(page.get_by_test_id("partner")).to_have_count(len(PARTNERS))  # small
+        _loaded(page)
+        _check(page, results_dir, f"04-in-game-{size}")
+    expect(player.get_by_test_id("lot-photo")).to_be_visible()
+    _loaded(player)
 
-    # A claim: the last call, then the carton read back in place of the board.
+    # A claim: the last call, then the carton read back in place of the board, its cells
+    # centred and the circled last number no taller than its row.
     _ball(tablet, row[-1])
     claim(player.locator("[data-testid^=carton-] [data-testid^=claim-]").first)
     for size, page in tvs.items():
         expect(page.get_by_test_id("last-call")).to_be_visible()
         expect(page.get_by_test_id("readback")).to_be_visible()
-        _check(page, results_dir, f"04-last-call-{size}")
+        _readback_cells_centred(page, row[-1])
+        _check(page, results_dir, f"05-last-call-{size}")
     for page in tvs.values():
         expect(page.get_by_test_id("last-call")).to_have_count(0, timeout=(LAST_CALL + 20) * 1000)
     tablet.get_by_test_id("award").click()
     claim(tablet.get_by_test_id("allow-unmark"))
 
-    # Between games: the way in again, the finished game's board beside it.
+    # Between games: the winners of the game just played, the next game with its lot.
     for size, page in tvs.items():
-        expect(page.get_by_test_id("announcement")).to_have_text("Vous pouvez démarquer !")
-        expect(page.get_by_test_id("join-qr")).to_contain_text(code)
-        expect(page.get_by_test_id(f"board-{row[-1]}")).to_have_attribute("data-drawn", "true")
-        _check(page, results_dir, f"05-between-games-{size}")
+        expect(page.locator("[data-scene=between]")).to_be_visible()
+        expect(page.get_by_test_id("scene-title")).to_have_text(
+            "Partie 1 terminée : vous pouvez démarquer"
+        )
+        expect(page.get_by_test_id("game-winners")).to_contain_text("Mamie Jo")
+        expect(page.get_by_test_id("game-winners")).to_contain_text("Jambon de pays")
+        expect(page.get_by_test_id("next-game")).to_contain_text("Carton plein : Vélo")
+        expect(page.get_by_test_id("announcement")).to_have_count(0)
+        _check(page, results_dir, f"06-between-games-{size}")
+
+    # The entracte, from the tablet: its message, the time the games resume, a countdown.
+    tablet.get_by_test_id("pause-open").click()
+    tablet.get_by_test_id("pause-message-input").fill("Tombola au fond de la salle : 2 € le ticket")
+    tablet.get_by_test_id("pause-minutes").select_option("20")
+    found = blocking_violations(tablet)
+    assert not found, f"tablet, the entracte's form:\n{describe(found)}"
+    tablet.screenshot(path=results_dir / "07-tablet-entracte-form.png")
+    tablet.get_by_test_id("pause-start").click()
+    expect(tablet.get_by_test_id("pause-running")).to_contain_text("reprise à")
+    tablet.screenshot(path=results_dir / "07-tablet-entracte-running.png")
+    for size, page in tvs.items():
+        expect(page.locator("[data-scene=pause]")).to_be_visible()
+        expect(page.get_by_test_id("pause-message")).to_have_text(
+            "Tombola au fond de la salle : 2 € le ticket"
+        )
+        expect(page.get_by_test_id("pause-at")).to_have_text(
+            re.compile(r"^Reprise à \d{1,2} h \d\d$")
+        )
+        countdown = page.get_by_test_id("pause-countdown")
+        expect(countdown).to_have_attribute("data-left", re.compile(r"^dans 1[89] min \d\d s$"))
+        _loaded(page)
+        _check(page, results_dir, f"07-entracte-{size}")
+    # the phones read it too
+    expect(player.get_by_test_id("announcement")).to_contain_text(
+        "Tombola au fond de la salle : 2 € le ticket — reprise à"
+    )
+    left = tvs["1920x1080"].get_by_test_id("pause-countdown").get_attribute("data-left")
+    tvs["1920x1080"].wait_for_function(
+        "(before) => document.querySelector('[data-testid=pause-countdown]')"
+        ".getAttribute('data-left') !== before",
+        arg=left,
+    )  # it counts down
+    tablet.get_by_test_id("pause-end").click()
+    for page in tvs.values():
+        expect(page.locator("[data-scene=between]")).to_be_visible()
+
+    # The last game, played to the end: a carton plein.
+    tablet.get_by_test_id("next-game").click()
+    for n in mine:
+        _ball(tablet, n)
+    claim(player.locator("[data-testid^=carton-] [data-testid^=claim-]").first)
+    expect(tablet.get_by_test_id("award")).to_be_enabled(timeout=(LAST_CALL + 20) * 1000)
+    tablet.get_by_test_id("award").click()
+    claim(tablet.get_by_test_id("allow-unmark"))
+
+    # The end: thanks, the association, the evening's winners and its numbers, the partners.
+    for size, page in tvs.items():
+        expect(page.locator("[data-scene=end]")).to_be_visible()
+        expect(page.get_by_test_id("scene-title")).to_have_text(
+            "La soirée est terminée. Merci à tous et à bientôt !"
+        )
+        winners = page.get_by_test_id("evening-winners").get_by_test_id("winner")
+        expect(winners).to_have_count(2)
+        expect(winners.nth(1)).to_contain_text("Partie 2 · Carton plein : Vélo")
+        expect(page.get_by_test_id("numbers-summary")).to_contain_text(
+            f"{len(away[:3]) + len(row) + len(mine)} numéros tirés en 2 parties."
+        )
+        expect(page.get_by_test_id("numbers-games")).to_contain_text(
+            f"Partie 2 : {len(mine)} numéros"
+        )
+        expect(page.get_by_test_id("partner")).to_have_count(len(PARTNERS))
+        _loaded(page)
+        _check(page, results_dir, f"08-end-{size}")
+    # a number of the first row came out in both games: its bar is the highest
+    bars = tvs["1920x1080"].get_by_test_id("numbers-chart").locator("[title]")
+    expect(bars).to_have_count(90)
+    expect(bars.nth(row[0] - 1)).to_have_attribute("title", f"{row[0]} : 2 fois")
 
     # The règlement, from the player's page, on a small phone.
     small = browser.new_context(

@@ -26,6 +26,7 @@ EXPECTED_TABLES = {
     "sale",
     "staff",
     "audit_log",
+    "picture",
 }
 
 

@@ -9,6 +9,7 @@ import dataclasses
 from typing import Any
 
 from loto_app.present import euros, plural
+from loto_app.records import numbers
 from loto_app.records.report import local_time
 
 
@@ -29,6 +30,8 @@ def summarize(report: Any) -> tuple[list[ReportLine], list[str]]:
     lines = [
         ReportLine("Parties jouées", f"{len(played)} sur {len(games)}"),
         ReportLine("Numéros tirés", str(sum(len(g.draws) for g in games))),
+        # each number's frequency over the evening ("toujours les mêmes numéros ?")
+        ReportLine("Les numéros de la soirée", numbers.of_report(report).summary()),
         ReportLine(
             "Joueurs", ", ".join(f"{label} : {n}" for _, label, n in report.origins if n) or "0"
         ),

@@ -11,6 +11,7 @@ from loto_app.domain import events as ev
 from loto_app.domain.engine import Evening, Game, GameStatus
 from loto_app.domain.program import KIND_LABELS, PATTERN_LABELS, Kind, Pattern, TieMethod
 from loto_app.domain.verdicts import Verdict
+from loto_app.live.present.show import GameTimes, clock, show
 from loto_app.live.present.views import kind_games
 
 CLAIM_WORDS = {
@@ -111,6 +112,9 @@ def _status(e: Evening) -> str:
 
 def _announcement(e: Evening, g: Game | None) -> tuple[str, str]:
     """(text, kind) of the latest thing the hall must hear."""
+    if e.pause is not None:  # (the phones say it; the hall screen shows the entracte's scene)
+        back = clock(e.pause.returns_at)
+        return f"Entracte : {e.pause.message} — reprise à {back}.", "info"
     if g is None:
         return "La partie va bientôt commencer.", "info"
     if e.is_over:
@@ -249,15 +253,25 @@ def readback(e: Evening, g: Game | None) -> dict[str, Any]:
     )
     if claim is None:
         return {**off, "readback_title": "", "readback_caption": "", "readback_kind": ""}
+    return claim_readback(e, g, claim, ties=True)
+
+
+def claim_readback(
+    e: Evening, g: Game, claim: ev.ClaimMade, *, ties: bool = False
+) -> dict[str, Any]:
+    """The read-back of one claim of game `g` (the hall's, or a controller's at the table);
+    `ties`: a valid claim shows every valid claim on its number and stage (an ex aequo)."""
     stage = g.spec.stages[claim.stage]
     verdict = Verdict(g.verdict_of(claim))
     # an ex aequo: every valid claim on this number for this stage, each carton read back
     tied = [claim]
-    if verdict is Verdict.VALID:
+    if ties and verdict is Verdict.VALID:
         tied = [
             c
             for c in g.claims
-            if c.number == g.last and c.stage == claim.stage and g.verdict_of(c) == Verdict.VALID
+            if c.number == claim.number
+            and c.stage == claim.stage
+            and g.verdict_of(c) == Verdict.VALID
         ]
     drawn = set(g.drawn)
     cartons, labels = [], []
@@ -270,7 +284,7 @@ def readback(e: Evening, g: Game | None) -> dict[str, Any]:
                         "n": n or 0,
                         "drawn": bool(n and n in drawn),
                         "win": bool(n and n in win),
-                        "last": n == g.last,
+                        "last": n == claim.number,
                     }
                     for row in e.cartons[no].carton.grid
                     for n in row
@@ -346,9 +360,14 @@ def _claim_rows(e: Evening, g: Game) -> list[dict[str, Any]]:
 
 
 def public_snapshot(
-    e: Evening, name: str, join_code: str, drawn_at: dict[int, list[float]] | None = None
+    e: Evening,
+    name: str,
+    join_code: str,
+    drawn_at: dict[int, list[float]] | None = None,
+    game_times: GameTimes | None = None,
 ) -> dict[str, Any]:
-    """Everything the hall screen, the animateur and every phone may see."""
+    """Everything the hall screen, the animateur and every phone may see (the hall screen's
+    scenes around the draw: `show.show`)."""
     g = e.game
     st = g.stage_spec if g else None
     text, kind = _announcement(e, g)
@@ -385,6 +404,7 @@ def public_snapshot(
         for i, p in enumerate(entries)
     ]
     return {
+        **show(e, game_times),
         **readback(e, g),
         "last_call": lc is not None,
         "last_call_text": LAST_CALL_WORDS[g.spec.stages[lc.stage].pattern] if g and lc else "",

@@ -247,7 +247,7 @@ def picture(lv: LiveEvening) -> dict[str, Any]:
     cached = _pictures.get(lv)
     if cached is not None and cached[0] == lv.seq:
         return cached[1]
-    values = public_snapshot(lv.evening, lv.name, lv.join_code, lv.drawn_at)
+    values = public_snapshot(lv.evening, lv.name, lv.join_code, lv.drawn_at, lv.game_times)
     _pictures[lv] = (lv.seq, values)
     return values
 
@@ -285,6 +285,11 @@ PUBLIC_EVENTS = (
     ev.LastCallClosed,
     ev.VoucherIssued,
     ev.ProgramAmended,  # the lots, the games to come and the settings everyone reads
+    ev.PauseStarted,  # the hall screen's entracte
+    ev.PauseEnded,
+    ev.LotPhotoSet,  # the pictures the hall screen and the phones show
+    ev.PartnerAdded,
+    ev.PartnerRemoved,
     *ev.DISPUTE_EVENTS,
 )
 

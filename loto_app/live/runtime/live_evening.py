@@ -46,12 +46,14 @@ class LiveEvening:
         self.name, self.join_code = store.describe(evening_id)
         self.evening, self.seq, self.last_hash = store.load(evening_id)
         self.drawn_at = store.draw_times(evening_id)
+        self.game_times = store.game_times(evening_id)
 
     def reload(self) -> None:
         """Drop the in-memory state and replay it from the database."""
         with self._lock:
             self.evening, self.seq, self.last_hash = self.store.load(self.evening_id)
             self.drawn_at = self.store.draw_times(self.evening_id)
+            self.game_times = self.store.game_times(self.evening_id)
 
     def catch_up(self) -> None:
         """Apply the events other processes committed since our last one.
@@ -68,10 +70,15 @@ class LiveEvening:
                 self._note([e])
 
     def _note(self, events: list[ev.Event]) -> None:
-        """Keep the time of each draw (for the hall's draw rhythm)."""
+        """Keep the time of each draw (for the hall's draw rhythm) and when each game started
+        and ended (for the numbers of the evening on the hall screen's end)."""
         for e in events:
             if isinstance(e, ev.NumberDrawn):
                 self.drawn_at.setdefault(e.game, []).append(time.time())
+            elif isinstance(e, ev.GameStarted):
+                self.game_times[e.game] = (time.time(), None)
+            elif isinstance(e, ev.UnmarkAllowed) and e.game in self.game_times:
+                self.game_times[e.game] = (self.game_times[e.game][0], time.time())
 
     def apply_batch(
         self, moves: list[tuple[Move, Extra | None]]

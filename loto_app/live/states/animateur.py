@@ -10,6 +10,7 @@ out).
 
 from __future__ import annotations
 
+import time
 from typing import Any, ClassVar
 
 import reflex as rx
@@ -18,7 +19,7 @@ from loto_app.domain import events as ev
 from loto_app.domain.engine import Evening
 from loto_app.domain.errors import NotInTie
 from loto_app.domain.verdicts import Verdict
-from loto_app.limits import MAX_CARTON_NO, MAX_CODE
+from loto_app.limits import MAX_CARTON_NO, MAX_CODE, MAX_PAUSE_MESSAGE, MAX_PAUSE_MINUTES
 from loto_app.live.input.disputes import (
     decision_move,
     read_decision,
@@ -250,6 +251,26 @@ class AnimateurState(ScreenPairing, StaffSession, rx.State):
     async def tie_share(self):
         """Ex aequo of two on a divisible lot: ask both players whether they share."""
         await self._play("tie_share", lambda e: e.offer_share())
+
+    @rx.event
+    async def start_pause(self, form_data: dict):
+        """An entracte between games: its message for the hall screen and how many minutes it
+        lasts (the screen shows the time the games resume and counts down)."""
+        try:
+            data = form(form_data)
+            message = as_text(data.get("message", ""), "message", MAX_PAUSE_MESSAGE)
+            minutes = as_int(data.get("minutes"), 1, MAX_PAUSE_MINUTES, "minutes")
+        except BadInput as exc:
+            self._refused("start_pause", exc)
+            self.message = "Écrivez le message de l'entracte et choisissez sa durée."
+            return
+        returns_at = int(time.time()) + 60 * minutes
+        await self._play("start_pause", lambda e: e.start_pause(message, returns_at))
+
+    @rx.event
+    async def end_pause(self):
+        """The entracte is over (starting the next game ends it too)."""
+        await self._play("end_pause", lambda e: e.end_pause())
 
     @rx.event
     async def allow_unmark(self):

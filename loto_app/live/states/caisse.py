@@ -96,6 +96,10 @@ class TotalLine:
     amount: str = ""
 
 
+#: What a contrôleur reads at the desk: their page is another.
+CONTROLEUR = "Un contrôleur vérifie les cartons papier sur la page /controle ; il ne vend pas."
+
+
 class CaisseState(StaffSession, rx.State):
     """Sign-in (live/states/session.py), the desk's lists and its moves."""
 
@@ -145,6 +149,8 @@ class CaisseState(StaffSession, rx.State):
 
     async def _entered(self, member: StaffMember) -> None:
         self.staff_name, self.role = member.name, member.role
+        if member.role == "controleur":  # (checks cartons, sells nothing)
+            self._say(CONTROLEUR, ok=False)
         lv = await registry.live(self._evening_id)
         self.evening_name = lv.name
         self.payment_note = provider().instructions
@@ -162,6 +168,8 @@ class CaisseState(StaffSession, rx.State):
         self._say("Réservé à la caisse : connectez-vous avec votre secret.", ok=False)
 
     def _login_said(self, text: str) -> None:
+        if not text and self.role == "controleur":  # (signed in, with nothing to sell)
+            return self._say(CONTROLEUR, ok=False)
         self._say(text, ok=not text)
 
     def _tell(self, text: str) -> None:
@@ -546,7 +554,7 @@ class CaisseState(StaffSession, rx.State):
     def _role_ok(self, handler: str, roles: tuple[str, ...]) -> bool:
         if self.role not in roles:
             self._refused(handler, BadInput(f"role {self.role} may not {handler}"))
-            self._say("Réservé au caissier.", ok=False)
+            self._say(CONTROLEUR if self.role == "controleur" else "Réservé au caissier.", ok=False)
             return False
         return True
 

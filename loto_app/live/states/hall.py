@@ -82,3 +82,19 @@ class HallView(rx.State):
     readback_cols: int = 9
     readback_cartons: list[list[dict[str, Any]]] = []
     readback_labels: list[str] = []  # whose each grid is (an ex aequo), "" for one claim
+    # the hall screen's scenes around the draw (live/present/show.py): "welcome", "game",
+    # "between", "pause" or "end", and what each shows
+    scene: str = "welcome"
+    pause_message: str = ""
+    pause_until: int = 0  # POSIX seconds: the entracte's end
+    pause_at: str = ""  # the same, as the hall says it ("21 h 45")
+    lot_photo: str = ""  # the lot in play's photo ("/media/<digest>.webp" or "")
+    partners: list[dict[str, str]] = []
+    program: list[dict[str, Any]] = []
+    next_game: list[dict[str, Any]] = []
+    game_winners: list[dict[str, str]] = []
+    evening_winners: list[dict[str, str]] = []
+    numbers_summary: str = ""
+    numbers_games: list[dict[str, Any]] = []
+    numbers_bars: list[dict[str, int]] = []
+    numbers_highest: int = 0

@@ -71,7 +71,7 @@ class EveningStaff(ScreenPairing, OrganisationState):
             refuse(self._who(), "add_staff", exc)
             self.staff_message = (
                 f"Le nom doit faire de 1 à {MAX_STAFF_NAME} caractères ; "
-                "choisissez vendeur ou caissier."
+                "choisissez vendeur, caissier ou contrôleur."
             )
             return
         try:

@@ -1,0 +1,195 @@
+"""`/controle`: a vendeur's, caissier's or contrôleur's phone at the tables checks a paper
+player's claim (`ControleState`, live/states/controle.py): the camera reads the carton's QR code
+(or its number and check code are typed), and the verdict and the carton read back show at
+once, as the control desk would give them. Phone first, one thumb, large."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from loto_app.components.control import readback
+from loto_app.components.form import section
+from loto_app.components.palette import ACCENT, LINE, MUTED
+from loto_app.components.scanner import scanner
+from loto_app.components.signin import sign_in_form
+from loto_app.components.ui import announcement_box, big_button, page_shell, tid
+from loto_app.limits import MAX_CODE
+from loto_app.live.states.controle import CARTON_PREFIX, ControleState
+from loto_app.live.states.hall import HallView
+
+TITLE = "Loto — contrôle des cartons"
+C = ControleState
+SCAN_FORM = "controle-scan-form"
+
+
+def _login() -> rx.Component:
+    return sign_in_form(
+        "Contrôle des cartons papier",
+        "controle",
+        "Votre secret",
+        C.login,
+        intro="Contrôleurs, vendeurs et caissiers : le secret vous est donné par l'organisateur.",
+        message=C.message,
+    )
+
+
+def _where() -> rx.Component:
+    """Where the game stands: the last number, the stage in play (what a claim is judged on)."""
+    return rx.hstack(
+        rx.box(
+            rx.text("Dernier", color=MUTED),
+            rx.text(
+                rx.cond(HallView.last > 0, HallView.last.to_string(), "–"),
+                font_size="3rem",
+                font_weight="900",
+                color=ACCENT,
+                line_height="1",
+                custom_attrs=tid("last-number"),
+            ),
+            text_align="center",
+            min_width="5rem",
+        ),
+        rx.vstack(
+            rx.text(HallView.evening_name, font_weight="800"),
+            rx.cond(
+                HallView.stage_label != "",
+                rx.text(f"En jeu : {HallView.stage_label} — {HallView.lot_label}"),
+                rx.text("Pas de partie en cours", color=MUTED),
+            ),
+            rx.text(f"{C.staff_name} ({C.role_label})", color=MUTED, font_size="0.95rem"),
+            spacing="0",
+            align="start",
+        ),
+        width="100%",
+        padding_bottom="0.5rem",
+        border_bottom=f"2px solid {LINE}",
+    )
+
+
+def _result() -> rx.Component:
+    """The verdict of the carton just checked, its read-back, and the way to the next one."""
+    return rx.cond(
+        C.verdict != "",
+        rx.vstack(
+            announcement_box(
+                C.verdict,
+                rx.match(C.verdict_kind, ("valid", "winner"), ("false", "false"), "check"),
+                testid="controle-verdict",
+                font_size="1.2rem",
+            ),
+            readback(["1.1rem", "1.3rem", "1.5rem"], source=C),
+            big_button(
+                "Carton suivant",
+                "controle-next",
+                on_click=C.clear,
+                variant="outline",
+                width="100%",
+            ),
+            spacing="3",
+            width="100%",
+        ),
+    )
+
+
+def _scan() -> rx.Component:
+    """The camera: the carton's QR code, read and sent with a hidden form."""
+    return rx.box(
+        scanner(
+            "carton-scanner",
+            form_id=SCAN_FORM,
+            field="qr",
+            prefix=CARTON_PREFIX,
+            what="celui d'un carton de loto",
+            label="Scanner le carton",
+        ),
+        rx.form(
+            rx.el.input(type="hidden", name="qr", custom_attrs=tid("controle-qr")),
+            id=SCAN_FORM,
+            on_submit=C.check_carton,
+            reset_on_submit=True,
+        ),
+        width="100%",
+    )
+
+
+def _typed() -> rx.Component:
+    """The way in without a camera: the carton's number and check code, as printed."""
+    field = {"size": "3", "font_size": "1.3rem", "width": "100%"}
+    return rx.form(
+        rx.vstack(
+            rx.el.label("N° du carton", html_for="controle-carton", font_weight="700"),
+            rx.input(
+                id="controle-carton",
+                name="carton",
+                type="number",
+                min=1,
+                input_mode="numeric",
+                custom_attrs=tid("controle-carton"),
+                **field,
+            ),
+            rx.el.label("Code de contrôle", html_for="controle-check", font_weight="700"),
+            rx.input(
+                id="controle-check",
+                name="check",
+                max_length=MAX_CODE,
+                auto_complete="off",
+                custom_attrs=tid("controle-check", autocapitalize="characters"),
+                **field,
+            ),
+            big_button("Vérifier l'annonce", "controle-submit", type="submit", width="100%"),
+            spacing="2",
+            width="100%",
+        ),
+        on_submit=C.check_carton,
+        reset_on_submit=True,
+        width="100%",
+    )
+
+
+def _checking() -> rx.Component:
+    return rx.vstack(
+        _where(),
+        rx.cond(
+            C.message != "",
+            rx.callout(
+                C.message, color_scheme="orange", custom_attrs=tid("controle-message", role="alert")
+            ),
+        ),
+        _result(),
+        section(
+            "Un joueur annonce avec un carton papier",
+            rx.text(
+                "Scannez le QR code imprimé sur le carton : l'annonce est vérifiée sur le "
+                "dernier numéro et enregistrée, comme au contrôle.",
+            ),
+            _scan(),
+            rx.el.details(
+                rx.el.summary(
+                    "Pas de caméra ? Tapez le numéro et le code",
+                    font_weight="700",
+                    cursor="pointer",
+                    padding="0.4rem 0",
+                    custom_attrs=tid("controle-type-open"),
+                ),
+                _typed(),
+            ),
+            testid="controle-check-section",
+        ),
+        rx.button(
+            "Se déconnecter",
+            on_click=C.logout,
+            variant="ghost",
+            size="3",
+            align_self="center",
+        ),
+        spacing="4",
+        width="100%",
+    )
+
+
+def index() -> rx.Component:
+    """The control page."""
+    return page_shell(
+        rx.heading("Contrôle des cartons", as_="h1", size="7"),
+        rx.cond(C.signed_in, _checking(), _login()),
+    )

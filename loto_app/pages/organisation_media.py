@@ -1,0 +1,219 @@
+"""`/organisation`, the pictures task: a photo for each lot, the partners' logos
+(`EveningMedia`, live/states/organisation_media.py). Two steps each, in the order a volunteer
+does them: choose the lot (or type the partner's name), then choose the picture; it is sent at
+once, checked, and shown in the list with a button to take it away."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from loto_app.components.form import NATIVE_SELECT, section
+from loto_app.components.media import picture
+from loto_app.components.palette import MUTED, SECTION_LINE
+from loto_app.components.ui import tid
+from loto_app.limits import MAX_IMAGE_BYTES, MAX_PARTNER_NAME, MAX_PARTNERS
+from loto_app.live.states.organisation_media import EveningMedia
+
+M = EveningMedia
+#: What the browser's file chooser offers (the server checks the bytes, whatever the name).
+ACCEPT = {
+    "image/jpeg": [".jpg", ".jpeg"],
+    "image/png": [".png"],
+    "image/webp": [".webp"],
+    "image/gif": [".gif"],
+}
+
+
+def _reasons(rejected: rx.Var) -> rx.Var:
+    """react-dropzone's refusals as their codes only: [["file-too-large"], ...]."""
+    return rx.Var(
+        _js_expr=f"({rejected} || []).slice(0, 5).map((r) => "
+        f"((r && r.errors) || []).map((e) => String(e.code)))",
+        _var_type=list[list[str]],
+        _var_data=rejected._get_all_var_data(),
+    )
+
+
+def _chooser(upload_id: str, label: str, on_drop: rx.EventHandler, disabled) -> rx.Component:
+    """A button that opens the file chooser (or takes a dropped file) and sends it at once."""
+    zone = rx.upload(
+        rx.button(
+            rx.icon("image-up", size=22),
+            label,
+            size="3",
+            font_weight="700",
+            type="button",
+            disabled=disabled,
+            custom_attrs=tid(f"{upload_id}-button"),
+        ),
+        id=upload_id,
+        accept=ACCEPT,
+        max_files=1,
+        multiple=False,
+        max_size=MAX_IMAGE_BYTES,
+        disabled=disabled,
+        on_drop=on_drop(rx.upload_files(upload_id=upload_id)),
+        # only the reasons go to the server (a refused file itself would go with them:
+        # socket.io sends a File in an event as binary, far over the socket's frame limit)
+        on_drop_rejected=lambda rejected: M.upload_refused(_reasons(rejected)),
+        border="none",
+        padding="0",
+        custom_attrs=tid(upload_id),
+    )
+    # the dropzone's own file input (hidden, reached by the button): named for screen readers
+    file_input = zone.children[0].children[0]
+    file_input.custom_attrs["aria-label"] = label.removesuffix("…")
+    return zone
+
+
+def _lot_row(lot: rx.Var[dict[str, str]]) -> rx.Component:
+    return rx.flex(
+        rx.cond(
+            lot["photo"] != "",
+            rx.box(
+                picture(lot["photo"], lot["lot"], width="100%", height="100%"),
+                width="5rem",
+                height="5rem",
+                flex_shrink="0",
+                border=f"1px solid {SECTION_LINE}",
+                border_radius="0.4rem",
+            ),
+            rx.box(
+                rx.text("pas de photo", color=MUTED, font_size="0.9rem", text_align="center"),
+                width="5rem",
+                height="5rem",
+                flex_shrink="0",
+                display="flex",
+                align_items="center",
+                justify_content="center",
+                border=f"1px dashed {SECTION_LINE}",
+                border_radius="0.4rem",
+            ),
+        ),
+        rx.text(lot["lot"], font_size="1.15rem", font_weight="700", flex="1"),
+        rx.cond(
+            lot["photo"] != "",
+            rx.button(
+                "Retirer la photo",
+                on_click=M.remove_lot_photo(lot["lot"]),
+                variant="outline",
+                size="2",
+                custom_attrs=tid("lot-photo-remove"),
+            ),
+        ),
+        align="center",
+        gap="0.8rem",
+        wrap="wrap",
+        padding_y="0.3rem",
+        width="100%",
+        border_bottom=f"1px solid {SECTION_LINE}",
+        custom_attrs=tid("lot-row", **{"data-lot": lot["lot"]}),
+    )
+
+
+def _partner_row(p: rx.Var[dict[str, str]]) -> rx.Component:
+    return rx.flex(
+        rx.box(
+            picture(p["src"], p["name"], width="100%", height="100%"),
+            width="9rem",
+            height="3.5rem",
+            flex_shrink="0",
+            border=f"1px solid {SECTION_LINE}",
+            border_radius="0.4rem",
+            padding="0.2rem",
+        ),
+        rx.text(p["name"], font_size="1.15rem", font_weight="700", flex="1"),
+        rx.button(
+            "Retirer",
+            on_click=M.remove_partner(p["digest"]),
+            variant="outline",
+            size="2",
+            custom_attrs=tid("partner-remove"),
+        ),
+        align="center",
+        gap="0.8rem",
+        wrap="wrap",
+        padding_y="0.3rem",
+        width="100%",
+        border_bottom=f"1px solid {SECTION_LINE}",
+        custom_attrs=tid("partner-row"),
+    )
+
+
+def media() -> rx.Component:
+    """The lots' photos and the partners' logos."""
+    return section(
+        "Photos des lots et logos des partenaires",
+        rx.text(
+            "Une photo JPEG, PNG, WebP ou GIF de 8 Mo au plus : l'appli la réduit pour l'écran "
+            "de la salle et les téléphones, et enlève ses informations cachées (le lieu de la "
+            "photo).",
+            color=MUTED,
+        ),
+        rx.cond(
+            M.media_message != "",
+            rx.callout(
+                M.media_message,
+                color_scheme=rx.cond(M.media_ok, "green", "red"),
+                size="2",
+                custom_attrs=tid("media-message", role=rx.cond(M.media_ok, "status", "alert")),
+            ),
+        ),
+        rx.heading("Photos des lots", as_="h3", size="5"),
+        rx.flex(
+            rx.vstack(
+                rx.el.label("1. Le lot", html_for="lot-choice", font_weight="700"),
+                rx.el.select(
+                    rx.el.option("Choisissez un lot…", value=""),
+                    rx.foreach(M.lots, lambda lot: rx.el.option(lot["lot"], value=lot["lot"])),
+                    id="lot-choice",
+                    value=M.lot_choice,
+                    on_change=M.choose_lot,
+                    custom_attrs=tid("lot-choice"),
+                    **NATIVE_SELECT,
+                ),
+                spacing="1",
+            ),
+            rx.vstack(
+                rx.text("2. La photo", font_weight="700"),
+                _chooser("lot-photo", "Choisir la photo…", M.upload_lot_photo, M.lot_choice == ""),
+                spacing="1",
+            ),
+            gap="1rem",
+            wrap="wrap",
+            align="end",
+        ),
+        rx.vstack(rx.foreach(M.lots, _lot_row), spacing="0", width="100%"),
+        rx.heading("Partenaires", as_="h3", size="5", margin_top="0.5rem"),
+        rx.text(
+            f"Leurs logos passent sur l'écran de la salle (accueil, entracte, fin, et en petit "
+            f"pendant les parties) ; {MAX_PARTNERS} au plus.",
+            color=MUTED,
+        ),
+        rx.flex(
+            rx.vstack(
+                rx.el.label("1. Le nom du partenaire", html_for="partner-name", font_weight="700"),
+                rx.input(
+                    id="partner-name",
+                    value=M.partner_name,
+                    on_change=M.name_partner,
+                    max_length=MAX_PARTNER_NAME,
+                    placeholder="ex. Boulangerie Martin",
+                    size="3",
+                    width="18rem",
+                    custom_attrs=tid("partner-name"),
+                ),
+                spacing="1",
+            ),
+            rx.vstack(
+                rx.text("2. Son logo", font_weight="700"),
+                _chooser("partner-logo", "Choisir le logo…", M.upload_logo, M.partner_name == ""),
+                spacing="1",
+            ),
+            gap="1rem",
+            wrap="wrap",
+            align="end",
+        ),
+        rx.vstack(rx.foreach(M.partners, _partner_row), spacing="0", width="100%"),
+        testid="org-media",
+    )
