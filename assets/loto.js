@@ -152,7 +152,8 @@
     } else if (id === "repeat-number") {
       var n = lastNumber();
       announce(n === null ? "Aucun numéro n'est encore sorti." : numberText(n), true);
-    } else if (id === "sound-unlock") { // (assets/sound.js unlocks; the phone says the number)
+    } else if (id === "sound-unlock" && document.querySelector('[data-page="player"]')) {
+      // (assets/sound.js unlocks; the phone says the last number)
       var last = lastNumber();
       speak(last === null ? "Son activé." : numberText(last), voiceKey());
     }

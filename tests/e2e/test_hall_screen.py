@@ -83,6 +83,7 @@ SPANS_JS = """() => [...document.querySelectorAll('[role=main] > div:last-child 
 #: What a box that hides its overflow cuts off (its content taller or wider than itself).
 CUT_JS = """() => [...document.querySelectorAll('[role=main] *')].filter(e => {
     const st = getComputedStyle(e);
+    if (e.classList.contains('loto-sr-only')) return false;  // (for a screen reader only)
     return (st.overflow === 'hidden' || st.overflowY === 'hidden')
         && e.getClientRects().length && e.scrollHeight > e.clientHeight + 2;
 }).map(e => (e.getAttribute('data-testid') || e.tagName) + ' '
