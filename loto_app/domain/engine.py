@@ -1030,9 +1030,12 @@ class Evening:
                 and claim.number == g.last
                 and not g.tie.closed
             )
-        return self._emit(
+        events = self._emit(
             ev.VerdictOverturned(g.index, claim.claim_no, old, verdict, entry, by, reason)
         )
+        if entry:  # an in-time winner again: its last call, unless one runs or ran for it
+            events += self._open_last_call(g)
+        return events
 
     def give_lot(self, claim_no: int, by: str, reason: str) -> list[ev.Event]:
         """Give the lot of a claim's stage to its claimant (e.g. a réclamation after the
@@ -1245,12 +1248,20 @@ class Evening:
             verdict = Verdict.AFTER_AWARD
         winning = tuple(sorted(j.winning))
         events = self._emit(self._claim_event(g, player_id, c.no, unit, verdict, winning, via))
-        seconds = self.program.settings.last_call_seconds
-        opens = (g.claim_stage, g.last) not in g.called and g.last_call is None
-        if verdict is Verdict.VALID and seconds and opens:
-            assert g.last is not None
-            events += self._emit(ev.LastCallOpened(g.index, g.claim_stage, g.last, seconds))
+        if verdict is Verdict.VALID:
+            events += self._open_last_call(g)
         return events
+
+    def _open_last_call(self, g: Game) -> list[ev.Event]:
+        """The last call of a valid claim on the last number: opened by the first one, and
+        again by the next one after the association overturned every claim of the last call
+        that ran (every in-time winner has a last call: `called` forgets a number once its
+        entries are gone, see `apply`)."""
+        seconds = self.program.settings.last_call_seconds
+        if not seconds or g.last_call is not None or (g.claim_stage, g.last) in g.called:
+            return []
+        assert g.last is not None
+        return self._emit(ev.LastCallOpened(g.index, g.claim_stage, g.last, seconds))
 
     def _claim_event(
         self,
@@ -1483,6 +1494,9 @@ class Evening:
                     elif e.old == Verdict.FALSE:
                         g.annulled.discard(unit)
                 g.recount(claim.stage)
+                if claim.stage not in g.valid:  # nobody waits for that lot any more: the
+                    # next valid claim on that number is a first one, with a last call of its own
+                    g.called.discard((claim.stage, claim.number))
                 if not g.entries():
                     g.last_call = None  # its only entry is gone
                 self.decisions.append(e)

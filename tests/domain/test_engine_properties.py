@@ -299,6 +299,8 @@ class AuditedGame:
     claim_stage: int = 0  # the stage in play when the last number came out
     last_call: tuple[int, int] | None = None  # (stage, number) of the open last call
     called: set[tuple[int, int]] = field(default_factory=set)
+    # stages whose entries, as they stand, had a last call (every in-time winner has one)
+    heard: set[int] = field(default_factory=set)
     claims: dict[int, ev.ClaimMade] = field(default_factory=dict)
     overturned: dict[int, tuple[str, bool]] = field(default_factory=dict)  # no -> (verdict, entry)
 
@@ -494,6 +496,7 @@ def audit(evening: Evening) -> None:
                 assert g.last_call is None and (e.stage, e.number) not in g.called
                 g.last_call = (e.stage, e.number)
                 g.called.add(g.last_call)
+                g.heard.add(e.stage)
             case ev.LastCallClosed():
                 g = games[e.game]
                 assert g.last_call == (e.stage, e.number), "closed a last call that is not open"
@@ -544,6 +547,8 @@ def audit(evening: Evening) -> None:
                 g = games[e.game]
                 assert e.stage == g.stage and g.status == "running"
                 assert g.last_call is None, "a lot awarded during the last call"
+                if settings.last_call_seconds:
+                    assert e.stage in g.heard, "an in-time winner had no last call"
                 entries = g.valid.get(g.stage, [])
                 winners = [p for _, p, _ in e.tickets]
                 assert entries, "a lot awarded without a valid claim"
@@ -613,6 +618,9 @@ def audit(evening: Evening) -> None:
                             assert e.entry == in_window, "an overturned claim's entry"
                             if old == FALSE and g.status != "finished":
                                 g.annulled.discard(unit_no)
+                            first = (c.stage, c.number) not in g.called and g.last_call is None
+                            if e.entry and settings.last_call_seconds and first:
+                                last_call_due = (e.game, c.stage, c.number)
                         else:
                             assert not e.entry
                             assert not (
@@ -634,8 +642,12 @@ def audit(evening: Evening) -> None:
                         g.overturned[c.claim_no] = (e.verdict, e.entry)
                         g.recount(c.stage)
                         if c.stage not in g.valid:  # nobody waits for that lot any more
-                            g.last_call = None
                             g.valid_number.pop(c.stage, None)
+                            # the next valid claim on that number opens a last call again
+                            g.called.discard((c.stage, c.number))
+                            g.heard.discard(c.stage)
+                        if g.stage not in g.valid:  # (a last call runs on the stage in play)
+                            g.last_call = None
                     case ev.LotGiven():
                         claim = next(g.claims[e.claim_no] for g in games if e.claim_no in g.claims)
                         assert (claim.game, claim.stage, claim.player_id) == (
