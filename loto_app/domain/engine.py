@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from loto_app.domain import commitment as draws
 from loto_app.domain import errors as err
 from loto_app.domain import events as ev
 from loto_app.domain.cartons import (
@@ -152,6 +153,9 @@ class Game:
     last_call: ev.LastCallOpened | None = None  # "Pas d'autre quine ?" running
     called: set[tuple[int, int]] = field(default_factory=set)  # (stage, number) given a last call
     overturned: dict[int, ev.VerdictOverturned] = field(default_factory=dict)  # claim no ->
+    # the electronic boulier's commitment to the game's whole order, and its seed once revealed
+    commitment: ev.DrawCommitted | None = None
+    revealed: str = ""
     # indexes kept by `Evening.apply`: judged claims by (stage, number, unit), and the players
     # with a valid claim on each stage (the entries), in claim order
     judged: set[tuple[int, int | None, tuple[int, ...]]] = field(default_factory=set)
@@ -211,11 +215,13 @@ class Evening:
     Args:
         program: the announced program and settings.
         key: the evening's secret key for check codes (never stored in events).
+        code: the evening's join code (what a draw's commitment binds, with the série).
     """
 
-    def __init__(self, program: Program, key: bytes = b"") -> None:
+    def __init__(self, program: Program, key: bytes = b"", code: str = "") -> None:
         self.program = program
         self.key = key
+        self.code = code
         self.players: dict[str, str] = {}
         self.origins: dict[str, str] = {}  # player id -> "hall" | "remote" | "paper"
         self.sales: dict[int, Sale] = {}
@@ -232,6 +238,11 @@ class Evening:
         self.stock: dict[Kind, list[int]] = {k: [] for k in Kind}  # unsold units, in order
         self.games: list[Game] = []
         self.history: list[ev.Event] = []
+        #: The secret seeds of committed games, by game index: not from the log (storage keeps
+        #: them apart until the reveal, `EventLog.load`), never shown.
+        self.sealed: dict[int, bytes] = {}
+        self._orders: dict[int, tuple[int, ...]] = {}  # committed orders, checked, by game
+        self.closed: ev.EveningClosed | None = None  # the organiser closed the books
         self._by_number: dict[int, list[int]] = {n: [] for n in BALLS}  # sold cartons per number
         self._next_claim = 1
         self._next_ticket = 1
@@ -285,7 +296,8 @@ class Evening:
         g = self.game
         if g is None:
             return 0
-        if g.status is GameStatus.RUNNING and not g.drawn:
+        # a committed game's cartons are fixed when it starts; otherwise at its first number
+        if g.status is GameStatus.RUNNING and not g.drawn and g.commitment is None:
             return g.index
         return g.index + 1
 
@@ -557,6 +569,7 @@ class Evening:
         Raises:
             InvalidSale: bad quantity, a kind not played tonight, or the evening is over.
         """
+        self._open()
         self._need_player(player_id)
         kind = _kind(kind)
         if kind not in self.program.kinds():
@@ -619,22 +632,75 @@ class Evening:
 
     # ------------------------------------------------------------------ moves: the animateur
 
-    def start_game(self) -> list[ev.Event]:
-        """Announce and open the next game of the program."""
+    def start_game(self, seed: bytes | None = None) -> list[ev.Event]:
+        """Announce and open the next game of the program. With the electronic boulier, the
+        game's whole order is fixed now from a fresh secret seed (`seed`: tests only) and the
+        commitment to it is published (`DrawCommitted`, binding the evening's join code, the
+        série and the game's number); its cartons are fixed too: a carton bought from now on
+        plays the next game."""
         g = self.game
         if g is not None and g.status is not GameStatus.FINISHED:
             raise err.GameNotFinished(f"game {g.index} is still {g.status}")
         if len(self.games) >= len(self.program.games):
             raise err.EveningOver("every game of the program has been played")
-        return self._emit(ev.GameStarted(len(self.games)))
+        index = len(self.games)
+        electronic = self.program.settings.draw_source is DrawSource.ELECTRONIC
+        if seed is not None and (not isinstance(seed, bytes) or len(seed) != draws.SEED_BYTES):
+            raise err.InvalidArgument(f"a seed of {draws.SEED_BYTES} bytes, not {seed!r:.20}")
+        evening = self.code
+        events = self._emit(ev.GameStarted(index))
+        if electronic:
+            seed = seed or draws.new_seed()
+            series = self.program.series
+            self.sealed[index] = seed
+            events += self._emit(
+                ev.DrawCommitted(
+                    index,
+                    evening,
+                    series,
+                    draws.commitment(seed, evening, series, index + 1),
+                    draws.SCHEME,
+                )
+            )
+        return events
 
     def draw(self, rng: random.Random | None = None) -> list[ev.Event]:
-        """Draw the next number with the electronic boulier."""
+        """Draw the next number with the electronic boulier: the next of the game's committed
+        order (`rng` serves only a game started before draws were committed)."""
         g = self._drawable(DrawSource.ELECTRONIC)
-        out = set(g.drawn)
-        left = [n for n in BALLS if n not in out]
-        number = (rng or default_rng()).choice(left)
+        if g.commitment is not None:
+            number = self.committed_order(g)[len(g.drawn)]
+        else:
+            out = set(g.drawn)
+            left = [n for n in BALLS if n not in out]
+            number = (rng or default_rng()).choice(left)
         return self._emit(ev.NumberDrawn(g.index, len(g.drawn) + 1, number, "electronic"))
+
+    def committed_order(self, g: Game) -> tuple[int, ...]:
+        """The whole order a committed game draws, from its sealed seed, checked against the
+        published commitment.
+
+        Raises:
+            DrawSeedMissing: the seed is not here, or it is not the committed one.
+        """
+        order = self._orders.get(g.index)
+        if order is not None:
+            return order
+        c = g.commitment
+        seed = self.sealed.get(g.index)
+        if c is None or seed is None:
+            raise err.DrawSeedMissing(f"no sealed seed for game {g.index}")
+        if draws.commitment(seed, c.evening, c.series, g.index + 1) != c.commitment:
+            raise err.DrawSeedMissing(f"the sealed seed of game {g.index} is not the committed one")
+        order = self._orders[g.index] = draws.draw_order(seed)
+        return order
+
+    def _reveal(self, g: Game) -> list[ev.Event]:
+        """The seed of a committed game, once the game is over (or the evening closed on it)."""
+        seed = self.sealed.get(g.index)
+        if g.commitment is None or g.revealed or seed is None:
+            return []
+        return self._emit(ev.DrawRevealed(g.index, seed.hex()))
 
     def enter_ball(self, number: int) -> list[ev.Event]:
         """Record the number read on a physical ball."""
@@ -873,7 +939,28 @@ class Evening:
                 f"stage {g.stage + 1} of {len(g.spec.stages)} not awarded yet"
             )
         # (all 90 numbers out and nobody claimed in time: the game ends, the lot stays unwon)
-        return self._emit(ev.UnmarkAllowed(g.index))
+        return self._emit(ev.UnmarkAllowed(g.index)) + self._reveal(g)
+
+    def close_evening(self, by: str, reason: str = "") -> list[ev.Event]:
+        """The organiser closes the evening's books: from now on it is read-only, every move is
+        refused (`EveningIsClosed`). A game still in play is interrupted (a written reason is
+        then required) and its seed revealed first, so that its draw stays checkable."""
+        by = _staff_name(by)
+        if self.closed is not None:
+            raise err.CloseRefused("already closed", "La soirée est déjà close.")
+        if not isinstance(reason, str) or len(reason) > MAX_DECISION_REASON:
+            raise err.InvalidArgument(f"close reason {reason!r:.40}")
+        reason = " ".join(reason.split())
+        g = self.game
+        in_play = g is not None and g.status is not GameStatus.FINISHED
+        if in_play and not reason:
+            raise err.CloseRefused(
+                f"game {g.index} in play and no reason",  # type: ignore[union-attr]
+                "Une partie est en cours : écrivez pourquoi la soirée est close avant sa fin.",
+            )
+        events = self._reveal(g) if in_play and g is not None else []
+        interrupted = g.index if in_play and g is not None else None
+        return events + self._emit(ev.EveningClosed(by, reason, interrupted))
 
     # ------------------------------------------------------------------ moves: the organiser
 
@@ -1149,6 +1236,7 @@ class Evening:
                 or g is None
                 or g.index + 1 != game_no
                 or g.status is GameStatus.FINISHED
+                or self.closed is not None
             ):
                 out.append((False, []))
                 continue
@@ -1343,13 +1431,28 @@ class Evening:
     # ------------------------------------------------------------------ applying events
 
     def _emit(self, event: ev.Event) -> list[ev.Event]:
+        self._open()
         self.apply(event)
         return [event]
 
+    def _open(self) -> None:
+        """Every move is refused once the organiser closed the evening."""
+        if self.closed is not None:
+            raise err.EveningIsClosed(f"evening closed by {self.closed.by}")
+
     @classmethod
-    def replay(cls, program: Program, events: Iterable[ev.Event], key: bytes = b"") -> Evening:
-        """Rebuild an evening from its events (as returned by the moves, in order)."""
-        evening = cls(program, key)
+    def replay(
+        cls,
+        program: Program,
+        events: Iterable[ev.Event],
+        key: bytes = b"",
+        sealed: dict[int, bytes] | None = None,
+        code: str = "",
+    ) -> Evening:
+        """Rebuild an evening from its events (as returned by the moves, in order); `sealed`:
+        the secret seeds of the committed games, kept apart from the log."""
+        evening = cls(program, key, code)
+        evening.sealed.update(sealed or {})
         for e in events:
             evening.apply(e)
         return evening
@@ -1418,6 +1521,13 @@ class Evening:
                         self._by_number[x].append(n)
             case ev.GameStarted():
                 self.games.append(Game(e.game, self.program.games[e.game]))
+            case ev.DrawCommitted():
+                self.games[e.game].commitment = e
+            case ev.DrawRevealed():
+                self.games[e.game].revealed = e.seed
+                self.sealed[e.game] = bytes.fromhex(e.seed)
+            case ev.EveningClosed():
+                self.closed = e
             case ev.NumberDrawn():
                 g = self.games[e.game]
                 g.drawn.append(e.number)
@@ -1590,6 +1700,7 @@ class Evening:
                 for p in self.purchases
             ],
             "stock": {k.value: list(v) for k, v in self.stock.items()},
+            "closed": self.closed.to_dict() if self.closed else None,
             "games": [
                 {
                     "index": g.index,
@@ -1611,6 +1722,8 @@ class Evening:
                     "called": sorted(g.called),
                     "overturned": {n: o.to_dict() for n, o in sorted(g.overturned.items())},
                     "entries": {s: list(p) for s, p in sorted(g.valid.items())},
+                    "commitment": g.commitment.to_dict() if g.commitment else None,
+                    "revealed": g.revealed,
                 }
                 for g in self.games
             ],
@@ -1689,6 +1802,19 @@ class Evening:
             if g.last_call is not None:
                 assert g.entries() and g.last_call.number == g.last, "a last call without entry"
                 assert (g.last_call.stage, g.last_call.number) in g.called
+            c = g.commitment
+            if c is not None:
+                assert all(d.source == "electronic" for d in self._draws(i)), "committed draws"
+                seed = bytes.fromhex(g.revealed) if g.revealed else self.sealed.get(i)
+                if seed is not None:
+                    assert draws.commitment(seed, c.evening, c.series, i + 1) == c.commitment
+                    assert tuple(g.drawn) == draws.draw_order(seed)[: len(g.drawn)], "order"
+            if g.revealed:
+                assert c is not None, "a reveal without a commitment"
+                assert g.status is GameStatus.FINISHED or self.closed, "revealed in play"
+
+    def _draws(self, game: int) -> list[ev.NumberDrawn]:
+        return [x for x in self.history if isinstance(x, ev.NumberDrawn) and x.game == game]
 
 
 # ---------------------------------------------------------------------- argument checks

@@ -101,6 +101,30 @@ class GameStarted(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class DrawCommitted(Event):
+    """The electronic boulier's commitment to a game's whole draw, before its first number:
+    the SHA-256 of the game's secret seed and of what it binds (the evening's join code, the
+    série, the game's number), `domain/commitment.py`. The seed itself is kept out of the log
+    (and of every screen, report and evening file) until the game ends (`DrawRevealed`)."""
+
+    type: ClassVar[str] = "draw_committed"
+    game: int
+    evening: str  # the evening's join code
+    series: str
+    commitment: str  # SHA-256, lowercase hex
+    scheme: str = "loto-tirage-v1"
+
+
+@dataclass(frozen=True, slots=True)
+class DrawRevealed(Event):
+    """A committed game is over: its seed (hex) is public, anyone can check the draw."""
+
+    type: ClassVar[str] = "draw_revealed"
+    game: int
+    seed: str
+
+
+@dataclass(frozen=True, slots=True)
 class NumberDrawn(Event):
     """A number came out of the boulier."""
 
@@ -417,6 +441,18 @@ class AwardWithdrawn(Event):
     reason: str
 
 
+@dataclass(frozen=True, slots=True)
+class EveningClosed(Event):
+    """The organiser closed the evening's books: it is read-only from now on (no event is
+    accepted after this one). `interrupted` names the game in play, if one was (its seed is
+    revealed just before)."""
+
+    type: ClassVar[str] = "evening_closed"
+    by: str
+    reason: str = ""
+    interrupted: int | None = None
+
+
 #: The decisions of the association (art. 8), for the report and the players' views.
 @dataclass(frozen=True, slots=True)
 class ProgramAmended(Event):
@@ -495,6 +531,9 @@ EVENT_TYPES: dict[str, type[Event]] = {
         LastCallClosed,
         VoucherIssued,
         ProgramAmended,
+        DrawCommitted,
+        DrawRevealed,
+        EveningClosed,
         *DISPUTE_EVENTS,
     )
 }

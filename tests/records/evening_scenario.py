@@ -83,7 +83,8 @@ def play_evening(run: Run, get: Callable[[], Evening], seed: int) -> dict[str, i
     out["refunded"] = len(get().sales)
     run(lambda e: e.cancel_sale(out["refunded"], "Jeanne", "Erreur de type de carton"))
 
-    run(lambda e: e.start_game())
+    seed_bytes = rng.randbytes(32)  # the committed order, the same on every replay of the seed
+    run(lambda e: e.start_game(seed_bytes))
     run(lambda e: e.draw(rng))
     # a false claim: ana's first carton is not complete after one number
     run(lambda e: e.claim("ana", e.player_cartons("ana")[0].no))

@@ -26,6 +26,7 @@ EXPECTED_TABLES = {
     "sale",
     "staff",
     "audit_log",
+    "draw_seed",
 }
 
 
