@@ -58,6 +58,9 @@ from loto_app.limits import MAX_PLAYER_NAME
 
 MAX_NAME = MAX_PLAYER_NAME
 MAX_PER_SALE = 36  # cartons (or vitrine units) in one sale
+MAX_PAPER_SHEETS = 50  # sheets (6 cartons each) printed on paper in one go
+#: why the desk refused a pre-printed carton (`PaperCartonRefused`)
+PAPER_REFUSALS = ("unknown", "sold")
 BALLS = range(1, 91)
 TOKEN_BAG = 90  # tokens numbered 1..90 in the tie-break bag
 #: verdicts of a claim checked on the grid (one such claim per unit, stage and number)
@@ -236,6 +239,8 @@ class Evening:
         self.purchases: list[Purchase] = []
         self.purchase_of: dict[int, Purchase] = {}  # carton no -> its purchase
         self.stock: dict[Kind, list[int]] = {k: [] for k in Kind}  # unsold units, in order
+        # units printed on paper in advance, not sold yet (the desk sells them by number)
+        self.paper_stock: dict[Kind, list[int]] = {k: [] for k in Kind}
         self.games: list[Game] = []
         self.history: list[ev.Event] = []
         #: The secret seeds of committed games, by game index: not from the log (storage keeps
@@ -613,6 +618,142 @@ class Evening:
         self.apply(sold)
         events.append(sold)
         return events
+
+    # ------------------------------------------------------------------ moves: paper cartons
+
+    def print_paper(
+        self, kind: Kind | str, sheets: int, by: str, rng: random.Random | None = None
+    ) -> list[ev.Event]:
+        """Print cartons on paper in advance: `sheets` sheets of 6 (a planche covering 1-90,
+        two vitrines, or 6 maxiquine grids), numbered in the série, kept apart for the desk
+        to sell by number and check code (`sell_printed`)."""
+        self._open()
+        by = _staff_name(by)
+        kind = _kind(kind)
+        if kind not in self.program.kinds():
+            raise err.InvalidSale(
+                f"no {kind} game tonight", "Aucune partie de ce type n'est au programme."
+            )
+        self._check_sellable(kind)
+        if not _is_int(sheets) or not 1 <= sheets <= MAX_PAPER_SHEETS:
+            raise err.InvalidSale(
+                f"{sheets!r} sheets not in 1..{MAX_PAPER_SHEETS}",
+                f"Imprimez de 1 à {MAX_PAPER_SHEETS} feuilles à la fois.",
+            )
+        rng = rng or default_rng()
+        events: list[ev.Event] = []
+        for _ in range(sheets):
+            printed = self._print(kind, rng, 6)
+            self.apply(printed)
+            events.append(printed)
+        nos = tuple(
+            no for p in events if isinstance(p, ev.CartonsPrinted) for no, _, _ in p.cartons
+        )
+        return events + self._emit(ev.PaperPrinted(kind.value, nos, by))
+
+    def sell_printed(
+        self,
+        player_id: str,
+        name: str,
+        offer: int,
+        cartons: Sequence[tuple[object, object]],
+        method: str,
+        seller: str,
+    ) -> list[ev.Event]:
+        """The desk sells pre-printed paper cartons, each given by its number and check code
+        (typed, or the QR code scanned), to a paper player (registered now under `name` when
+        `player_id` is new). A carton that is not in this série's paper stock, or whose code is
+        wrong, or that was sold already (cancelled included), is refused and counted: the move
+        then returns only `PaperCartonRefused` events and sells nothing."""
+        self._open()
+        self._till_open()
+        seller = _staff_name(seller)
+        if method not in DESK_METHODS:
+            raise err.InvalidSale(f"desk payment method {method!r}", "Espèces ou carte.")
+        o = self.offer(offer)
+        self._check_sellable(o.kind)
+        if not isinstance(cartons, list | tuple) or not 1 <= len(cartons) <= 3 * MAX_PER_SALE:
+            raise err.InvalidSale(
+                f"{cartons!r:.40} cartons", "Scannez ou tapez les cartons vendus."
+            )
+        joining = player_id not in self.players
+        if joining:
+            if not isinstance(player_id, str) or not 1 <= len(player_id) <= 64:
+                raise err.InvalidArgument(f"player id {player_id!r:.20}")
+            name = _clean_name(name)
+        elif self.origins.get(player_id) != "paper":
+            raise err.InvalidSale(
+                f"printed cartons for {self.origins.get(player_id)} player {player_id}",
+                "Les cartons imprimés se vendent aux joueurs sans téléphone.",
+            )
+        refused: list[ev.PaperCartonRefused] = []
+        units: list[int] = []
+        for no, code in cartons:
+            c = self.cartons.get(no) if _is_int(no) else None  # type: ignore[arg-type]
+            genuine = (
+                c is not None
+                and isinstance(code, str)
+                and verify_check_code(self.key, self.program.series, c.no, code)
+            )
+            typed = no if _is_int(no) and 0 <= no < 10**9 else 0  # type: ignore[operator]
+            if c is None or not genuine:
+                refused.append(ev.PaperCartonRefused(typed, "unknown", seller))  # type: ignore[arg-type]
+            elif c.no in self.purchase_of:
+                refused.append(ev.PaperCartonRefused(c.no, "sold", seller))
+            elif c.unit not in self.paper_stock[c.kind]:
+                refused.append(ev.PaperCartonRefused(c.no, "unknown", seller))
+            elif c.kind is not o.kind:
+                raise err.InvalidSale(
+                    f"carton {c.no} is {c.kind}, the offer {o.kind}",
+                    f"Le carton n° {c.no} n'est pas un carton « {KIND_LABELS[o.kind].lower()} ».",
+                )
+            elif c.unit in units:
+                raise err.InvalidSale(
+                    f"unit {c.unit} given twice", f"Le carton n° {c.no} est compté deux fois."
+                )
+            else:
+                units.append(c.unit)
+        if refused:
+            events: list[ev.Event] = []
+            for r in refused:
+                events += self._emit(r)
+            return events
+        nos = tuple(sorted(n for u in units for n in self.units[u]))
+        if o.planche:
+            numbers = sorted(x for n in nos for x in self.cartons[n].carton.numbers)
+            whole = len(nos) == 6 and numbers == list(BALLS)
+        else:
+            whole = len(units) == o.quantity
+        if not whole:
+            want = "une planche de 6 (les 90 numéros)" if o.planche else o.label
+            raise err.InvalidSale(
+                f"{len(units)} units for offer {offer} ({o.label})",
+                f"Ce tarif vend {want} : {len(units)} carton(s) scanné(s).",
+            )
+        events = self._emit(ev.PlayerJoined(player_id, name, "paper")) if joining else []
+        sold = ev.CartonsSold(
+            purchase_no=len(self.purchases) + 1,
+            player_id=player_id,
+            kind=o.kind.value,
+            carton_nos=nos,
+            first_game=self.next_game_index(),
+            reason="planche" if o.planche else "sale",
+        )
+        events += self._emit(sold)
+        return events + self._emit(
+            ev.SaleRecorded(
+                len(self.sales) + 1,
+                player_id,
+                offer,
+                o.kind.value,
+                o.quantity,
+                o.planche,
+                o.price_cents,
+                method,
+                seller,
+                sold.purchase_no,
+            )
+        )
 
     def _print(self, kind: Kind, rng: random.Random, wanted: int = 1) -> ev.CartonsPrinted:
         """Number new cartons of the série (not applied)."""
@@ -1515,10 +1656,20 @@ class Evening:
                 self.purchases.append(p)
                 sold_units = {self.cartons[n].unit for n in e.carton_nos}
                 self.stock[p.kind] = [u for u in self.stock[p.kind] if u not in sold_units]
+                paper = self.paper_stock[p.kind]
+                if paper:
+                    self.paper_stock[p.kind] = [u for u in paper if u not in sold_units]
                 for n in e.carton_nos:
                     self.purchase_of[n] = p
                     for x in self.cartons[n].carton.numbers:
                         self._by_number[x].append(n)
+            case ev.PaperPrinted():
+                kind = Kind(e.kind)
+                units = {self.cartons[n].unit for n in e.carton_nos}
+                self.stock[kind] = [u for u in self.stock[kind] if u not in units]
+                self.paper_stock[kind] += sorted(units)
+            case ev.PaperCartonRefused():
+                pass  # (counted by the reconciliation, from the log)
             case ev.GameStarted():
                 self.games.append(Game(e.game, self.program.games[e.game]))
             case ev.DrawCommitted():
@@ -1700,6 +1851,7 @@ class Evening:
                 for p in self.purchases
             ],
             "stock": {k.value: list(v) for k, v in self.stock.items()},
+            "paper_stock": {k.value: list(v) for k, v in self.paper_stock.items()},
             "closed": self.closed.to_dict() if self.closed else None,
             "games": [
                 {
@@ -1741,8 +1893,10 @@ class Evening:
             assert len(nos) == (3 if Kind.VITRINE in kinds else 1), f"unit {u} size"
             sold = [n in self.purchase_of for n in nos]
             assert all(sold) or not any(sold), f"unit {u} partly sold"
-            in_stock = u in self.stock[self.cartons[u].kind]
-            assert in_stock != all(sold), f"unit {u}: stock/sold mismatch"
+            kind = self.cartons[u].kind
+            in_stock, on_paper = u in self.stock[kind], u in self.paper_stock[kind]
+            assert not (in_stock and on_paper), f"unit {u} in both stocks"
+            assert (in_stock or on_paper) != all(sold), f"unit {u}: stock/sold mismatch"
         for sale in self.sales.values():
             if sale.status is SaleStatus.PENDING:
                 assert sale.purchase_no == 0, "a pending order holds no cartons"

@@ -77,6 +77,31 @@ class CartonsPrinted(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class PaperPrinted(Event):
+    """Cartons printed on paper in advance (numbered by the `CartonsPrinted` just before), for
+    the desk to sell by their number and check code: they leave the stock phones are served
+    from, and are reconciled at the end (printed, sold, cancelled, unsold)."""
+
+    type: ClassVar[str] = "paper_printed"
+    kind: str
+    carton_nos: tuple[int, ...]
+    by: str
+
+
+@dataclass(frozen=True, slots=True)
+class PaperCartonRefused(Event):
+    """A pre-printed carton the desk was asked to sell and refused, counted for the
+    reconciliation: `why` "unknown" (no carton of this série's paper stock has that number and
+    check code) or "sold" (sold already, or cancelled: a carton sold twice). `carton_no` is
+    what was typed (0 when it was not a number)."""
+
+    type: ClassVar[str] = "paper_carton_refused"
+    carton_no: int
+    why: str
+    by: str
+
+
+@dataclass(frozen=True, slots=True)
 class CartonsSold(Event):
     """Cartons handed to a player: a sale, or a free consolation carton.
 
@@ -534,6 +559,8 @@ EVENT_TYPES: dict[str, type[Event]] = {
         DrawCommitted,
         DrawRevealed,
         EveningClosed,
+        PaperPrinted,
+        PaperCartonRefused,
         *DISPUTE_EVENTS,
     )
 }

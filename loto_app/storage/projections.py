@@ -412,6 +412,8 @@ RECORD_ONLY: frozenset[type[ev.Event]] = frozenset(
         ev.ProgramAmended,  # (the log holds the program; `EventLog.current_program` reads it)
         ev.DrawCommitted,  # (its seed: `EventLog.append`, the table draw_seed)
         ev.DrawRevealed,
+        ev.PaperPrinted,  # (the cartons: `CartonsPrinted`; the reconciliation reads the log)
+        ev.PaperCartonRefused,
     }
 )
 

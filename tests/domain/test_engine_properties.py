@@ -374,6 +374,7 @@ def audit(evening: Evening) -> None:
             losses[p] = losses.get(p, 0) + 1
 
     closed = False
+    on_paper: set[int] = set()  # cartons printed on paper in advance
     reveal_due: int | None = None  # a committed game ended: its seed revealed next
     close_due = False  # a seed revealed in play: the evening is closed next
     for e in evening.history:
@@ -402,6 +403,15 @@ def audit(evening: Evening) -> None:
                     assert no == len(cartons) + 1, "carton numbering"
                     cartons[no] = (Kind(e.kind), unit, Carton.from_rows([list(r) for r in rows]))
                     units.setdefault(unit, []).append(no)
+            case ev.PaperPrinted():
+                assert e.by.strip() and e.carton_nos
+                assert all(cartons[n][0] is Kind(e.kind) and n not in owner for n in e.carton_nos)
+                assert not set(e.carton_nos) & on_paper, "printed on paper twice"
+                on_paper.update(e.carton_nos)
+            case ev.PaperCartonRefused():
+                assert e.why in ("unknown", "sold")
+                if e.why == "sold":
+                    assert e.carton_no in owner, "refused as sold, but nobody holds it"
             case ev.CartonsSold():
                 assert e.player_id in players
                 cur = games[-1] if games else None
@@ -412,6 +422,10 @@ def audit(evening: Evening) -> None:
                 else:
                     expected_first = cur.index + 1
                 assert e.first_game == expected_first, "a carton joins at the next game (art. 7)"
+                from_paper = {no in on_paper for no in e.carton_nos}
+                assert len(from_paper) == 1, "a purchase mixes paper and phone cartons"
+                if True in from_paper:
+                    assert origin[e.player_id] == "paper", "printed cartons to a phone"
                 for no in e.carton_nos:
                     assert no not in owner, f"carton {no} sold twice"
                     assert cartons[no][0] is Kind(e.kind)
@@ -1513,6 +1527,48 @@ class EveningMachine(RuleBasedStateMachine):
                 self.rigged_draw(data)
             else:
                 self.draw_burst(90, seed, attentive=True)
+
+    @rule(
+        data=st.data(),
+        sheets=st.one_of(st.integers(0, 2), st.sampled_from(GARBAGE)),
+        seed=SEED,
+    )
+    def print_paper(self, data: st.DataObject, sheets: Any, seed: int) -> None:
+        kind = data.draw(st.sampled_from([*Kind, "x", None]))
+        by = data.draw(st.sampled_from(["organisateur", "", None]))
+        e = self.evening
+        self.act(lambda: e.print_paper(kind, sheets, by, random.Random(seed)))  # type: ignore[arg-type]
+
+    @rule(data=st.data(), honest=st.booleans(), twice=st.booleans())
+    def sell_printed(self, data: st.DataObject, honest: bool, twice: bool) -> None:
+        """The desk sells cartons printed in advance by number and code: honest (the right
+        quantity, right codes) or not (a wrong code, a sold carton, garbage)."""
+        e = self.evening
+        offer = data.draw(st.integers(-1, len(e.program.offers)))
+        o = e.program.offers[offer] if 0 <= offer < len(e.program.offers) else None
+        kind, want = (o.kind, o.quantity) if o else (Kind.CLASSIQUE, 1)
+        picked = list(e.paper_stock[kind][:want])
+        cartons: list[tuple[Any, Any]] = [(u, check_code(KEY, SERIES, u)) for u in picked]
+        if not honest:
+            sold = sorted(e.purchase_of)
+            bad = data.draw(
+                st.sampled_from(
+                    [
+                        (picked[0] if picked else 1, "AAAAAA"),
+                        (sold[0] if sold else 2, check_code(KEY, SERIES, sold[0] if sold else 2)),
+                        ("7", None),
+                        (10**6, "ZZZZZZ"),
+                    ]
+                )
+            )
+            cartons = [*cartons[:-1], bad] if cartons else [bad]
+        pid = data.draw(st.sampled_from(["paperp", "p0", "p1"]))
+        name = data.draw(st.sampled_from(["Papier", "", None]))
+        events = self.act(lambda: e.sell_printed(pid, name, offer, cartons, "cash", "Luc"))  # type: ignore[arg-type]
+        if events and twice and isinstance(events[-1], ev.SaleRecorded):
+            again = self.act(lambda: e.sell_printed(pid, name, offer, cartons, "card", "Luc"))  # type: ignore[arg-type]
+            assert again and all(isinstance(x, ev.PaperCartonRefused) for x in again)
+            assert {x.why for x in again} == {"sold"}, "a carton sold twice is refused as sold"
 
     @rule(data=st.data(), reason=st.sampled_from(["", "Coupure de courant", "  "]))
     def close_a_copy(self, data: st.DataObject, reason: str) -> None:
