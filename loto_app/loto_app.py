@@ -15,7 +15,17 @@ from loto_app.live.states.organisation import OrganisationState
 from loto_app.live.states.player import PlayerState
 from loto_app.live.states.reglement import ReglementState
 from loto_app.live.states.screen import ScreenState
-from loto_app.pages import animateur, caisse, join, organisation, player, reglement, screen
+from loto_app.live.states.verifier import VerifierState
+from loto_app.pages import (
+    animateur,
+    caisse,
+    join,
+    organisation,
+    player,
+    reglement,
+    screen,
+    verifier,
+)
 
 app = rx.App(
     # Installable PWA: assets/manifest.webmanifest, assets/icons/, assets/sw.js (served from /).
@@ -92,6 +102,7 @@ app.add_page(screen.index, route=ScreenState.ROUTE, title=screen.TITLE, on_load=
 app.add_page(
     reglement.index, route="/reglement", title=reglement.TITLE, on_load=ReglementState.load
 )
+app.add_page(verifier.index, route="/verifier", title=verifier.TITLE, on_load=VerifierState.load)
 app.add_page(caisse.index, route=CaisseState.ROUTE, title=caisse.TITLE, on_load=CaisseState.resume)
 app.add_page(
     organisation.index,

@@ -310,7 +310,11 @@ class Evening:
         """True when the animateur may draw the next number."""
         g = self.game
         return bool(
-            g and g.status is GameStatus.RUNNING and not g.entries() and len(g.drawn) < len(BALLS)
+            g
+            and self.closed is None
+            and g.status is GameStatus.RUNNING
+            and not g.entries()
+            and len(g.drawn) < len(BALLS)
         )
 
     # ------------------------------------------------------------------ moves: players and sales
@@ -321,6 +325,7 @@ class Evening:
         `origin`: "hall" (a phone in the hall), "remote" (joined with the invitation link, when
         remote play is on) or "paper" (a player without a phone, registered at the desk).
         """
+        self._open()
         if not isinstance(player_id, str) or not (1 <= len(player_id) <= 64):
             raise err.InvalidArgument(f"player id {player_id!r} is not a 1-64 character string")
         if player_id in self.players:
@@ -458,6 +463,7 @@ class Evening:
     def cancel_sale(self, sale_no: int, by: str, reason: str) -> list[ev.Event]:
         """Cancel an order, or refund a sale whose cartons have not played yet (they are
         withdrawn). Nothing is deleted: the cancellation is an event of its own."""
+        self._open()
         by = _staff_name(by)
         if not isinstance(reason, str) or not reason.strip() or len(reason) > MAX_REASON:
             raise err.InvalidArgument(
@@ -513,6 +519,7 @@ class Evening:
 
     def hand_over(self, ticket_no: int, by: str) -> list[ev.Event]:
         """The desk hands a lot to the holder of its ticket."""
+        self._open()
         by = _staff_name(by)
         if not _is_int(ticket_no) or ticket_no not in self.tickets():
             raise err.UnknownTicket(f"no lot ticket {ticket_no!r}")
@@ -529,6 +536,7 @@ class Evening:
         return self._emit(ev.LotHandedOver(ticket_no, by))
 
     def _till_open(self) -> None:
+        self._open()
         if self.till_closed_by is not None:
             raise err.TillIsClosed(f"till closed by {self.till_closed_by}")
 
@@ -779,6 +787,7 @@ class Evening:
         commitment to it is published (`DrawCommitted`, binding the evening's join code, the
         série and the game's number); its cartons are fixed too: a carton bought from now on
         plays the next game."""
+        self._open()
         g = self.game
         if g is not None and g.status is not GameStatus.FINISHED:
             raise err.GameNotFinished(f"game {g.index} is still {g.status}")
@@ -1041,6 +1050,7 @@ class Evening:
         Raises:
             NoLastCall: no last call is open, or not that one.
         """
+        self._open()
         g = self.game
         lc = g.last_call if g is not None else None
         if lc is None or (opened is not None and opened != lc):
@@ -1072,6 +1082,7 @@ class Evening:
 
     def allow_unmark(self) -> list[ev.Event]:
         """ "Vous pouvez démarquer": ends the game; annulled cartons come back."""
+        self._open()
         g = self.game
         if g is None or g.status is GameStatus.FINISHED:
             raise err.NoGameInProgress("no game to end")
@@ -1124,6 +1135,7 @@ class Evening:
         Raises:
             AmendmentRefused: with the French reason.
         """
+        self._open()
         if not isinstance(program, Program):
             raise err.InvalidArgument(f"amendment of {type(program).__name__}, not a Program")
         by = _staff_name(by)
@@ -1184,6 +1196,7 @@ class Evening:
     def reinstate_carton(self, carton_no: int, by: str, reason: str) -> list[ev.Event]:
         """An annulled carton plays again in the current game (the association decided the
         annulment was wrong). `by`: "animateur" or "organisateur"; `reason`: written."""
+        self._open()
         by, reason = _decision(by, reason)
         g = self.game
         if g is None or g.status is GameStatus.FINISHED:
@@ -1210,6 +1223,7 @@ class Evening:
         player holds a lot ticket of that stage (withdraw it first) or while the stage's tie
         is being settled.
         """
+        self._open()
         by, reason = _decision(by, reason)
         g = self.game
         if g is None:
@@ -1268,6 +1282,7 @@ class Evening:
     def give_lot(self, claim_no: int, by: str, reason: str) -> list[ev.Event]:
         """Give the lot of a claim's stage to its claimant (e.g. a réclamation after the
         award): a lot ticket of its own, checked and handed over at the desk like any."""
+        self._open()
         by, reason = _decision(by, reason)
         g, claim = self._claim_of(claim_no)
         assert claim.player_id is not None
@@ -1294,6 +1309,7 @@ class Evening:
     ) -> list[ev.Event]:
         """Give a consolation to a claimant: a free carton for a game still to play, or a
         "carton offert" voucher when none is left."""
+        self._open()
         by, reason = _decision(by, reason)
         g, claim = self._claim_of(claim_no)
         assert claim.player_id is not None
@@ -1313,6 +1329,7 @@ class Evening:
     def withdraw_award(self, ticket_no: int, by: str, reason: str) -> list[ev.Event]:
         """Void a lot ticket (or a voucher): the desk can no longer hand it over. The stage
         stays awarded; the association may give the lot to someone else (`give_lot`)."""
+        self._open()
         by, reason = _decision(by, reason)
         if not _is_int(ticket_no) or ticket_no not in self.lot_tickets:
             raise err.UnknownTicket(f"no lot ticket {ticket_no!r:.20}")
@@ -1437,6 +1454,7 @@ class Evening:
         """A paper carton's claim, checked by the animateur with the carton's printed check
         code: same verdicts as in the app, plus the série check (art. 10; docs/RULES.md,
         "Claims")."""
+        self._open()
         g = self._claimable()
         if not isinstance(series, str) or not isinstance(code, str):
             raise err.InvalidArgument("series and code must be strings")
@@ -1518,6 +1536,7 @@ class Evening:
     # ------------------------------------------------------------------ guards
 
     def _need_player(self, player_id: str) -> None:
+        self._open()
         if not isinstance(player_id, str) or player_id not in self.players:
             raise err.UnknownPlayer(f"unknown player {player_id!r}")
 
@@ -1527,6 +1546,7 @@ class Evening:
         return self.cartons[carton_no]
 
     def _running(self) -> Game:
+        self._open()
         g = self.game
         if g is None or g.status is not GameStatus.RUNNING:
             raise err.NoGameInProgress("no game is running")
@@ -1550,6 +1570,7 @@ class Evening:
     def _claimable(self) -> Game:
         """The game a claim refers to: numbers drawn, and démarquage not allowed yet (the
         window of the last number stays open after its lot is awarded, art. 2)."""
+        self._open()
         g = self.game
         if g is None or g.status is GameStatus.FINISHED:
             raise err.NoGameInProgress("no game is running")

@@ -19,7 +19,12 @@ from loto_app.components.signin import sign_in_form
 from loto_app.components.ui import page_shell, tid
 from loto_app.live.states.organisation import OrganisationState
 from loto_app.live.states.organisation_staff import EveningStaff
-from loto_app.pages import organisation_records, organisation_setup, organisation_staff
+from loto_app.pages import (
+    organisation_books,
+    organisation_records,
+    organisation_setup,
+    organisation_staff,
+)
 
 TITLE = "Loto — organisation"
 P = OrganisationState  # the sign-in and the evening
@@ -202,6 +207,7 @@ def _signed_in() -> rx.Component:
         organisation_staff.staff(),
         organisation_staff.invitation(),
         organisation_records.records(),
+        organisation_books.books(),
     )
 
 

@@ -6,6 +6,7 @@ import reflex as rx
 
 from loto_app.components.carton import carton_card
 from loto_app.components.control import last_call_banner
+from loto_app.components.draw_note import phone_draw_note
 from loto_app.components.palette import (
     ACCENT,
     CELL_BORDER,
@@ -551,6 +552,7 @@ def _page() -> rx.Component:
         last_call_banner("1.8rem"),
         _mark_message(),
         _messages(),
+        phone_draw_note(),
         _order_waiting(),
         rx.cond(
             HallView.tie_tokens.length() > 0,

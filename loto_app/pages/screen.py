@@ -16,6 +16,7 @@ import reflex as rx
 
 from loto_app.components.board import board
 from loto_app.components.control import last_call_banner, readback
+from loto_app.components.draw_note import tv_draw_note
 from loto_app.components.palette import (
     INFO_LINE,
     TV_BG,
@@ -239,6 +240,7 @@ def _ways_in() -> rx.Component:
             color=TV_HIGHLIGHT,
         ),
         _join(large=True),
+        tv_draw_note(True, MEDIUM, ScreenState.join_address),
         align="center",
         justify="center",
         spacing="5",
@@ -255,6 +257,7 @@ def _footer() -> rx.Component:
             rx.box(),
         ),
         rx.hstack(
+            tv_draw_note(False, SMALL),
             rx.cond(
                 HallView.rhythm != "",
                 rx.text(

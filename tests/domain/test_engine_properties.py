@@ -375,6 +375,7 @@ def audit(evening: Evening) -> None:
 
     closed = False
     on_paper: set[int] = set()  # cartons printed on paper in advance
+    purchase_player: dict[int, str] = {}
     reveal_due: int | None = None  # a committed game ended: its seed revealed next
     close_due = False  # a seed revealed in play: the evening is closed next
     for e in evening.history:
@@ -408,6 +409,9 @@ def audit(evening: Evening) -> None:
                 assert all(cartons[n][0] is Kind(e.kind) and n not in owner for n in e.carton_nos)
                 assert not set(e.carton_nos) & on_paper, "printed on paper twice"
                 on_paper.update(e.carton_nos)
+            case ev.SaleRecorded():  # (the desk's sale of printed cartons)
+                assert e.method in ("cash", "card") and e.amount_cents > 0 and e.seller
+                assert purchase_player.get(e.purchase_no) == e.player_id, "a sale's cartons"
             case ev.PaperCartonRefused():
                 assert e.why in ("unknown", "sold")
                 if e.why == "sold":
@@ -426,6 +430,7 @@ def audit(evening: Evening) -> None:
                 assert len(from_paper) == 1, "a purchase mixes paper and phone cartons"
                 if True in from_paper:
                     assert origin[e.player_id] == "paper", "printed cartons to a phone"
+                purchase_player[e.purchase_no] = e.player_id
                 for no in e.carton_nos:
                     assert no not in owner, f"carton {no} sold twice"
                     assert cartons[no][0] is Kind(e.kind)

@@ -82,6 +82,7 @@ DESK_EVENTS = (
     ev.LotGiven,
     ev.AwardWithdrawn,
     ev.ProgramAmended,  # (the tariff may have changed)
+    ev.EveningClosed,
 )
 
 
@@ -289,6 +290,9 @@ PUBLIC_EVENTS = (
     ev.LastCallClosed,
     ev.VoucherIssued,
     ev.ProgramAmended,  # the lots, the games to come and the settings everyone reads
+    ev.DrawCommitted,  # (with GameStarted: the commitment everyone is shown)
+    ev.DrawRevealed,
+    ev.EveningClosed,
     *ev.DISPUTE_EVENTS,
 )
 

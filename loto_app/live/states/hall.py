@@ -75,3 +75,9 @@ class HallView(rx.State):
     readback_kind: str = ""
     readback_cols: int = 9
     readback_cartons: list[list[dict[str, Any]]] = []
+    # the electronic draw's commitment (never its seed in play), and a closed evening
+    commitment: str = ""
+    commitment_short: str = ""
+    draw_revealed: bool = False
+    draw_note: str = ""
+    closed: bool = False
