@@ -97,7 +97,9 @@ def _join_lines(large: bool) -> list[rx.Component]:
 def _join(large: bool) -> rx.Component:
     """The way in for phones: the QR code, the evening's code, the série and the address;
     large (before and between games: stacked, in the ball's place) or small (the footer)."""
-    qr = ["12rem", "14rem", "16rem", "min(34vh, 22vw)"] if large else "min(11vh, 6rem)"
+    # (a little smaller on a TV when the draw's commitment is shown under it)
+    tv_qr = rx.cond(HallView.draw_note != "", "min(27vh, 18vw)", "min(34vh, 22vw)")
+    qr = ["12rem", "14rem", "16rem", tv_qr] if large else "min(11vh, 6rem)"
     # (no image, only its place, until the code is there: an empty white square is not a QR
     # code, for a phone's camera or for a test reading it)
     image = rx.cond(
@@ -240,10 +242,10 @@ def _ways_in() -> rx.Component:
             color=TV_HIGHLIGHT,
         ),
         _join(large=True),
-        tv_draw_note(True, MEDIUM, ScreenState.join_address),
+        tv_draw_note(True, MEDIUM, ScreenState.join_address, BIG, SMALL),
         align="center",
         justify="center",
-        spacing="5",
+        spacing=rx.cond(HallView.draw_note != "", "3", "5"),
         width="100%",
         height="100%",
     )

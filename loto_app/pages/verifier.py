@@ -148,7 +148,8 @@ def _game() -> rx.Component:
                 ),
                 rx.text(
                     V.commitment_short,
-                    font_size="1.8rem",
+                    font_size="1.5rem",
+                    white_space="nowrap",
                     font_weight="900",
                     letter_spacing="0.06em",
                     custom_attrs=tid("verifier-short"),
@@ -174,7 +175,7 @@ def _game() -> rx.Component:
                             "numbers",
                             V.numbers,
                             "verifier-numbers",
-                            "5",
+                            "9",
                         ),
                         big_button(
                             "Vérifier le tirage", "verifier-check", type="submit", width="100%"

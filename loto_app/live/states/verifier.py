@@ -27,8 +27,10 @@ SECRET = "Secrète jusqu'à la fin de la partie."
 
 
 def grouped(hex_text: str) -> str:
-    """A long hex string in groups of 4, easier to read aloud and compare."""
-    return " ".join(hex_text[i : i + 4] for i in range(0, len(hex_text), 4))
+    """A long hex string in capitals (as the hall screen shows it) and groups of 4, easier to
+    read aloud and compare."""
+    text = hex_text.upper()
+    return " ".join(text[i : i + 4] for i in range(0, len(text), 4))
 
 
 class BadNumbers(BadInput):
