@@ -60,6 +60,7 @@ def _paper() -> rx.Component:
                 rx.button(
                     "Imprimer les feuilles (PDF)",
                     type="submit",
+                    disabled=B.closed_text != "",
                     custom_attrs=tid("paper-print"),
                     **FIELD,
                 ),

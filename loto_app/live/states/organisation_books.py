@@ -24,9 +24,8 @@ from loto_app.live.runtime import registry
 from loto_app.live.states.organisation import OrganisationState
 from loto_app.present import plural
 from loto_app.records import proces_verbal
-from loto_app.records.export import when
 from loto_app.records.paper import cartons_for, paper_pdf
-from loto_app.records.report import build_report
+from loto_app.records.report import build_report, local_time
 
 log = logging.getLogger("loto_app.live")
 
@@ -233,7 +232,7 @@ class EveningBooks(OrganisationState):
             for x in lines
         ]
         self.paper_refusals = [
-            f"{when(r.at)} — {r.where} — carton {r.carton_no or '?'} : {r.label}"
+            f"{local_time(r.at):%H:%M} · carton {r.carton_no or '?'} : {r.label}"
             for r in (p.refusals if p else ())
         ][-30:]
         self.paper_balanced = p.balanced if p else True
@@ -247,7 +246,8 @@ class EveningBooks(OrganisationState):
         when_closed = ""
         try:
             report = await asyncio.to_thread(build_report, registry.store(), self._evening_id)
-            when_closed = when(report.closed_at)
+            if report.closed_at is not None:
+                when_closed = f"{local_time(report.closed_at):%d/%m/%Y à %H:%M}"
         except Exception:
             log.exception("evening %s: report failed", self._evening_id)
         self.closed_text = (
