@@ -258,8 +258,8 @@ def _footer() -> rx.Component:
             _join(large=False),
             rx.box(),
         ),
+        tv_draw_note(False, SMALL),
         rx.hstack(
-            tv_draw_note(False, SMALL),
             rx.cond(
                 HallView.rhythm != "",
                 rx.text(

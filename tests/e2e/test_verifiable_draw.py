@@ -11,7 +11,9 @@ import uuid
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import pytest
 from gestures import claim, join
+from live_driver import Driver
 from playwright.sync_api import expect
 from sqlmodel import Session, select
 
@@ -26,6 +28,7 @@ from loto_app.domain.program import (
     Settings,
     Stage,
 )
+from loto_app.live.runtime import registry
 from loto_app.storage import models as m
 from loto_app.storage.db import make_engine
 from loto_app.storage.repository import EveningStore
@@ -51,7 +54,12 @@ def sealed(db_url: str, evening_id: int) -> str:
 
 
 def test_a_committed_draw_is_shown_kept_secret_revealed_and_checked(
-    app_url: str, db_url: str, browser: Browser, phone: dict, results_dir: Path
+    app_url: str,
+    db_url: str,
+    browser: Browser,
+    phone: dict,
+    results_dir: Path,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     store = EveningStore(make_engine(db_url))
     animateur = f"anim-{uuid.uuid4().hex[:10]}"
@@ -94,13 +102,24 @@ def test_a_committed_draw_is_shown_kept_secret_revealed_and_checked(
     expect(checker.get_by_test_id("verifier-short")).to_have_text(short)
     expect(checker.get_by_test_id("verifier-seed")).to_have_count(0)
 
-    # the whole game: every number the next of the order, nobody claims; the seed stays out
+    # the whole game, nobody claims: every number the next of the order (the first ten and the
+    # last from the tablet, the others from another worker's registry: the database, as in
+    # test_organisation.py); the seed stays out of every page
     order = draws.draw_order(bytes.fromhex(seed))
     draw = anim.get_by_test_id("draw")
-    for i in range(90):
+    for i in range(10):
         expect(draw).to_be_enabled(timeout=WAIT_MS)
         draw.click()
         expect(anim.get_by_test_id("last-number")).to_have_text(str(order[i]), timeout=WAIT_MS)
+    expect(player.get_by_test_id("last-number")).to_have_text(str(order[9]), timeout=WAIT_MS)
+    monkeypatch.setattr(registry.default(), "sole_writer", False)  # (another worker writes)
+    with Driver(EveningStore(make_engine(db_url))) as other:
+        live = other.on(eid)
+        drawn = [live.run(lambda e: e.draw())[0].number for _ in range(79)]
+    assert drawn == list(order[10:89])
+    expect(draw).to_be_enabled(timeout=WAIT_MS)
+    draw.click()
+    expect(anim.get_by_test_id("last-number")).to_have_text(str(order[89]), timeout=WAIT_MS)
     expect(player.get_by_test_id("last-number")).to_have_text(str(order[89]), timeout=WAIT_MS)
     expect(tv.get_by_test_id("tv-commitment-small")).to_contain_text(short)  # the footer
     assert not [f for f in frames if seed in f], "the seed reached a browser before the end"
