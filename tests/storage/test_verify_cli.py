@@ -1,9 +1,12 @@
-"""`python -m loto_app.storage.cli verify-draw`, run as a third party runs it (a subprocess):
-from the database, from an evening file, and by hand; a changed number fails with the first
-position that differs; a game in play shows its commitment and keeps its seed secret."""
+"""`python -m loto_app.storage.cli verify-draw`: from the database (as a third party runs it, a
+subprocess), from an evening file, and by hand (the command's `main`, in this process); a
+changed number fails with the first position that differs; a game in play shows its
+commitment and keeps its seed secret."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
 import subprocess
 import sys
@@ -15,12 +18,14 @@ from played_evening import play
 from loto_app.domain import commitment as draws
 from loto_app.domain import events as ev
 from loto_app.storage import evening_file
+from loto_app.storage.cli import main
 from loto_app.storage.migrations import upgrade
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def cli(url: str, *args: str) -> subprocess.CompletedProcess[str]:
+def command(url: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """The command in a process of its own."""
     env = {**os.environ, "LOTO_DB_URL": url}
     return subprocess.run(
         [sys.executable, "-m", "loto_app.storage.cli", "verify-draw", *args],
@@ -30,6 +35,22 @@ def cli(url: str, *args: str) -> subprocess.CompletedProcess[str]:
         cwd=ROOT,
         timeout=120,
     )
+
+
+def cli(url: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """The command's `main` in this process (its exit status, stdout and stderr)."""
+    out, err = io.StringIO(), io.StringIO()
+    old = os.environ.get("LOTO_DB_URL")
+    os.environ["LOTO_DB_URL"] = url
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = main(["verify-draw", *args])
+    finally:
+        if old is None:
+            os.environ.pop("LOTO_DB_URL", None)
+        else:
+            os.environ["LOTO_DB_URL"] = old
+    return subprocess.CompletedProcess(args, code, out.getvalue(), err.getvalue())
 
 
 @pytest.fixture
@@ -48,7 +69,7 @@ def first_game(evening) -> tuple[ev.DrawCommitted, str, list[int]]:
 
 
 def test_from_the_database_and_from_an_evening_file(evening, sqlite_url, tmp_path):
-    done = cli(sqlite_url, evening.code)
+    done = command(sqlite_url, evening.code)
     assert done.returncode == 0, done.stderr
     committed, seed, drawn = first_game(evening)
     assert f"Partie 1 : empreinte {committed.commitment}" in done.stdout
