@@ -373,23 +373,25 @@ class Evening:
         events = self._hand(player_id, o, rng)
         sold = events[-1]
         assert isinstance(sold, ev.CartonsSold)
-        return [
-            *events,
-            *self._emit(
-                ev.SaleRecorded(
-                    len(self.sales) + 1,
-                    player_id,
-                    offer,
-                    o.kind.value,
-                    o.quantity,
-                    o.planche,
-                    o.price_cents,
-                    method,
-                    seller,
-                    sold.purchase_no,
-                )
-            ),
-        ]
+        return events + self._emit(self._paid(player_id, offer, method, seller, sold.purchase_no))
+
+    def _paid(
+        self, player_id: str, offer: int, method: str, seller: str, purchase_no: int
+    ) -> ev.SaleRecorded:
+        """A pack of the tariff paid at the desk now (its cartons handed: `purchase_no`)."""
+        o = self.program.offers[offer]
+        return ev.SaleRecorded(
+            len(self.sales) + 1,
+            player_id,
+            offer,
+            o.kind.value,
+            o.quantity,
+            o.planche,
+            o.price_cents,
+            method,
+            seller,
+            purchase_no,
+        )
 
     def order(self, player_id: str, offer: int, rng: random.Random | None = None) -> list[ev.Event]:
         """A phone orders a pack: "à régler" until a caissier confirms the payment (on a free
@@ -748,20 +750,7 @@ class Evening:
             reason="planche" if o.planche else "sale",
         )
         events += self._emit(sold)
-        return events + self._emit(
-            ev.SaleRecorded(
-                len(self.sales) + 1,
-                player_id,
-                offer,
-                o.kind.value,
-                o.quantity,
-                o.planche,
-                o.price_cents,
-                method,
-                seller,
-                sold.purchase_no,
-            )
-        )
+        return events + self._emit(self._paid(player_id, offer, method, seller, sold.purchase_no))
 
     def _print(self, kind: Kind, rng: random.Random, wanted: int = 1) -> ev.CartonsPrinted:
         """Number new cartons of the série (not applied)."""

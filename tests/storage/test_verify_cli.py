@@ -60,6 +60,14 @@ def evening(sqlite_url):
     played.store.engine.dispose()
 
 
+def hand(url: str, c: ev.DrawCommitted, seed: str, numbers: str):
+    """`verify-draw` by hand, as someone who noted the commitment and the numbers."""
+    return cli(
+        url, c.evening, "--seed", seed, "--commitment", c.commitment, "--series", c.series,
+        "--game", "1", "--numbers", numbers,
+    )  # fmt: skip
+
+
 def first_game(evening) -> tuple[ev.DrawCommitted, str, list[int]]:
     events = [e for _, e, _ in evening.store.events_after(evening.evening_id, 0)]
     committed = next(e for e in events if isinstance(e, ev.DrawCommitted) and e.game == 0)
@@ -89,52 +97,13 @@ def test_a_changed_number_fails_at_the_first_position_that_differs(evening, sqli
     done = cli(sqlite_url, evening.code, "--game", "1", "--numbers", numbers)
     assert done.returncode == 1
     assert f"au 7e numéro, l'ordre engagé donne {drawn[6]}, le tirage dit {noted[6]}" in done.stdout
-    by_hand = cli(
-        sqlite_url,
-        committed.evening,
-        "--seed",
-        seed,
-        "--commitment",
-        committed.commitment,
-        "--series",
-        committed.series,
-        "--game",
-        "1",
-        "--numbers",
-        numbers,
-    )
+    by_hand = hand(sqlite_url, committed, seed, numbers)
     assert by_hand.returncode == 1 and "au 7e numéro" in by_hand.stdout
-    honest = cli(
-        sqlite_url,
-        committed.evening,
-        "--seed",
-        seed,
-        "--commitment",
-        committed.commitment,
-        "--series",
-        committed.series,
-        "--game",
-        "1",
-        "--numbers",
-        " ".join(map(str, drawn)),
-    )
+    honest = hand(sqlite_url, committed, seed, " ".join(map(str, drawn)))
     assert honest.returncode == 0, honest.stdout
     order = " ".join(map(str, draws.draw_order(bytes.fromhex(seed))))
     assert f"Ordre engagé : {order}" in honest.stdout
-    wrong = cli(
-        sqlite_url,
-        committed.evening,
-        "--seed",
-        "00" * 32,
-        "--commitment",
-        committed.commitment,
-        "--series",
-        committed.series,
-        "--game",
-        "1",
-        "--numbers",
-        "5",
-    )
+    wrong = hand(sqlite_url, committed, "00" * 32, "5")
     assert wrong.returncode == 1 and "ne donne pas l'empreinte" in wrong.stdout
 
 
