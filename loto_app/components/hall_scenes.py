@@ -182,8 +182,9 @@ def _winner(w: rx.Var[dict[str, str]], with_game: bool, photo: Any) -> rx.Compon
     )
 
 
-def between() -> rx.Component:
-    """Between games: who won what in the game just played, then the next game."""
+def between(*after: rx.Component) -> rx.Component:
+    """Between games: who won what in the game just played (and `after` it, the check of its
+    draw), then the next game."""
     return rx.grid(
         rx.vstack(
             title(f"Partie {HallView.game_no} terminée : vous pouvez démarquer", "scene-title"),
@@ -194,6 +195,7 @@ def between() -> rx.Component:
                 font_size=MEDIUM,
                 custom_attrs=tid("game-winners"),
             ),
+            *after,
             spacing="3",
             min_height="0",
             overflow="hidden",

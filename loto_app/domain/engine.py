@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from loto_app.domain import commitment as draws
 from loto_app.domain import errors as err
 from loto_app.domain import events as ev
 from loto_app.domain.cartons import (
@@ -57,6 +58,9 @@ from loto_app.limits import MAX_PARTNER_NAME, MAX_PARTNERS, MAX_PAUSE_MESSAGE, M
 
 MAX_NAME = MAX_PLAYER_NAME
 MAX_PER_SALE = 36  # cartons (or vitrine units) in one sale
+MAX_PAPER_SHEETS = 50  # sheets (6 cartons each) printed on paper in one go
+#: why the desk refused a pre-printed carton (`PaperCartonRefused`)
+PAPER_REFUSALS = ("unknown", "sold")
 BALLS = range(1, 91)
 TOKEN_BAG = 90  # tokens numbered 1..90 in the tie-break bag
 #: verdicts of a claim checked on the grid (one such claim per unit, stage and number)
@@ -153,6 +157,9 @@ class Game:
     last_call: ev.LastCallOpened | None = None  # "Pas d'autre quine ?" running
     called: set[tuple[int, int]] = field(default_factory=set)  # (stage, number) given a last call
     overturned: dict[int, ev.VerdictOverturned] = field(default_factory=dict)  # claim no ->
+    # the electronic boulier's commitment to the game's whole order, and its seed once revealed
+    commitment: ev.DrawCommitted | None = None
+    revealed: str = ""
     # indexes kept by `Evening.apply`: judged claims by (stage, number, unit), and the players
     # with a valid claim on each stage (the entries), in claim order
     judged: set[tuple[int, int | None, tuple[int, ...]]] = field(default_factory=set)
@@ -212,11 +219,13 @@ class Evening:
     Args:
         program: the announced program and settings.
         key: the evening's secret key for check codes (never stored in events).
+        code: the evening's join code (what a draw's commitment binds, with the série).
     """
 
-    def __init__(self, program: Program, key: bytes = b"") -> None:
+    def __init__(self, program: Program, key: bytes = b"", code: str = "") -> None:
         self.program = program
         self.key = key
+        self.code = code
         self.players: dict[str, str] = {}
         self.origins: dict[str, str] = {}  # player id -> "hall" | "remote" | "paper"
         self.sales: dict[int, Sale] = {}
@@ -231,11 +240,18 @@ class Evening:
         self.purchases: list[Purchase] = []
         self.purchase_of: dict[int, Purchase] = {}  # carton no -> its purchase
         self.stock: dict[Kind, list[int]] = {k: [] for k in Kind}  # unsold units, in order
+        # units printed on paper in advance, not sold yet (the desk sells them by number)
+        self.paper_stock: dict[Kind, list[int]] = {k: [] for k in Kind}
         self.games: list[Game] = []
         self.pause: ev.PauseStarted | None = None  # the entracte in course (between games)
         self.lot_photos: dict[str, str] = {}  # lot_key(description) -> picture digest
         self.partners: list[tuple[str, str]] = []  # (name, picture digest), in order
         self.history: list[ev.Event] = []
+        #: The secret seeds of committed games, by game index: not from the log (storage keeps
+        #: them apart until the reveal, `EventLog.load`), never shown.
+        self.sealed: dict[int, bytes] = {}
+        self._orders: dict[int, tuple[int, ...]] = {}  # committed orders, checked, by game
+        self.closed: ev.EveningClosed | None = None  # the organiser closed the books
         self._by_number: dict[int, list[int]] = {n: [] for n in BALLS}  # sold cartons per number
         self._next_claim = 1
         self._next_ticket = 1
@@ -289,7 +305,8 @@ class Evening:
         g = self.game
         if g is None:
             return 0
-        if g.status is GameStatus.RUNNING and not g.drawn:
+        # a committed game's cartons are fixed when it starts; otherwise at its first number
+        if g.status is GameStatus.RUNNING and not g.drawn and g.commitment is None:
             return g.index
         return g.index + 1
 
@@ -297,7 +314,11 @@ class Evening:
         """True when the animateur may draw the next number."""
         g = self.game
         return bool(
-            g and g.status is GameStatus.RUNNING and not g.entries() and len(g.drawn) < len(BALLS)
+            g
+            and self.closed is None
+            and g.status is GameStatus.RUNNING
+            and not g.entries()
+            and len(g.drawn) < len(BALLS)
         )
 
     # ------------------------------------------------------------------ moves: players and sales
@@ -308,6 +329,7 @@ class Evening:
         `origin`: "hall" (a phone in the hall), "remote" (joined with the invitation link, when
         remote play is on) or "paper" (a player without a phone, registered at the desk).
         """
+        self._open()
         if not isinstance(player_id, str) or not (1 <= len(player_id) <= 64):
             raise err.InvalidArgument(f"player id {player_id!r} is not a 1-64 character string")
         if player_id in self.players:
@@ -355,23 +377,25 @@ class Evening:
         events = self._hand(player_id, o, rng)
         sold = events[-1]
         assert isinstance(sold, ev.CartonsSold)
-        return [
-            *events,
-            *self._emit(
-                ev.SaleRecorded(
-                    len(self.sales) + 1,
-                    player_id,
-                    offer,
-                    o.kind.value,
-                    o.quantity,
-                    o.planche,
-                    o.price_cents,
-                    method,
-                    seller,
-                    sold.purchase_no,
-                )
-            ),
-        ]
+        return events + self._emit(self._paid(player_id, offer, method, seller, sold.purchase_no))
+
+    def _paid(
+        self, player_id: str, offer: int, method: str, seller: str, purchase_no: int
+    ) -> ev.SaleRecorded:
+        """A pack of the tariff paid at the desk now (its cartons handed: `purchase_no`)."""
+        o = self.program.offers[offer]
+        return ev.SaleRecorded(
+            len(self.sales) + 1,
+            player_id,
+            offer,
+            o.kind.value,
+            o.quantity,
+            o.planche,
+            o.price_cents,
+            method,
+            seller,
+            purchase_no,
+        )
 
     def order(self, player_id: str, offer: int, rng: random.Random | None = None) -> list[ev.Event]:
         """A phone orders a pack: "à régler" until a caissier confirms the payment (on a free
@@ -445,6 +469,7 @@ class Evening:
     def cancel_sale(self, sale_no: int, by: str, reason: str) -> list[ev.Event]:
         """Cancel an order, or refund a sale whose cartons have not played yet (they are
         withdrawn). Nothing is deleted: the cancellation is an event of its own."""
+        self._open()
         by = _staff_name(by)
         if not isinstance(reason, str) or not reason.strip() or len(reason) > MAX_REASON:
             raise err.InvalidArgument(
@@ -500,6 +525,7 @@ class Evening:
 
     def hand_over(self, ticket_no: int, by: str) -> list[ev.Event]:
         """The desk hands a lot to the holder of its ticket."""
+        self._open()
         by = _staff_name(by)
         if not _is_int(ticket_no) or ticket_no not in self.tickets():
             raise err.UnknownTicket(f"no lot ticket {ticket_no!r}")
@@ -516,6 +542,7 @@ class Evening:
         return self._emit(ev.LotHandedOver(ticket_no, by))
 
     def _till_open(self) -> None:
+        self._open()
         if self.till_closed_by is not None:
             raise err.TillIsClosed(f"till closed by {self.till_closed_by}")
 
@@ -561,6 +588,7 @@ class Evening:
         Raises:
             InvalidSale: bad quantity, a kind not played tonight, or the evening is over.
         """
+        self._open()
         self._need_player(player_id)
         kind = _kind(kind)
         if kind not in self.program.kinds():
@@ -605,6 +633,129 @@ class Evening:
         events.append(sold)
         return events
 
+    # ------------------------------------------------------------------ moves: paper cartons
+
+    def print_paper(
+        self, kind: Kind | str, sheets: int, by: str, rng: random.Random | None = None
+    ) -> list[ev.Event]:
+        """Print cartons on paper in advance: `sheets` sheets of 6 (a planche covering 1-90,
+        two vitrines, or 6 maxiquine grids), numbered in the série, kept apart for the desk
+        to sell by number and check code (`sell_printed`)."""
+        self._open()
+        by = _staff_name(by)
+        kind = _kind(kind)
+        if kind not in self.program.kinds():
+            raise err.InvalidSale(
+                f"no {kind} game tonight", "Aucune partie de ce type n'est au programme."
+            )
+        self._check_sellable(kind)
+        if not _is_int(sheets) or not 1 <= sheets <= MAX_PAPER_SHEETS:
+            raise err.InvalidSale(
+                f"{sheets!r} sheets not in 1..{MAX_PAPER_SHEETS}",
+                f"Imprimez de 1 à {MAX_PAPER_SHEETS} feuilles à la fois.",
+            )
+        rng = rng or default_rng()
+        events: list[ev.Event] = []
+        for _ in range(sheets):
+            printed = self._print(kind, rng, 6)
+            self.apply(printed)
+            events.append(printed)
+        nos = tuple(
+            no for p in events if isinstance(p, ev.CartonsPrinted) for no, _, _ in p.cartons
+        )
+        return events + self._emit(ev.PaperPrinted(kind.value, nos, by))
+
+    def sell_printed(
+        self,
+        player_id: str,
+        name: str,
+        offer: int,
+        cartons: Sequence[tuple[object, object]],
+        method: str,
+        seller: str,
+    ) -> list[ev.Event]:
+        """The desk sells pre-printed paper cartons, each given by its number and check code
+        (typed, or the QR code scanned), to a paper player (registered now under `name` when
+        `player_id` is new). A carton that is not in this série's paper stock, or whose code is
+        wrong, or that was sold already (cancelled included), is refused and counted: the move
+        then returns only `PaperCartonRefused` events and sells nothing."""
+        self._open()
+        self._till_open()
+        seller = _staff_name(seller)
+        if method not in DESK_METHODS:
+            raise err.InvalidSale(f"desk payment method {method!r}", "Espèces ou carte.")
+        o = self.offer(offer)
+        self._check_sellable(o.kind)
+        if not isinstance(cartons, list | tuple) or not 1 <= len(cartons) <= 3 * MAX_PER_SALE:
+            raise err.InvalidSale(
+                f"{cartons!r:.40} cartons", "Scannez ou tapez les cartons vendus."
+            )
+        joining = player_id not in self.players
+        if joining:
+            if not isinstance(player_id, str) or not 1 <= len(player_id) <= 64:
+                raise err.InvalidArgument(f"player id {player_id!r:.20}")
+            name = _clean_name(name)
+        elif self.origins.get(player_id) != "paper":
+            raise err.InvalidSale(
+                f"printed cartons for {self.origins.get(player_id)} player {player_id}",
+                "Les cartons imprimés se vendent aux joueurs sans téléphone.",
+            )
+        refused: list[ev.PaperCartonRefused] = []
+        units: list[int] = []
+        for no, code in cartons:
+            c = self.cartons.get(no) if _is_int(no) else None  # type: ignore[arg-type]
+            genuine = (
+                c is not None
+                and isinstance(code, str)
+                and verify_check_code(self.key, self.program.series, c.no, code)
+            )
+            typed = no if _is_int(no) and 0 <= no < 10**9 else 0  # type: ignore[operator]
+            if c is None or not genuine:
+                refused.append(ev.PaperCartonRefused(typed, "unknown", seller))  # type: ignore[arg-type]
+            elif c.no in self.purchase_of:
+                refused.append(ev.PaperCartonRefused(c.no, "sold", seller))
+            elif c.unit not in self.paper_stock[c.kind]:
+                refused.append(ev.PaperCartonRefused(c.no, "unknown", seller))
+            elif c.kind is not o.kind:
+                raise err.InvalidSale(
+                    f"carton {c.no} is {c.kind}, the offer {o.kind}",
+                    f"Le carton n° {c.no} n'est pas un carton « {KIND_LABELS[o.kind].lower()} ».",
+                )
+            elif c.unit in units:
+                raise err.InvalidSale(
+                    f"unit {c.unit} given twice", f"Le carton n° {c.no} est compté deux fois."
+                )
+            else:
+                units.append(c.unit)
+        if refused:
+            events: list[ev.Event] = []
+            for r in refused:
+                events += self._emit(r)
+            return events
+        nos = tuple(sorted(n for u in units for n in self.units[u]))
+        if o.planche:
+            numbers = sorted(x for n in nos for x in self.cartons[n].carton.numbers)
+            whole = len(nos) == 6 and numbers == list(BALLS)
+        else:
+            whole = len(units) == o.quantity
+        if not whole:
+            want = "une planche de 6 (les 90 numéros)" if o.planche else o.label
+            raise err.InvalidSale(
+                f"{len(units)} units for offer {offer} ({o.label})",
+                f"Ce tarif vend {want} : {len(units)} carton(s) scanné(s).",
+            )
+        events = self._emit(ev.PlayerJoined(player_id, name, "paper")) if joining else []
+        sold = ev.CartonsSold(
+            purchase_no=len(self.purchases) + 1,
+            player_id=player_id,
+            kind=o.kind.value,
+            carton_nos=nos,
+            first_game=self.next_game_index(),
+            reason="planche" if o.planche else "sale",
+        )
+        events += self._emit(sold)
+        return events + self._emit(self._paid(player_id, offer, method, seller, sold.purchase_no))
+
     def _print(self, kind: Kind, rng: random.Random, wanted: int = 1) -> ev.CartonsPrinted:
         """Number new cartons of the série (not applied)."""
         first = len(self.cartons) + 1
@@ -623,22 +774,76 @@ class Evening:
 
     # ------------------------------------------------------------------ moves: the animateur
 
-    def start_game(self) -> list[ev.Event]:
-        """Announce and open the next game of the program."""
+    def start_game(self, seed: bytes | None = None) -> list[ev.Event]:
+        """Announce and open the next game of the program. With the electronic boulier, the
+        game's whole order is fixed now from a fresh secret seed (`seed`: tests only) and the
+        commitment to it is published (`DrawCommitted`, binding the evening's join code, the
+        série and the game's number); its cartons are fixed too: a carton bought from now on
+        plays the next game."""
+        self._open()
         g = self.game
         if g is not None and g.status is not GameStatus.FINISHED:
             raise err.GameNotFinished(f"game {g.index} is still {g.status}")
         if len(self.games) >= len(self.program.games):
             raise err.EveningOver("every game of the program has been played")
-        return self._emit(ev.GameStarted(len(self.games)))
+        index = len(self.games)
+        electronic = self.program.settings.draw_source is DrawSource.ELECTRONIC
+        if seed is not None and (not isinstance(seed, bytes) or len(seed) != draws.SEED_BYTES):
+            raise err.InvalidArgument(f"a seed of {draws.SEED_BYTES} bytes, not {seed!r:.20}")
+        evening = self.code
+        events = self._emit(ev.GameStarted(index))
+        if electronic:
+            seed = seed or draws.new_seed()
+            series = self.program.series
+            self.sealed[index] = seed
+            events += self._emit(
+                ev.DrawCommitted(
+                    index,
+                    evening,
+                    series,
+                    draws.commitment(seed, evening, series, index + 1),
+                    draws.SCHEME,
+                )
+            )
+        return events
 
     def draw(self, rng: random.Random | None = None) -> list[ev.Event]:
-        """Draw the next number with the electronic boulier."""
+        """Draw the next number with the electronic boulier: the next of the game's committed
+        order (`rng` serves only a game started before draws were committed)."""
         g = self._drawable(DrawSource.ELECTRONIC)
-        out = set(g.drawn)
-        left = [n for n in BALLS if n not in out]
-        number = (rng or default_rng()).choice(left)
+        if g.commitment is not None:
+            number = self.committed_order(g)[len(g.drawn)]
+        else:
+            out = set(g.drawn)
+            left = [n for n in BALLS if n not in out]
+            number = (rng or default_rng()).choice(left)
         return self._emit(ev.NumberDrawn(g.index, len(g.drawn) + 1, number, "electronic"))
+
+    def committed_order(self, g: Game) -> tuple[int, ...]:
+        """The whole order a committed game draws, from its sealed seed, checked against the
+        published commitment.
+
+        Raises:
+            DrawSeedMissing: the seed is not here, or it is not the committed one.
+        """
+        order = self._orders.get(g.index)
+        if order is not None:
+            return order
+        c = g.commitment
+        seed = self.sealed.get(g.index)
+        if c is None or seed is None:
+            raise err.DrawSeedMissing(f"no sealed seed for game {g.index}")
+        if draws.commitment(seed, c.evening, c.series, g.index + 1) != c.commitment:
+            raise err.DrawSeedMissing(f"the sealed seed of game {g.index} is not the committed one")
+        order = self._orders[g.index] = draws.draw_order(seed)
+        return order
+
+    def _reveal(self, g: Game) -> list[ev.Event]:
+        """The seed of a committed game, once the game is over (or the evening closed on it)."""
+        seed = self.sealed.get(g.index)
+        if g.commitment is None or g.revealed or seed is None:
+            return []
+        return self._emit(ev.DrawRevealed(g.index, seed.hex()))
 
     def enter_ball(self, number: int) -> list[ev.Event]:
         """Record the number read on a physical ball."""
@@ -849,6 +1054,7 @@ class Evening:
         Raises:
             NoLastCall: no last call is open, or not that one.
         """
+        self._open()
         g = self.game
         lc = g.last_call if g is not None else None
         if lc is None or (opened is not None and opened != lc):
@@ -880,6 +1086,7 @@ class Evening:
 
     def allow_unmark(self) -> list[ev.Event]:
         """ "Vous pouvez démarquer": ends the game; annulled cartons come back."""
+        self._open()
         g = self.game
         if g is None or g.status is GameStatus.FINISHED:
             raise err.NoGameInProgress("no game to end")
@@ -888,7 +1095,28 @@ class Evening:
                 f"stage {g.stage + 1} of {len(g.spec.stages)} not awarded yet"
             )
         # (all 90 numbers out and nobody claimed in time: the game ends, the lot stays unwon)
-        return self._emit(ev.UnmarkAllowed(g.index))
+        return self._emit(ev.UnmarkAllowed(g.index)) + self._reveal(g)
+
+    def close_evening(self, by: str, reason: str = "") -> list[ev.Event]:
+        """The organiser closes the evening's books: from now on it is read-only, every move is
+        refused (`EveningIsClosed`). A game still in play is interrupted (a written reason is
+        then required) and its seed revealed first, so that its draw stays checkable."""
+        by = _staff_name(by)
+        if self.closed is not None:
+            raise err.CloseRefused("already closed", "La soirée est déjà close.")
+        if not isinstance(reason, str) or len(reason) > MAX_DECISION_REASON:
+            raise err.InvalidArgument(f"close reason {reason!r:.40}")
+        reason = " ".join(reason.split())
+        g = self.game
+        in_play = g is not None and g.status is not GameStatus.FINISHED
+        if in_play and not reason:
+            raise err.CloseRefused(
+                f"game {g.index} in play and no reason",  # type: ignore[union-attr]
+                "Une partie est en cours : écrivez pourquoi la soirée est close avant sa fin.",
+            )
+        events = self._reveal(g) if in_play and g is not None else []
+        interrupted = g.index if in_play and g is not None else None
+        return events + self._emit(ev.EveningClosed(by, reason, interrupted))
 
     def start_pause(self, message: str, returns_at: int) -> list[ev.Event]:
         """An entracte between games (or before the first): the hall screen shows its message
@@ -987,6 +1215,7 @@ class Evening:
         Raises:
             AmendmentRefused: with the French reason.
         """
+        self._open()
         if not isinstance(program, Program):
             raise err.InvalidArgument(f"amendment of {type(program).__name__}, not a Program")
         by = _staff_name(by)
@@ -1047,6 +1276,7 @@ class Evening:
     def reinstate_carton(self, carton_no: int, by: str, reason: str) -> list[ev.Event]:
         """An annulled carton plays again in the current game (the association decided the
         annulment was wrong). `by`: "animateur" or "organisateur"; `reason`: written."""
+        self._open()
         by, reason = _decision(by, reason)
         g = self.game
         if g is None or g.status is GameStatus.FINISHED:
@@ -1073,6 +1303,7 @@ class Evening:
         player holds a lot ticket of that stage (withdraw it first) or while the stage's tie
         is being settled.
         """
+        self._open()
         by, reason = _decision(by, reason)
         g = self.game
         if g is None:
@@ -1121,13 +1352,17 @@ class Evening:
                 and claim.number == g.last
                 and not g.tie.closed
             )
-        return self._emit(
+        events = self._emit(
             ev.VerdictOverturned(g.index, claim.claim_no, old, verdict, entry, by, reason)
         )
+        if entry:  # an in-time winner again: its last call, unless one runs or ran for it
+            events += self._open_last_call(g)
+        return events
 
     def give_lot(self, claim_no: int, by: str, reason: str) -> list[ev.Event]:
         """Give the lot of a claim's stage to its claimant (e.g. a réclamation after the
         award): a lot ticket of its own, checked and handed over at the desk like any."""
+        self._open()
         by, reason = _decision(by, reason)
         g, claim = self._claim_of(claim_no)
         assert claim.player_id is not None
@@ -1154,6 +1389,7 @@ class Evening:
     ) -> list[ev.Event]:
         """Give a consolation to a claimant: a free carton for a game still to play, or a
         "carton offert" voucher when none is left."""
+        self._open()
         by, reason = _decision(by, reason)
         g, claim = self._claim_of(claim_no)
         assert claim.player_id is not None
@@ -1173,6 +1409,7 @@ class Evening:
     def withdraw_award(self, ticket_no: int, by: str, reason: str) -> list[ev.Event]:
         """Void a lot ticket (or a voucher): the desk can no longer hand it over. The stage
         stays awarded; the association may give the lot to someone else (`give_lot`)."""
+        self._open()
         by, reason = _decision(by, reason)
         if not _is_int(ticket_no) or ticket_no not in self.lot_tickets:
             raise err.UnknownTicket(f"no lot ticket {ticket_no!r:.20}")
@@ -1237,6 +1474,7 @@ class Evening:
                 or g is None
                 or g.index + 1 != game_no
                 or g.status is GameStatus.FINISHED
+                or self.closed is not None
             ):
                 out.append((False, []))
                 continue
@@ -1296,6 +1534,7 @@ class Evening:
         """A paper carton's claim, checked by the animateur with the carton's printed check
         code: same verdicts as in the app, plus the série check (art. 10; docs/RULES.md,
         "Claims")."""
+        self._open()
         g = self._claimable()
         if not isinstance(series, str) or not isinstance(code, str):
             raise err.InvalidArgument("series and code must be strings")
@@ -1336,12 +1575,20 @@ class Evening:
             verdict = Verdict.AFTER_AWARD
         winning = tuple(sorted(j.winning))
         events = self._emit(self._claim_event(g, player_id, c.no, unit, verdict, winning, via))
-        seconds = self.program.settings.last_call_seconds
-        opens = (g.claim_stage, g.last) not in g.called and g.last_call is None
-        if verdict is Verdict.VALID and seconds and opens:
-            assert g.last is not None
-            events += self._emit(ev.LastCallOpened(g.index, g.claim_stage, g.last, seconds))
+        if verdict is Verdict.VALID:
+            events += self._open_last_call(g)
         return events
+
+    def _open_last_call(self, g: Game) -> list[ev.Event]:
+        """The last call of a valid claim on the last number: opened by the first one, and
+        again by the next one after the association overturned every claim of the last call
+        that ran (every in-time winner has a last call: `called` forgets a number once its
+        entries are gone, see `apply`)."""
+        seconds = self.program.settings.last_call_seconds
+        if not seconds or g.last_call is not None or (g.claim_stage, g.last) in g.called:
+            return []
+        assert g.last is not None
+        return self._emit(ev.LastCallOpened(g.index, g.claim_stage, g.last, seconds))
 
     def _claim_event(
         self,
@@ -1369,6 +1616,7 @@ class Evening:
     # ------------------------------------------------------------------ guards
 
     def _need_player(self, player_id: str) -> None:
+        self._open()
         if not isinstance(player_id, str) or player_id not in self.players:
             raise err.UnknownPlayer(f"unknown player {player_id!r}")
 
@@ -1378,6 +1626,7 @@ class Evening:
         return self.cartons[carton_no]
 
     def _running(self) -> Game:
+        self._open()
         g = self.game
         if g is None or g.status is not GameStatus.RUNNING:
             raise err.NoGameInProgress("no game is running")
@@ -1401,6 +1650,7 @@ class Evening:
     def _claimable(self) -> Game:
         """The game a claim refers to: numbers drawn, and démarquage not allowed yet (the
         window of the last number stays open after its lot is awarded, art. 2)."""
+        self._open()
         g = self.game
         if g is None or g.status is GameStatus.FINISHED:
             raise err.NoGameInProgress("no game is running")
@@ -1423,13 +1673,28 @@ class Evening:
     # ------------------------------------------------------------------ applying events
 
     def _emit(self, event: ev.Event) -> list[ev.Event]:
+        self._open()
         self.apply(event)
         return [event]
 
+    def _open(self) -> None:
+        """Every move is refused once the organiser closed the evening."""
+        if self.closed is not None:
+            raise err.EveningIsClosed(f"evening closed by {self.closed.by}")
+
     @classmethod
-    def replay(cls, program: Program, events: Iterable[ev.Event], key: bytes = b"") -> Evening:
-        """Rebuild an evening from its events (as returned by the moves, in order)."""
-        evening = cls(program, key)
+    def replay(
+        cls,
+        program: Program,
+        events: Iterable[ev.Event],
+        key: bytes = b"",
+        sealed: dict[int, bytes] | None = None,
+        code: str = "",
+    ) -> Evening:
+        """Rebuild an evening from its events (as returned by the moves, in order); `sealed`:
+        the secret seeds of the committed games, kept apart from the log."""
+        evening = cls(program, key, code)
+        evening.sealed.update(sealed or {})
         for e in events:
             evening.apply(e)
         return evening
@@ -1492,10 +1757,20 @@ class Evening:
                 self.purchases.append(p)
                 sold_units = {self.cartons[n].unit for n in e.carton_nos}
                 self.stock[p.kind] = [u for u in self.stock[p.kind] if u not in sold_units]
+                paper = self.paper_stock[p.kind]
+                if paper:
+                    self.paper_stock[p.kind] = [u for u in paper if u not in sold_units]
                 for n in e.carton_nos:
                     self.purchase_of[n] = p
                     for x in self.cartons[n].carton.numbers:
                         self._by_number[x].append(n)
+            case ev.PaperPrinted():
+                kind = Kind(e.kind)
+                units = {self.cartons[n].unit for n in e.carton_nos}
+                self.stock[kind] = [u for u in self.stock[kind] if u not in units]
+                self.paper_stock[kind] += sorted(units)
+            case ev.PaperCartonRefused():
+                pass  # (counted by the reconciliation, from the log)
             case ev.GameStarted():
                 self.games.append(Game(e.game, self.program.games[e.game]))
                 self.pause = None  # the games resume
@@ -1512,6 +1787,13 @@ class Evening:
                 self.partners.append((e.name, e.digest))
             case ev.PartnerRemoved():
                 self.partners = [(n, d) for n, d in self.partners if d != e.digest]
+            case ev.DrawCommitted():
+                self.games[e.game].commitment = e
+            case ev.DrawRevealed():
+                self.games[e.game].revealed = e.seed
+                self.sealed[e.game] = bytes.fromhex(e.seed)
+            case ev.EveningClosed():
+                self.closed = e
             case ev.NumberDrawn():
                 g = self.games[e.game]
                 g.drawn.append(e.number)
@@ -1588,6 +1870,9 @@ class Evening:
                     elif e.old == Verdict.FALSE:
                         g.annulled.discard(unit)
                 g.recount(claim.stage)
+                if claim.stage not in g.valid:  # nobody waits for that lot any more: the
+                    # next valid claim on that number is a first one, with a last call of its own
+                    g.called.discard((claim.stage, claim.number))
                 if not g.entries():
                     g.last_call = None  # its only entry is gone
                 self.decisions.append(e)
@@ -1684,6 +1969,8 @@ class Evening:
                 for p in self.purchases
             ],
             "stock": {k.value: list(v) for k, v in self.stock.items()},
+            "paper_stock": {k.value: list(v) for k, v in self.paper_stock.items()},
+            "closed": self.closed.to_dict() if self.closed else None,
             "games": [
                 {
                     "index": g.index,
@@ -1705,6 +1992,8 @@ class Evening:
                     "called": sorted(g.called),
                     "overturned": {n: o.to_dict() for n, o in sorted(g.overturned.items())},
                     "entries": {s: list(p) for s, p in sorted(g.valid.items())},
+                    "commitment": g.commitment.to_dict() if g.commitment else None,
+                    "revealed": g.revealed,
                 }
                 for g in self.games
             ],
@@ -1722,8 +2011,10 @@ class Evening:
             assert len(nos) == (3 if Kind.VITRINE in kinds else 1), f"unit {u} size"
             sold = [n in self.purchase_of for n in nos]
             assert all(sold) or not any(sold), f"unit {u} partly sold"
-            in_stock = u in self.stock[self.cartons[u].kind]
-            assert in_stock != all(sold), f"unit {u}: stock/sold mismatch"
+            kind = self.cartons[u].kind
+            in_stock, on_paper = u in self.stock[kind], u in self.paper_stock[kind]
+            assert not (in_stock and on_paper), f"unit {u} in both stocks"
+            assert (in_stock or on_paper) != all(sold), f"unit {u}: stock/sold mismatch"
         for sale in self.sales.values():
             if sale.status is SaleStatus.PENDING:
                 assert sale.purchase_no == 0, "a pending order holds no cartons"
@@ -1783,6 +2074,19 @@ class Evening:
             if g.last_call is not None:
                 assert g.entries() and g.last_call.number == g.last, "a last call without entry"
                 assert (g.last_call.stage, g.last_call.number) in g.called
+            c = g.commitment
+            if c is not None:
+                assert all(d.source == "electronic" for d in self._draws(i)), "committed draws"
+                seed = bytes.fromhex(g.revealed) if g.revealed else self.sealed.get(i)
+                if seed is not None:
+                    assert draws.commitment(seed, c.evening, c.series, i + 1) == c.commitment
+                    assert tuple(g.drawn) == draws.draw_order(seed)[: len(g.drawn)], "order"
+            if g.revealed:
+                assert c is not None, "a reveal without a commitment"
+                assert g.status is GameStatus.FINISHED or self.closed, "revealed in play"
+
+    def _draws(self, game: int) -> list[ev.NumberDrawn]:
+        return [x for x in self.history if isinstance(x, ev.NumberDrawn) and x.game == game]
 
 
 # ---------------------------------------------------------------------- argument checks

@@ -337,3 +337,31 @@ class PictureRefused(LotoError):
 
     code = "picture_refused"
     default_user_message = "Image refusée."
+
+
+class DrawSeedMissing(LotoError):
+    """The committed order of the game in play cannot be read here (its secret seed is not on
+    this server: an evening imported from a file while a game was in play)."""
+
+    code = "draw_seed_missing"
+    default_user_message = (
+        "Le tirage engagé de cette partie n'est pas sur ce serveur (soirée importée en cours de "
+        "partie) : reprenez la soirée sur le serveur d'origine, ou restaurez sa sauvegarde."
+    )
+
+
+class EveningIsClosed(LotoError):
+    """Any move on an evening the organiser closed: it is read-only."""
+
+    code = "evening_closed"
+    default_user_message = (
+        "La soirée est close : plus aucune modification n'est possible. Le procès-verbal et "
+        "le rapport restent consultables par l'organisateur."
+    )
+
+
+class CloseRefused(LotoError):
+    """Closing the evening refused (already closed, or a reason missing)."""
+
+    code = "close_refused"
+    default_user_message = "La soirée ne peut pas être close maintenant."

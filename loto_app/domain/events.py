@@ -77,6 +77,31 @@ class CartonsPrinted(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class PaperPrinted(Event):
+    """Cartons printed on paper in advance (numbered by the `CartonsPrinted` just before), for
+    the desk to sell by their number and check code: they leave the stock phones are served
+    from, and are reconciled at the end (printed, sold, cancelled, unsold)."""
+
+    type: ClassVar[str] = "paper_printed"
+    kind: str
+    carton_nos: tuple[int, ...]
+    by: str
+
+
+@dataclass(frozen=True, slots=True)
+class PaperCartonRefused(Event):
+    """A pre-printed carton the desk was asked to sell and refused, counted for the
+    reconciliation: `why` "unknown" (no carton of this série's paper stock has that number and
+    check code) or "sold" (sold already, or cancelled: a carton sold twice). `carton_no` is
+    what was typed (0 when it was not a number)."""
+
+    type: ClassVar[str] = "paper_carton_refused"
+    carton_no: int
+    why: str
+    by: str
+
+
+@dataclass(frozen=True, slots=True)
 class CartonsSold(Event):
     """Cartons handed to a player: a sale, or a free consolation carton.
 
@@ -98,6 +123,30 @@ class GameStarted(Event):
 
     type: ClassVar[str] = "game_started"
     game: int
+
+
+@dataclass(frozen=True, slots=True)
+class DrawCommitted(Event):
+    """The electronic boulier's commitment to a game's whole draw, before its first number:
+    the SHA-256 of the game's secret seed and of what it binds (the evening's join code, the
+    série, the game's number), `domain/commitment.py`. The seed itself is kept out of the log
+    (and of every screen, report and evening file) until the game ends (`DrawRevealed`)."""
+
+    type: ClassVar[str] = "draw_committed"
+    game: int
+    evening: str  # the evening's join code
+    series: str
+    commitment: str  # SHA-256, lowercase hex
+    scheme: str = "loto-tirage-v1"
+
+
+@dataclass(frozen=True, slots=True)
+class DrawRevealed(Event):
+    """A committed game is over: its seed (hex) is public, anyone can check the draw."""
+
+    type: ClassVar[str] = "draw_revealed"
+    game: int
+    seed: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -463,6 +512,18 @@ class AwardWithdrawn(Event):
     reason: str
 
 
+@dataclass(frozen=True, slots=True)
+class EveningClosed(Event):
+    """The organiser closed the evening's books: it is read-only from now on (no event is
+    accepted after this one). `interrupted` names the game in play, if one was (its seed is
+    revealed just before)."""
+
+    type: ClassVar[str] = "evening_closed"
+    by: str
+    reason: str = ""
+    interrupted: int | None = None
+
+
 #: The decisions of the association (art. 8), for the report and the players' views.
 @dataclass(frozen=True, slots=True)
 class ProgramAmended(Event):
@@ -546,6 +607,11 @@ EVENT_TYPES: dict[str, type[Event]] = {
         LastCallClosed,
         VoucherIssued,
         ProgramAmended,
+        DrawCommitted,
+        DrawRevealed,
+        EveningClosed,
+        PaperPrinted,
+        PaperCartonRefused,
         *DISPUTE_EVENTS,
     )
 }

@@ -164,8 +164,13 @@ def _buying(program: Program) -> Article:
                 prices = " ; ".join(f"{o.label.lower()} : {_euros(o.price_cents)}" for o in offers)
                 paras.append(f"Tarif {TARIFF_NAMES[kind]} : {prices}.")
     paras.append(
-        "Les cartons s'achètent pendant toute la soirée. Un carton acheté après le premier "
-        "numéro d'une partie joue à partir de la partie suivante de son type."
+        "Les cartons s'achètent pendant toute la soirée. Un carton acheté une fois la partie "
+        "commencée (son tirage est alors engagé) joue à partir de la partie suivante de son type."
+        if st.draw_source is DrawSource.ELECTRONIC
+        else (
+            "Les cartons s'achètent pendant toute la soirée. Un carton acheté après le premier "
+            "numéro d'une partie joue à partir de la partie suivante de son type."
+        )
     )
     paras.append(
         "Le jeu à distance est ouvert sur invitation des organisateurs."
@@ -177,16 +182,25 @@ def _buying(program: Program) -> Article:
 
 def _draw(program: Program) -> Article:
     if program.settings.draw_source is DrawSource.ELECTRONIC:
-        text = (
+        paras: tuple[str, ...] = (
             "Les numéros de 1 à 90 sont tirés au hasard, sans remise, par le boulier "
-            "électronique de l'application, et annoncés par l'animateur."
+            "électronique de l'application, et annoncés par l'animateur.",
+            "Tirage vérifiable\u202f: au début de chaque partie, avant le premier numéro, "
+            "l'application fixe tout l'ordre des numéros à partir d'une graine secrète et en "
+            "affiche l'empreinte (SHA-256) sur l'écran de la salle et les téléphones. Chaque "
+            "numéro tiré est le suivant de cet ordre. À la fin de la partie, la graine est "
+            "publiée\u202f: chacun peut vérifier, sur la page «\u00a0vérifier\u00a0» de "
+            "l'application ou par ses propres moyens, que l'ordre tiré est bien celui qui avait "
+            "été engagé.",
         )
     else:
-        text = (
-            "Les numéros de 1 à 90 sortent du boulier de la salle, sans remise ; l'animateur "
-            "les annonce et les saisit dans l'application."
+        paras = (
+            "Les numéros de 1 à 90 sortent du boulier de la salle, sans remise\u202f; l'animateur "
+            "les annonce et les saisit dans l'application.",
+            "Avec le boulier de la salle, rien n'est engagé à l'avance dans l'application\u202f: "
+            "les boules tirées font foi, sous les yeux des joueurs.",
         )
-    return Article(4, "Le tirage", (text,))
+    return Article(4, "Le tirage", paras)
 
 
 def _claims(program: Program) -> Article:

@@ -20,6 +20,7 @@ from loto_app.components.ui import page_shell, tid
 from loto_app.live.states.organisation import OrganisationState
 from loto_app.live.states.organisation_staff import EveningStaff
 from loto_app.pages import (
+    organisation_books,
     organisation_media,
     organisation_records,
     organisation_setup,
@@ -208,6 +209,7 @@ def _signed_in() -> rx.Component:
         organisation_staff.staff(),
         organisation_staff.invitation(),
         organisation_records.records(),
+        organisation_books.books(),
     )
 
 

@@ -7,6 +7,7 @@ import reflex as rx
 from loto_app.components.board import board
 from loto_app.components.carton import CLAIMED_NOW, carton_card
 from loto_app.components.control import LAST_CALL_NOTE, last_call_banner
+from loto_app.components.draw_note import phone_draw_note
 from loto_app.components.media import lot_thumbnail
 from loto_app.components.palette import (
     ACCENT,
@@ -760,6 +761,7 @@ def _page() -> rx.Component:
         _mark_message(),
         _messages(),
         _unmark_now(),
+        phone_draw_note(),
         _order_waiting(),
         rx.cond(
             HallView.tie_tokens.length() > 0,

@@ -22,6 +22,7 @@ import reflex as rx
 from loto_app.components import hall_scenes as scenes
 from loto_app.components.board import board
 from loto_app.components.control import last_call_banner, readback
+from loto_app.components.draw_note import tv_draw_note
 from loto_app.components.hall_scenes import BIG, MEDIUM, SMALL
 from loto_app.components.media import partners_strip, picture
 from loto_app.components.palette import (
@@ -115,7 +116,9 @@ def _join_lines(large: bool) -> list[rx.Component]:
 def _join(large: bool, qr_size: str = "min(34vh, 22vw)") -> rx.Component:
     """The way in for phones: the QR code, the evening's code, the série and the address;
     large (stacked, in the ball's place or beside the program) or small (the footer)."""
-    qr = ["12rem", "14rem", "16rem", qr_size] if large else "min(11vh, 6rem)"
+    # (a little smaller on a TV when the draw's commitment is shown under it)
+    tv_qr = rx.cond(HallView.draw_note != "", f"calc({qr_size} * 0.8)", qr_size)
+    qr = ["12rem", "14rem", "16rem", tv_qr] if large else "min(11vh, 6rem)"
     # (no image, only its place, until the code is there: an empty white square is not a QR
     # code, for a phone's camera or for a test reading it)
     image = rx.cond(
@@ -275,9 +278,11 @@ def _ways_in() -> rx.Component:
     return rx.vstack(
         scenes.title("La partie va commencer", "scene-title"),
         _join(large=True, qr_size="min(28vh, 20vw)"),
+        # the electronic draw's commitment, before the first number
+        tv_draw_note(True, MEDIUM, ScreenState.join_address, BIG, SMALL),
         align="center",
         justify="center",
-        spacing="5",
+        spacing=rx.cond(HallView.draw_note != "", "3", "5"),
         width="100%",
         height="100%",
     )
@@ -360,6 +365,8 @@ def _footer() -> rx.Component:
     small_join = (IN_GAME & (HallView.count > 0)) | (scene == "between") | (scene == "pause")
     return rx.flex(
         rx.cond(small_join, _join(large=False)),
+        # while the numbers come out: the draw's commitment, in a line
+        tv_draw_note(False, SMALL),
         rx.box(
             rx.cond(
                 scene != "pause",
@@ -394,7 +401,13 @@ def _evening() -> rx.Component:
             rx.match(
                 HallView.scene,
                 ("welcome", scenes.welcome(_join(large=True))),
-                ("between", scenes.between()),
+                # (the game's draw can be checked now: where, with its commitment)
+                (
+                    "between",
+                    scenes.between(
+                        tv_draw_note(True, SMALL, ScreenState.join_address, MEDIUM, SMALL)
+                    ),
+                ),
                 ("pause", scenes.pause()),
                 ("end", scenes.end()),
                 _game(),

@@ -5,7 +5,8 @@ times in the hall's time ("2025-03-01 20:15:03"). The file is a series of blocks
 table, separated by an empty line; each block starts with a header row whose first cell is
 `section`, and every data row starts with the block's section name (`soiree`, `joueurs`,
 `parties`, `etapes`, `tirages`, `numeros` (each number's frequency over the evening and each
-game's duration), `annonces`, `ex_aequo`, `lots`, `ventes`, `totaux`, `audit`).
+game's duration), `engagements`, `annonces`, `ex_aequo`, `lots`, `litiges`, `ventes`, `totaux`,
+`papier`, `refus`, `cloture`, `audit`).
 `read_report_csv` reads such a file back.
 
 PDF: A4, in French: title and summary, each game with its numbers drawn (with times and
@@ -34,12 +35,16 @@ SECTIONS = (
     "etapes",
     "tirages",
     "numeros",
+    "engagements",
     "annonces",
     "ex_aequo",
     "lots",
     "litiges",
     "ventes",
     "totaux",
+    "papier",
+    "refus",
+    "cloture",
     "audit",
 )
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
@@ -154,6 +159,41 @@ def _blocks(r: EveningReport) -> list[tuple[str, Sequence[str], list[Sequence[An
         )
         for g in r.games
         for d in g.draws
+    ]
+    engagements = [
+        (
+            g.number,
+            "boulier électronique" if g.draw else "boulier physique : rien d'engagé",
+            g.draw.commitment if g.draw else "",
+            f"{g.draw.evening} · série {g.draw.series} · partie {g.number}" if g.draw else "",
+            g.draw.seed if g.draw else "",
+            g.draw.verdict if g.draw else "",
+        )
+        for g in r.games
+        if g.started_at
+    ]
+    paper = r.paper
+    papier = [
+        (
+            line.kind_label,
+            line.printed,
+            line.in_advance,
+            line.sold,
+            line.given,
+            line.cancelled,
+            line.unsold,
+            line.balanced,
+        )
+        for line in (paper.lines if paper else ())
+    ]
+    refus = [
+        (when(x.at), x.where, x.carton_no, x.label, x.by) for x in (paper.refusals if paper else ())
+    ]
+    cloture: list[Sequence[Any]] = [
+        ("Soirée close", "oui" if r.closed_at else "non"),
+        ("Close le", when(r.closed_at)),
+        ("Close par", r.closed_by),
+        ("Motif", r.close_reason),
     ]
     annonces = [
         (
@@ -305,6 +345,11 @@ def _blocks(r: EveningReport) -> list[tuple[str, Sequence[str], list[Sequence[An
             tirages,
         ),
         (
+            "engagements",
+            ("partie", "tirage", "empreinte (SHA-256)", "lie", "graine révélée", "vérification"),
+            engagements,
+        ),
+        (
             "annonces",
             (
                 "partie",
@@ -385,6 +430,22 @@ def _blocks(r: EveningReport) -> list[tuple[str, Sequence[str], list[Sequence[An
             ventes,
         ),
         ("totaux", ("rubrique", "détail", "montant (€)"), totaux),
+        (
+            "papier",
+            (
+                "type",
+                "imprimés",
+                "dont à l'avance",
+                "vendus",
+                "offerts",
+                "annulés",
+                "invendus",
+                "équilibré",
+            ),
+            papier,
+        ),
+        ("refus", ("heure", "où", "carton", "motif", "par"), refus),
+        ("cloture", ("champ", "valeur"), cloture),
         ("audit", ("champ", "valeur"), audit),
     ]
 
@@ -444,10 +505,13 @@ _HEAD = FontFace(emphasis="BOLD", fill_color=_GREY)
 class _Doc:
     """The report being written."""
 
-    def __init__(self, report: EveningReport, *, unicode_font: bool) -> None:
+    #: what the document is (its first words)
+    KIND = "Rapport de soirée"
+
+    def __init__(self, report: EveningReport, *, unicode_font: bool, title: str = "") -> None:
         self.r = report
-        title = f"Rapport de soirée — {report.name}"
-        self.pdf, self.f = new_pdf(title, report.audit.last_at, unicode_font=unicode_font)
+        self.doc_title = title or f"{self.KIND} — {report.name}"
+        self.pdf, self.f = new_pdf(self.doc_title, report.audit.last_at, unicode_font=unicode_font)
         pdf = self.pdf
         pdf.set_auto_page_break(True, margin=15)
         pdf.set_margins(12, 12, 12)
@@ -514,7 +578,7 @@ class _Doc:
     def title(self) -> None:
         r = self.r
         self.font(18, True)
-        self.pdf.multi_cell(0, 9, self.t(f"Rapport de soirée — {r.name}"), new_x="LMARGIN")
+        self.pdf.multi_cell(0, 9, self.t(self.doc_title), new_x="LMARGIN")
         self.para(f"Date : {r.date}    Code : {r.join_code}    Série : {r.series}", 10)
         self.pdf.ln(2)
 
@@ -575,6 +639,7 @@ class _Doc:
             markdown=True,
             new_x="LMARGIN",
         )
+        self.draw_check(g)
         if g.claims:
             self.heading("Annonces", 10)
             self.table(
@@ -649,6 +714,78 @@ class _Doc:
                 (16, 24, 64, 28, 54),
                 7.5,
             )
+
+    def draw_check(self, g: GameReport) -> None:
+        """The game's commitment, its seed and the check (or: a physical boulier)."""
+        self.pdf.ln(1)
+        d = g.draw
+        if d is None:
+            self.para("Boulier physique : rien n'est engagé, les boules tirées sont le tirage.", 8)
+            return
+        self.para(
+            f"Tirage engagé avant le premier numéro (lié à : {d.evening}, série {d.series}, "
+            f"partie {g.number}). Empreinte SHA-256 :",
+            8,
+        )
+        self.pdf.set_font(self.f.mono, "", 7)
+        self.pdf.multi_cell(0, 3.6, self.t(d.commitment), new_x="LMARGIN", new_y="NEXT")
+        if d.seed:
+            self.para("Graine révélée à la fin de la partie :", 8)
+            self.pdf.set_font(self.f.mono, "", 7)
+            self.pdf.multi_cell(0, 3.6, self.t(d.seed), new_x="LMARGIN", new_y="NEXT")
+        self.para(f"Vérification : {d.verdict}.", 8, bold=d.ok is False)
+
+    def paper(self) -> None:
+        """The paper cartons of the série, reconciled, and the cartons refused."""
+        p = self.r.paper
+        if p is None or (not p.lines and not p.refusals):
+            return
+        self.heading(f"Cartons papier de la série {p.series}")
+        self.table(
+            ("Type", "Imprimés", "dont à l'avance", "Vendus", "Offerts", "Annulés", "Invendus"),
+            [
+                (
+                    x.kind_label,
+                    x.printed,
+                    x.in_advance,
+                    x.sold,
+                    x.given,
+                    x.cancelled,
+                    x.unsold,
+                )
+                for x in p.lines
+            ],
+            (34, 24, 28, 24, 24, 24, 28),
+            8.5,
+            ("LEFT", *("RIGHT",) * 6),
+        )
+        self.para(
+            "Chaque carton imprimé est compté : vendu, offert, annulé ou invendu."
+            if p.balanced
+            else "ÉCART : des cartons imprimés ne sont ni vendus, ni offerts, ni annulés, "
+            "ni invendus.",
+            9,
+            bold=not p.balanced,
+        )
+        if p.refusals:
+            self.heading(f"Cartons refusés ({len(p.refusals)})", 10)
+            self.table(
+                ("Heure", "Où", "Carton", "Motif"),
+                [(hour(x.at), x.where, x.carton_no or "?", x.label) for x in p.refusals],
+                (20, 24, 20, 122),
+                8,
+            )
+
+    def closing(self) -> None:
+        """Whether the organiser closed the evening's books."""
+        r = self.r
+        self.heading("Clôture")
+        if r.closed_at:
+            text = f"Soirée close le {when(r.closed_at)} par {r.closed_by}"
+            text += f" (motif : {r.close_reason})." if r.close_reason else "."
+            self.para(text + " Plus aucune modification n'a été acceptée après.", 9)
+        else:
+            self.para("Soirée non close : le journal peut encore s'allonger.", 9)
 
     def sales(self) -> None:
         r = self.r
@@ -743,6 +880,8 @@ class _Doc:
         numbers.pdf_section(self, numbers.of_report(self.r))
         self.sales()
         self.totals()
+        self.paper()
+        self.closing()
         self.audit()
         return bytes(self.pdf.output())
 

@@ -21,12 +21,14 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from sqlmodel import Session, select
 
+from loto_app.domain import commitment as draws
 from loto_app.domain import events as ev
 from loto_app.domain.program import KIND_LABELS, Kind, Program
 from loto_app.domain.serial import lot_ticket_code
 from loto_app.domain.till import METHOD_LABELS, counter_name, totals
 from loto_app.domain.verdicts import VERDICT_LABELS, Verdict
 from loto_app.present import SHARE_LABELS, VOUCHER, euros
+from loto_app.records.reconciliation import Reconciliation, reconcile
 from loto_app.storage import models as m
 from loto_app.storage.repository import EveningStore
 
@@ -206,6 +208,24 @@ class AwardLine:
 
 
 @dataclass(frozen=True, slots=True)
+class DrawCheck:
+    """A game's committed draw: the commitment published before its first number, what it
+    binds, the seed once revealed, and the check of the numbers drawn against it."""
+
+    commitment: str
+    evening: str
+    series: str
+    seed: str  # "" until the game's end
+    ok: bool | None  # None: not revealed yet
+    verdict: str  # in French
+
+    @property
+    def short(self) -> str:
+        """The commitment as the hall screen showed it."""
+        return draws.short(self.commitment)
+
+
+@dataclass(frozen=True, slots=True)
 class GameReport:
     """One game of the program, played or not."""
 
@@ -223,6 +243,8 @@ class GameReport:
     ties: tuple[TieLine, ...]
     awards: tuple[AwardLine, ...]
     decisions: tuple[DecisionLine, ...] = ()
+    draw: DrawCheck | None = None  # the electronic boulier's commitment (None: physical)
+    interrupted: bool = False  # the evening was closed while it was in play
 
     @property
     def number(self) -> int:
@@ -328,6 +350,10 @@ class EveningReport:
     sales: tuple[SaleRecord, ...]
     till: TillSummary
     audit: AuditCheck
+    paper: Reconciliation | None = None
+    closed_at: datetime | None = None  # the organiser closed the evening's books
+    closed_by: str = ""
+    close_reason: str = ""
 
 
 # ---------------------------------------------------------------------- small helpers
@@ -456,7 +482,9 @@ def settings_lines(program: Program) -> tuple[tuple[str, str], ...]:
     return (
         (
             "Tirage",
-            "boulier électronique" if st.draw_source.value == "electronic" else "boulier physique",
+            "boulier électronique (chaque partie engagée avant son premier numéro, vérifiable)"
+            if st.draw_source.value == "electronic"
+            else "boulier physique (rien n'est engagé : les boules tirées sont le tirage)",
         ),
         ("Marquage automatique", yes_no[st.auto_marking]),
         (
@@ -678,6 +706,44 @@ def decision_lines(
     return tuple(out)
 
 
+def draw_check(entries: Iterable[Entry], game: int) -> DrawCheck | None:
+    """A game's commitment and, once its seed is revealed, the check of its numbers (the
+    numbers as drawn: a committed draw has no correction)."""
+    committed: ev.DrawCommitted | None = None
+    seed = ""
+    drawn: list[int] = []
+    for _, _, e in entries:
+        if getattr(e, "game", None) != game:
+            continue
+        if isinstance(e, ev.DrawCommitted):
+            committed = e
+        elif isinstance(e, ev.DrawRevealed):
+            seed = e.seed
+        elif isinstance(e, ev.NumberDrawn):
+            drawn.append(e.number)
+    if committed is None:
+        return None
+    c = committed
+    if not seed:
+        secret = "graine secrète jusqu'à la fin de la partie"
+        return DrawCheck(c.commitment, c.evening, c.series, "", None, secret)
+    try:
+        check = draws.verify(
+            bytes.fromhex(seed), c.evening, c.series, game + 1, c.commitment, tuple(drawn)
+        )
+    except ValueError:
+        return DrawCheck(c.commitment, c.evening, c.series, seed, False, "graine illisible")
+    if check.ok:
+        verdict = f"conforme : les {len(drawn)} numéros tirés suivent l'ordre engagé"
+    elif not check.commitment_ok:
+        verdict = "NON CONFORME : la graine ne correspond pas à l'empreinte publiée"
+    else:
+        verdict = (
+            f"NON CONFORME : au {check.position}e numéro, {check.got} au lieu de {check.expected}"
+        )
+    return DrawCheck(c.commitment, c.evening, c.series, seed, check.ok, verdict)
+
+
 def game_reports(
     entries: Sequence[Entry], program: Program, names: Mapping[str, str], key: bytes | None = None
 ) -> tuple[GameReport, ...]:
@@ -685,6 +751,7 @@ def game_reports(
     started: dict[int, datetime] = {}
     ended: dict[int, datetime] = {}
     awarded: dict[tuple[int, int], datetime] = {}
+    interrupted: int | None = None
     for _, at, e in entries:
         if isinstance(e, ev.GameStarted):
             started[e.game] = at
@@ -692,6 +759,8 @@ def game_reports(
             ended[e.game] = at
         elif isinstance(e, ev.StageAwarded):
             awarded[e.game, e.stage] = at
+        elif isinstance(e, ev.EveningClosed):
+            interrupted = e.interrupted
     out = []
     for i, spec in enumerate(program.games):
         if i in ended:
@@ -729,6 +798,8 @@ def game_reports(
                 ties=tie_lines(entries, i, program, names),
                 awards=award_lines(entries, i, program, names, key),
                 decisions=decision_lines(entries, i, program, names),
+                draw=draw_check(entries, i),
+                interrupted=interrupted == i,
             )
         )
     return tuple(out)
@@ -901,6 +972,7 @@ def report_from_entries(
             problems=(),
             consistency=(),
         )
+    closing = next(((at, e) for _, at, e in entries if isinstance(e, ev.EveningClosed)), None)
     return EveningReport(
         evening_id=evening_id,
         name=name,
@@ -914,6 +986,10 @@ def report_from_entries(
         sales=sales,
         till=till_summary(sales, entries),
         audit=audit,
+        paper=reconcile(entries, program.series),
+        closed_at=closing[0] if closing else None,
+        closed_by=closing[1].by if closing else "",
+        close_reason=closing[1].reason if closing else "",
     )
 
 
@@ -1038,6 +1114,7 @@ __all__ = [
     "AwardLine",
     "ClaimLine",
     "DecisionLine",
+    "DrawCheck",
     "DrawLine",
     "Entry",
     "EveningReport",
@@ -1054,6 +1131,7 @@ __all__ = [
     "claim_lines",
     "decision_lines",
     "decode_entries",
+    "draw_check",
     "draw_lines",
     "game_reports",
     "local_time",

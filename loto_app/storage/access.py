@@ -40,6 +40,16 @@ class AccessError(Refusal, ValueError):
     """A refused change, with a French message for the organiser."""
 
 
+CLOSED = "La soirée est close : l'équipe ne change plus (seul un accès peut encore être retiré)."
+
+
+def _still_open(s: Session, evening_id: int) -> None:
+    """A closed evening is read-only: no new member, access or invitation (`EveningClosed`)."""
+    row = s.get(m.EveningRow, evening_id)
+    if row is not None and row.closed_at is not None:
+        raise AccessError(f"evening {evening_id} is closed", CLOSED)
+
+
 @dataclass(frozen=True, slots=True)
 class StaffMember:
     """A member of the desk."""
@@ -176,11 +186,16 @@ class AccessStore:
             return row.invitation_token
 
     def renew_invitation(self, evening_id: int) -> str:
-        """A new invitation link: the old one stops letting anyone in."""
+        """A new invitation link: the old one stops letting anyone in.
+
+        Raises:
+            AccessError: the evening is closed.
+        """
         with Session(self.engine) as s:
             row = s.get(m.EveningRow, evening_id)
             if row is None:
                 raise KeyError(evening_id)
+            _still_open(s, evening_id)
             row.invitation_token = secrets.token_urlsafe(12)
             s.add(row)
             s.commit()
@@ -216,6 +231,7 @@ class AccessStore:
             )
         secret = secrets.token_urlsafe(9)
         with Session(self.engine) as s:
+            _still_open(s, evening_id)
             count = s.exec(
                 select(sa.func.count())
                 .select_from(m.StaffRow)
@@ -271,6 +287,8 @@ class AccessStore:
             row = s.get(m.StaffRow, staff_id)
             if row is None or row.evening_id != evening_id:
                 raise AccessError(f"no staff {staff_id} in evening {evening_id}", "Membre inconnu.")
+            if active:  # (withdrawing an access stays possible on a closed evening)
+                _still_open(s, evening_id)
             row.active = active
             s.add(row)
             s.commit()

@@ -8,7 +8,10 @@
   or LOTO_PUBLIC_URL) and a QR code of the join link, in the terminal;
 - `backup FILE` / `restore FILE`: the whole database (`loto_app.storage.backup`);
 - `export-evening CODE FILE` / `import-evening FILE`: one evening as a file, to move it to
-  another server (`loto_app.storage.evening_file`).
+  another server (`loto_app.storage.evening_file`);
+- `verify-draw [CODE | --file FILE | --seed ... --commitment ...]`: recompute each committed
+  game's commitment and order from its revealed seed and compare them with what was published
+  and drawn (README, "Vérifier un tirage"); exit status 1 when one does not match.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import segno
+from sqlalchemy.exc import SQLAlchemyError
 
 from loto_app import network
 from loto_app.domain.program import demo_program
@@ -100,6 +104,68 @@ def print_address(port: int, code: str = "", out=sys.stdout) -> str:
     return link
 
 
+def verify_draw(args: argparse.Namespace) -> int:
+    """`verify-draw`: 0 when every revealed game checks, 1 when one does not, 2 on bad input."""
+    from loto_app.domain import commitment as draws
+    from loto_app.domain import draw_check
+
+    numbers = None
+    if args.numbers is not None:
+        try:
+            numbers = tuple(int(n) for n in args.numbers.replace(",", " ").split())
+        except ValueError:
+            print("Les numéros : des nombres séparés par des espaces.", file=sys.stderr)
+            return 2
+    if args.seed:
+        if not (args.commitment and args.code and args.series and args.game and numbers):
+            print(
+                "À la main : --seed, --commitment, --series, --game, --numbers et le code.",
+                file=sys.stderr,
+            )
+            return 2
+        try:
+            seed = draws.parse_seed(args.seed)
+        except ValueError as exc:
+            print(f"Graine illisible : {exc}", file=sys.stderr)
+            return 2
+        code = args.code.strip().upper()
+        check = draws.verify(seed, code, args.series, args.game, args.commitment, numbers)
+        print(f"Partie {args.game} : {draw_check.describe(check, len(numbers))}.")
+        print("Ordre engagé : " + " ".join(map(str, check.order)))
+        return 0 if check.ok else 1
+    if args.file:
+        try:
+            with args.file.open(encoding="utf-8") as f:
+                parsed = evening_file.read_evening_file(f)
+        except evening_file.EveningFileError as exc:
+            print(f"Fichier refusé : {exc}", file=sys.stderr)
+            return 2
+        except (OSError, UnicodeDecodeError) as exc:
+            print(f"Fichier illisible : {exc}", file=sys.stderr)
+            return 2
+        events = [e.event for e in parsed.entries]
+    elif args.code:
+        store = EveningStore(make_engine())
+        try:
+            eid = store.evening_id_for_code(args.code)
+            events = [e for _, e, _ in store.events_after(eid, 0)] if eid is not None else []
+        except SQLAlchemyError as exc:
+            print(
+                f"Base de données illisible (migrée ?) : {database_url()} ({exc})", file=sys.stderr
+            )
+            return 2
+        if eid is None:
+            print(f"Aucune soirée avec le code « {args.code} ».", file=sys.stderr)
+            return 2
+    else:
+        print("Donnez le code d'une soirée, --file ou --seed.", file=sys.stderr)
+        return 2
+    lines, ok = draw_check.report_lines(draw_check.game_draws(events), args.game, numbers)
+    for line in lines or ["Aucune partie commencée."]:
+        print(line)
+    return 0 if ok else 1
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point."""
     parser = argparse.ArgumentParser(prog="loto_app.storage.cli")
@@ -119,7 +185,17 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("file", type=Path)
     p = sub.add_parser("import-evening", help="an evening file into this database")
     p.add_argument("file", type=Path)
+    p = sub.add_parser("verify-draw", help="check the committed draws (database, file or hand)")
+    p.add_argument("code", nargs="?", default="", help="the evening's join code (database)")
+    p.add_argument("--file", type=Path, help="an evening file (export-evening)")
+    p.add_argument("--game", type=int, help="only this game (1 for the first)")
+    p.add_argument("--numbers", help="the numbers drawn, as noted (with --game, or by hand)")
+    p.add_argument("--seed", help="by hand: the revealed seed (64 hex digits)")
+    p.add_argument("--commitment", help="by hand: the commitment published before the game")
+    p.add_argument("--series", help="by hand: the série")
     args = parser.parse_args(argv)
+    if args.command == "verify-draw":
+        return verify_draw(args)
     if args.command == "migrate":
         upgrade()
         print(f"Base de données à jour : {database_url()}")
@@ -147,6 +223,15 @@ def main(argv: list[str] | None = None) -> int:
             print(f"Aucune soirée avec le code « {args.code} ».", file=sys.stderr)
             return 1
         print(f"Soirée {args.code.upper()} exportée ({n} entrées du journal) : {args.file}")
+        eid = store.evening_id_for_code(args.code)
+        g = store.load(eid)[0].game if eid is not None else None
+        if g is not None and g.commitment is not None and not g.revealed:
+            print(
+                f"Attention : la partie {g.index + 1} est en cours ; la graine de son tirage "
+                "reste secrète et n'est pas dans le fichier : importée ailleurs, cette partie ne "
+                "pourra pas continuer au boulier électronique. Exportez entre deux parties.",
+                file=sys.stderr,
+            )
         return 0
     if args.command == "import-evening":
         try:

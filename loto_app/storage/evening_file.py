@@ -316,7 +316,7 @@ def read_evening_file(lines: Iterable[str]) -> _Parsed:
         raise EveningFileError(trailer_line, "the last hash differs from the last entry's")
     if trailer.get("digest") != digest.hexdigest():
         raise EveningFileError(1, "the header does not match the file's digest (edited?)")
-    evening = Evening(program, key)
+    evening = Evening(program, key, str(header["evening"]["join_code"]))
     for e in entries:
         try:
             evening.apply(e.event)

@@ -7,7 +7,7 @@ An evening is restored by replaying its log; nothing is announced before it is a
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from typing import Any
 
@@ -20,7 +20,7 @@ from loto_app.domain.engine import Evening
 from loto_app.domain.program import Program
 from loto_app.storage import models as m
 from loto_app.storage.audit import GENESIS, entry_hash, verify_chain
-from loto_app.storage.projections import flush_rows, project
+from loto_app.storage.projections import Target, flush_rows, project
 
 AUDIT_TABLE: sa.Table = m.AuditRow.__table__  # type: ignore[attr-defined]
 
@@ -44,6 +44,7 @@ class EventLog:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self._meta: dict[int, tuple[Program, bytes]] = {}  # immutable once created
+        self._codes_by_id: dict[int, str] = {}
 
     def _program_and_key(self, s: Session, evening_id: int) -> tuple[Program, bytes]:
         if evening_id not in self._meta:
@@ -52,6 +53,7 @@ class EventLog:
             if row is None or series is None:
                 raise KeyError(f"no evening {evening_id}")
             self._meta[evening_id] = (Program.from_dict(row.program), bytes.fromhex(series.key_hex))
+            self._codes_by_id[evening_id] = row.join_code
         return self._meta[evening_id]
 
     def _program_now(self, s: Session, evening_id: int) -> Program:
@@ -71,7 +73,8 @@ class EventLog:
             return self._program_now(s, evening_id)
 
     def load(self, evening_id: int) -> tuple[Evening, int, str]:
-        """Replay an evening from its audit log.
+        """Replay an evening from its audit log (with the sealed seeds of its committed draws:
+        a restart continues the same order).
 
         Returns:
             The evening, the last sequence number and the last hash of its log.
@@ -83,10 +86,27 @@ class EventLog:
                 .where(m.AuditRow.evening_id == evening_id)
                 .order_by(m.AuditRow.seq)
             ).all()
-        evening = Evening.replay(program, (ev.event_from_dict(p) for _, p, _ in rows), key)
+            sealed = self._sealed(s, evening_id)
+        events = (ev.event_from_dict(p) for _, p, _ in rows)
+        evening = Evening.replay(program, events, key, sealed, self._codes_by_id[evening_id])
         if rows:
             return evening, rows[-1][0], rows[-1][2]
         return evening, 0, GENESIS
+
+    @staticmethod
+    def _sealed(s: Session, evening_id: int, game: int | None = None) -> dict[int, bytes]:
+        query = select(m.DrawSeedRow.game_idx, m.DrawSeedRow.seed_hex).where(
+            m.DrawSeedRow.evening_id == evening_id
+        )
+        if game is not None:
+            query = query.where(m.DrawSeedRow.game_idx == game)
+        return {g: bytes.fromhex(h) for g, h in s.exec(query).all()}
+
+    def sealed_seed(self, evening_id: int, game: int) -> bytes | None:
+        """The sealed seed of a committed game (for a worker catching up with another's
+        commit), or None."""
+        with Session(self.engine) as s:
+            return self._sealed(s, evening_id, game).get(game)
 
     def draw_times(self, evening_id: int) -> dict[int, list[float]]:
         """When each number was drawn (POSIX seconds), per game, in draw order."""
@@ -142,14 +162,18 @@ class EventLog:
         after_seq: int,
         after_hash: str,
         extra: Callable[[Session], None] | None = None,
+        sealed: Mapping[int, bytes] | None = None,
     ) -> tuple[int, str]:
-        """Commit events (audit log and projections) and `extra` in one transaction.
+        """Commit events (audit log and projections) and `extra` in one transaction; the seed
+        of each committed draw (`DrawCommitted`) is taken from `sealed` (the engine's) and kept
+        in its own table, never in the log.
 
         Returns:
             The sequence number and hash of the last event appended.
 
         Raises:
             IntegrityError: another writer committed after `after_seq` first.
+            ValueError: a committed draw whose seed `sealed` does not hold.
         """
         with Session(self.engine) as s:
             program, key = self._program_and_key(s, evening_id)
@@ -176,6 +200,17 @@ class EventLog:
                 if isinstance(e, ev.ProgramAmended):
                     program = amended(payload)
                 project(s, evening_id, program, key, e, now)
+                if isinstance(e, ev.DrawCommitted):
+                    seed = (sealed or {}).get(e.game)
+                    if seed is None:
+                        raise ValueError(f"evening {evening_id}: game {e.game}'s seed not given")
+                    Target(s, evening_id, program, key, now).add(
+                        m.DrawSeedRow,
+                        evening_id=evening_id,
+                        game_idx=e.game,
+                        seed_hex=seed.hex(),
+                        at=now,
+                    )
                 prev = h
             if extra is not None:
                 extra(s)  # (before the rows are written: it may amend them, `pending_rows`)

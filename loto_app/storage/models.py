@@ -42,6 +42,9 @@ class EveningRow(SQLModel, table=True):
     created_at: datetime = _ts()
     organiser_secret_hash: str | None = Field(default=None, max_length=64)
     invitation_token: str | None = Field(default=None, max_length=32)
+    # the organiser closed the evening's books (`EveningClosed`): read-only from then on
+    closed_at: datetime | None = Field(default=None, sa_type=sa.DateTime(timezone=True))
+    closed_by: str = Field(default="", max_length=30)
 
 
 class StaffRow(SQLModel, table=True):
@@ -67,6 +70,20 @@ class SeriesRow(SQLModel, table=True):
     evening_id: int = Field(foreign_key="evening.id", primary_key=True)
     code: str = Field(max_length=16)
     key_hex: str = Field(max_length=128)
+
+
+class DrawSeedRow(SQLModel, table=True):
+    """The secret seed of a committed electronic draw (`DrawCommitted`), kept apart from the
+    log: it is written with the commitment, read back when the evening is loaded (a restart
+    continues the same order), and enters the log only at the game's end (`DrawRevealed`).
+    Nothing of the app shows it, and the evening file carries only the log."""
+
+    __tablename__ = "draw_seed"
+
+    evening_id: int = Field(foreign_key="evening.id", primary_key=True)
+    game_idx: int = Field(primary_key=True)
+    seed_hex: str = Field(max_length=64)
+    at: datetime = _ts()
 
 
 class PlayerRow(SQLModel, table=True):

@@ -364,6 +364,15 @@ def _unmark_allowed(t: Target, e: ev.UnmarkAllowed) -> None:
     _set_game_status(t, e.game, status="finished", ended_at=t.now)
 
 
+def _evening_closed(t: Target, e: ev.EveningClosed) -> None:
+    """What the handlers outside the engine (the desk's staff, the TV pairing) read."""
+    t.exec(
+        sa.update(m.EveningRow)
+        .where(m.EveningRow.id == t.evening_id)
+        .values(closed_at=t.now, closed_by=e.by)
+    )
+
+
 PROJECTIONS: dict[type[ev.Event], Callable[[Target, Any], None]] = {
     ev.PlayerJoined: _player_joined,
     ev.SaleRecorded: _sale_recorded,
@@ -385,6 +394,7 @@ PROJECTIONS: dict[type[ev.Event], Callable[[Target, Any], None]] = {
     ev.UnmarkAllowed: _unmark_allowed,
     ev.VoucherIssued: _lot_tickets,  # a "carton offert" voucher: a lot ticket like any
     ev.LotGiven: _lot_tickets,  # a lot given by a decision
+    ev.EveningClosed: _evening_closed,
 }
 
 #: Events whose only record is the audit log (the report reads it there).
@@ -405,6 +415,10 @@ RECORD_ONLY: frozenset[type[ev.Event]] = frozenset(
         ev.LotPhotoSet,  # (the pictures' bytes are written beside, storage/media.py)
         ev.PartnerAdded,
         ev.PartnerRemoved,
+        ev.DrawCommitted,  # (its seed: `EventLog.append`, the table draw_seed)
+        ev.DrawRevealed,
+        ev.PaperPrinted,  # (the cartons: `CartonsPrinted`; the reconciliation reads the log)
+        ev.PaperCartonRefused,
     }
 )
 

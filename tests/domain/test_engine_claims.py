@@ -505,6 +505,63 @@ def test_the_only_entry_overturned_to_false_ends_the_last_call_and_the_draw_goes
     e.check_invariants()
 
 
+def test_an_overturned_opener_gives_the_next_valid_claim_a_last_call_of_its_own():
+    """The claim that opened the last call is overturned (false) while it runs: the next valid
+    claim on that number opens a last call again, and a third in-time winner joins the ex
+    aequo instead of becoming a réclamation after an award made at once (RULES.md, Claims)."""
+    e, mine, x = tie_on(QUINE_SOLID, 3, last_call=5)
+    a, opened = e.claim("p0", mine["p0"])
+    assert opened == ev.LastCallOpened(0, 0, x, 5)
+    e.overturn(a.claim_no, "false", "organisateur", "Carton d'une autre soirée")
+    assert e.game.last_call is None and e.game.entries() == ()
+    b = e.claim("p1", mine["p1"])
+    assert [type(x) for x in b] == [ev.ClaimMade, ev.LastCallOpened]
+    assert b[1] == ev.LastCallOpened(0, 0, x, 5)
+    with pytest.raises(err.LastCallOpen):
+        e.award()  # not at once: the hall is asked "Pas d'autre quine ?" first
+    c = last_claim(e.claim("p2", mine["p2"]))
+    assert c.verdict == Verdict.VALID  # in time, tied: not "valide après l'attribution"
+    assert e.game.entries() == ("p1", "p2")
+    e.close_last_call()
+    e.break_tie_by_draw(random.Random(3))
+    (award,) = e.award()[:1]
+    assert {p for _, p, _ in award.tickets} <= {"p1", "p2"}
+    e.check_invariants()
+
+
+def test_an_opener_overturned_after_its_last_call_closed_still_gives_the_next_one_a_call():
+    e, mine, x = tie_on(QUINE_SOLID, 2, last_call=5)
+    a, _ = e.claim("p0", mine["p0"])
+    e.close_last_call()
+    e.overturn(a.claim_no, "false", "animateur", "Le carton n'était pas payé")
+    assert e.claim("p1", mine["p1"])[1:] == [ev.LastCallOpened(0, 0, x, 5)]
+    e.check_invariants()
+
+
+def test_a_claim_overturned_back_to_valid_in_time_gets_a_last_call_again():
+    e, mine, x = tie_on(QUINE_SOLID, 1, last_call=5)
+    a, _ = e.claim("p0", mine["p0"])
+    e.overturn(a.claim_no, "false", "animateur", "Erreur de lecture")
+    done = e.overturn(a.claim_no, "valid", "organisateur", "Le carton était bon")
+    assert done[0].entry and done[1:] == [ev.LastCallOpened(0, 0, x, 5)]
+    with pytest.raises(err.LastCallOpen):
+        e.award()
+    e.close_last_call()
+    assert e.award()[0].tickets == ((1, "p0", "1"),)
+    e.check_invariants()
+
+
+def test_a_claim_overturned_to_valid_while_the_last_call_runs_opens_no_second_one():
+    e, mine, _ = tie_on(QUINE_SOLID, 2, last_call=5)
+    e.claim("p0", mine["p0"])
+    b = last_claim(e.claim("p1", mine["p1"]))
+    e.overturn(b.claim_no, "false", "animateur", "Vérification")
+    done = e.overturn(b.claim_no, "valid", "animateur", "Vérification refaite")
+    assert done[0].entry and len(done) == 1  # the last call still running covers it
+    assert e.game.entries() == ("p0", "p1")
+    e.check_invariants()
+
+
 def test_a_winners_claim_cannot_be_made_false_before_the_award_is_withdrawn():
     e, mine, _ = tie_on(QUINE_SOLID, 1)
     a = e.claim("p0", mine["p0"])[0]

@@ -23,6 +23,8 @@ purchase timing, the association's decisions) and compares with the engine's sta
 
 from __future__ import annotations
 
+import copy
+import hashlib
 import itertools
 import json
 import os
@@ -42,6 +44,7 @@ from hypothesis.stateful import (
     rule,
 )
 
+from loto_app.domain import commitment as draws
 from loto_app.domain import events as ev
 from loto_app.domain.cartons import Carton, generate_maxi, generate_strip
 from loto_app.domain.engine import Evening, GameStatus
@@ -299,6 +302,10 @@ class AuditedGame:
     claim_stage: int = 0  # the stage in play when the last number came out
     last_call: tuple[int, int] | None = None  # (stage, number) of the open last call
     called: set[tuple[int, int]] = field(default_factory=set)
+    # stages whose entries, as they stand, had a last call (every in-time winner has one)
+    heard: set[int] = field(default_factory=set)
+    committed: ev.DrawCommitted | None = None  # the electronic boulier's commitment
+    revealed: bytes | None = None
     claims: dict[int, ev.ClaimMade] = field(default_factory=dict)
     overturned: dict[int, tuple[str, bool]] = field(default_factory=dict)  # no -> (verdict, entry)
 
@@ -352,7 +359,8 @@ def audit(evening: Evening) -> None:
         cur = games[-1] if games else None
         if cur is None:
             return 0
-        return cur.index if cur.status == "running" and not cur.drawn else cur.index + 1
+        fixed = cur.drawn or cur.committed is not None  # a committed game's cartons: at start
+        return cur.index if cur.status == "running" and not fixed else cur.index + 1
 
     def owe_consolation(players: list[str], why: str) -> None:
         """A free carton while a game (not a vitrine: a unit of 3) is left for it to play,
@@ -367,7 +375,18 @@ def audit(evening: Evening) -> None:
 
     paused = False
     partners: list[str] = []
+    closed = False
+    on_paper: set[int] = set()  # cartons printed on paper in advance
+    purchase_player: dict[int, str] = {}
+    reveal_due: int | None = None  # a committed game ended: its seed revealed next
+    close_due = False  # a seed revealed in play: the evening is closed next
     for e in evening.history:
+        assert not closed, f"{e!r} after the evening was closed"
+        if close_due:
+            assert isinstance(e, ev.EveningClosed), "a seed revealed while its game is in play"
+        if reveal_due is not None:
+            assert isinstance(e, ev.DrawRevealed) and e.game == reveal_due, "the seed revealed"
+            reveal_due = None
         if (consolation_due or voucher_due) and not isinstance(
             e, ev.CartonsPrinted | ev.CartonsSold | ev.VoucherIssued
         ):
@@ -387,22 +406,41 @@ def audit(evening: Evening) -> None:
                     assert no == len(cartons) + 1, "carton numbering"
                     cartons[no] = (Kind(e.kind), unit, Carton.from_rows([list(r) for r in rows]))
                     units.setdefault(unit, []).append(no)
+            case ev.PaperPrinted():
+                assert e.by.strip() and e.carton_nos
+                assert all(cartons[n][0] is Kind(e.kind) and n not in owner for n in e.carton_nos)
+                assert not set(e.carton_nos) & on_paper, "printed on paper twice"
+                on_paper.update(e.carton_nos)
+            case ev.SaleRecorded():  # (the desk's sale of printed cartons)
+                assert e.method in ("cash", "card") and e.amount_cents > 0 and e.seller
+                assert purchase_player.get(e.purchase_no) == e.player_id, "a sale's cartons"
+            case ev.PaperCartonRefused():
+                assert e.why in ("unknown", "sold")
+                if e.why == "sold":
+                    assert e.carton_no in owner, "refused as sold, but nobody holds it"
             case ev.CartonsSold():
                 assert e.player_id in players
                 cur = games[-1] if games else None
                 if cur is None:
                     expected_first = 0
-                elif cur.status == "running" and not cur.drawn:
+                elif cur.status == "running" and not cur.drawn and cur.committed is None:
                     expected_first = cur.index
                 else:
                     expected_first = cur.index + 1
                 assert e.first_game == expected_first, "a carton joins at the next game (art. 7)"
+                from_paper = {no in on_paper for no in e.carton_nos}
+                assert len(from_paper) == 1, "a purchase mixes paper and phone cartons"
+                if True in from_paper:
+                    assert origin[e.player_id] == "paper", "printed cartons to a phone"
+                purchase_player[e.purchase_no] = e.player_id
                 for no in e.carton_nos:
                     assert no not in owner, f"carton {no} sold twice"
                     assert cartons[no][0] is Kind(e.kind)
                     owner[no] = e.player_id
                     first_game[no] = e.first_game
-                    if cur is not None and (cur.drawn or cur.status != "running"):
+                    if cur is not None and (
+                        cur.drawn or cur.status != "running" or cur.committed is not None
+                    ):
                         bought_late[no] = cur.index
                 for u in {cartons[no][1] for no in e.carton_nos}:
                     assert set(units[u]) <= set(e.carton_nos), "a vitrine unit sold whole"
@@ -416,9 +454,34 @@ def audit(evening: Evening) -> None:
                 assert not games or games[-1].status == "finished"
                 games.append(AuditedGame(e.game, program.games[e.game]))
                 paused = False  # the games resume
+            case ev.DrawCommitted():
+                g = games[e.game]
+                assert g is games[-1] and not g.drawn and g.committed is None
+                assert settings.draw_source is DrawSource.ELECTRONIC, "a physical draw committed"
+                assert (e.series, e.scheme) == (program.series, draws.SCHEME)
+                assert len(e.commitment) == 64
+                g.committed = e
+            case ev.DrawRevealed():
+                g = games[e.game]
+                assert g.committed is not None and g.revealed is None
+                if g.status != "finished":  # only when the evening is closed on the game
+                    close_due = True
+                seed = bytes.fromhex(e.seed)
+                c = g.committed
+                assert draws.commitment(seed, c.evening, c.series, g.index + 1) == c.commitment
+                assert tuple(g.drawn) == draws.draw_order(seed)[: len(g.drawn)], "not the order"
+                g.revealed = seed
+            case ev.EveningClosed():
+                assert e.by.strip() and (e.interrupted is None) == (not games or g_over(games))
+                assert e.interrupted is None or e.reason, "a game interrupted without a reason"
+                close_due = False
+                closed = True
             case ev.NumberDrawn():
                 g = games[e.game]
                 assert g is games[-1] and g.status == "running"
+                assert settings.draw_source is DrawSource.PHYSICAL or g.committed is not None, (
+                    "an electronic game drawn without a commitment"
+                )
                 assert 1 <= e.number <= 90 and e.number not in g.drawn, "a number drawn twice"
                 assert e.seq == len(g.drawn) + 1
                 assert e.source == program.settings.draw_source.value
@@ -497,6 +560,7 @@ def audit(evening: Evening) -> None:
                 assert g.last_call is None and (e.stage, e.number) not in g.called
                 g.last_call = (e.stage, e.number)
                 g.called.add(g.last_call)
+                g.heard.add(e.stage)
             case ev.LastCallClosed():
                 g = games[e.game]
                 assert g.last_call == (e.stage, e.number), "closed a last call that is not open"
@@ -547,6 +611,8 @@ def audit(evening: Evening) -> None:
                 g = games[e.game]
                 assert e.stage == g.stage and g.status == "running"
                 assert g.last_call is None, "a lot awarded during the last call"
+                if settings.last_call_seconds:
+                    assert e.stage in g.heard, "an in-time winner had no last call"
                 entries = g.valid.get(g.stage, [])
                 winners = [p for _, p, _ in e.tickets]
                 assert entries, "a lot awarded without a valid claim"
@@ -572,6 +638,8 @@ def audit(evening: Evening) -> None:
                     g.status == "running" and len(g.drawn) == 90 and g.stage not in g.valid
                 ), "démarquage before the last lot (unless all 90 numbers are out, unclaimed)"
                 g.status = "finished"
+                if g.committed is not None:
+                    reveal_due = e.game
             case ev.CartonsCleared():
                 assert games[e.game].status == "finished"
             case ev.PauseStarted():
@@ -636,6 +704,9 @@ def audit(evening: Evening) -> None:
                             assert e.entry == in_window, "an overturned claim's entry"
                             if old == FALSE and g.status != "finished":
                                 g.annulled.discard(unit_no)
+                            first = (c.stage, c.number) not in g.called and g.last_call is None
+                            if e.entry and settings.last_call_seconds and first:
+                                last_call_due = (e.game, c.stage, c.number)
                         else:
                             assert not e.entry
                             assert not (
@@ -657,8 +728,12 @@ def audit(evening: Evening) -> None:
                         g.overturned[c.claim_no] = (e.verdict, e.entry)
                         g.recount(c.stage)
                         if c.stage not in g.valid:  # nobody waits for that lot any more
-                            g.last_call = None
                             g.valid_number.pop(c.stage, None)
+                            # the next valid claim on that number opens a last call again
+                            g.called.discard((c.stage, c.number))
+                            g.heard.discard(c.stage)
+                        if g.stage not in g.valid:  # (a last call runs on the stage in play)
+                            g.last_call = None
                     case ev.LotGiven():
                         claim = next(g.claims[e.claim_no] for g in games if e.claim_no in g.claims)
                         assert (claim.game, claim.stage, claim.player_id) == (
@@ -685,6 +760,7 @@ def audit(evening: Evening) -> None:
     assert not consolation_due, f"tied losers {consolation_due} got no consolation carton"
     assert not voucher_due, f"{voucher_due}: no voucher"
     assert last_call_due is None, "a first valid claim opened no last call"
+    assert reveal_due is None, "a committed game ended without its seed revealed"
     assert consolations == losses, "one consolation per lost tie-break"
 
     # ---- compare with the engine's state
@@ -714,6 +790,11 @@ def audit(evening: Evening) -> None:
                 assert not evening.plays(no, eg), f"carton {no} bought late plays game {gi}"
 
 
+def g_over(games: list[AuditedGame]) -> bool:
+    """The last game started is over (démarquage allowed)."""
+    return games[-1].status == "finished"
+
+
 class Recorder:
     """The JSON round-trip of an evening's log, converted once per event (the log only grows)."""
 
@@ -740,13 +821,15 @@ def check_everything(evening: Evening, recorder: Recorder | None = None) -> dict
     evening.check_invariants()
     audit(evening)
     events = (recorder or Recorder()).events(evening.history)
-    replayed = Evening.replay(evening.program, events, evening.key)
+    replayed = Evening.replay(evening.program, events, evening.key, evening.sealed, evening.code)
     fingerprint = evening.fingerprint()
     assert replayed.fingerprint() == fingerprint
     # stronger than the fingerprint: every attribute (counters, corrections, indexes) but the log
+    # (and the cache of committed orders)
     if hasattr(evening, "__dict__"):
-        mine = {k: v for k, v in vars(evening).items() if k != "history"}
-        theirs = {k: v for k, v in vars(replayed).items() if k != "history"}
+        skip = ("history", "_orders")
+        mine = {k: v for k, v in vars(evening).items() if k not in skip}
+        theirs = {k: v for k, v in vars(replayed).items() if k not in skip}
         assert mine == theirs, sorted(k for k in mine if mine[k] != theirs.get(k))
     return fingerprint
 
@@ -809,7 +892,7 @@ def test_engine_claim_verdicts_match_the_oracle_over_whole_evenings(
         evening.sell(p, Kind.MAXIQUINE, rng.randint(1, 3), rng=rng)
     claims_checked = 0
     for _ in program.games:
-        evening.start_game()
+        evening.start_game(rng.randbytes(32))
         need_draw = True
         while evening.game.status is GameStatus.RUNNING:  # type: ignore[union-attr]
             g = evening.game
@@ -864,6 +947,11 @@ def test_engine_claim_verdicts_match_the_oracle_over_whole_evenings(
 PLAYERS = ("p0", "p1", "p2")
 GARBAGE: tuple[Any, ...] = (0, 91, -1, 1000, True, False, 5.0, "5", None, [5])
 SEED = st.integers(0, 2**16)
+
+
+def seed_bytes(n: int) -> bytes:
+    """A committed game's seed that hypothesis can replay (a fresh one would not be)."""
+    return hashlib.sha256(f"seed {n}".encode()).digest()
 
 
 def running(machine: EveningMachine) -> bool:
@@ -1025,7 +1113,7 @@ class EveningMachine(RuleBasedStateMachine):
     def animateur_anything(self, move: str, seed: int) -> None:
         e = self.evening
         moves: dict[str, Callable[[], list[ev.Event]]] = {
-            "start_game": e.start_game,
+            "start_game": lambda: e.start_game(seed_bytes(seed)),
             "draw": lambda: e.draw(random.Random(seed)),
             "award": e.award,
             "allow_unmark": e.allow_unmark,
@@ -1228,7 +1316,8 @@ class EveningMachine(RuleBasedStateMachine):
         if g is not None and g.status is GameStatus.AWAITING_UNMARK:
             assert self.act(self.evening.allow_unmark)
         over = len(self.evening.games) == len(self.evening.program.games)
-        assert (self.act(self.evening.start_game) is None) == over
+        seed = seed_bytes(len(self.evening.history))
+        assert (self.act(lambda: self.evening.start_game(seed)) is None) == over
 
     @precondition(lambda self: self.evening.can_draw())
     @rule(n=st.integers(1, 90), seed=SEED, attentive=st.sampled_from([True, True, False]))
@@ -1477,7 +1566,8 @@ class EveningMachine(RuleBasedStateMachine):
             g = self.game
             if g is None or g.status is not GameStatus.RUNNING:
                 return
-        if not g.drawn and not playing_cartons(e):
+        if not g.drawn and not playing_cartons(e) and g.commitment is None:
+            # (a committed game's cartons were fixed at its start: it is played as it is)
             for p in sorted(e.players)[:2]:
                 assert self.act(lambda p=p: e.sell(p, g.spec.kind, 2, rng=rng))
             return
@@ -1502,6 +1592,87 @@ class EveningMachine(RuleBasedStateMachine):
                 self.rigged_draw(data)
             else:
                 self.draw_burst(90, seed, attentive=True)
+
+    @rule(
+        data=st.data(),
+        sheets=st.one_of(st.integers(0, 2), st.sampled_from(GARBAGE)),
+        seed=SEED,
+    )
+    def print_paper(self, data: st.DataObject, sheets: Any, seed: int) -> None:
+        kind = data.draw(st.sampled_from([*Kind, "x", None]))
+        by = data.draw(st.sampled_from(["organisateur", "", None]))
+        e = self.evening
+        self.act(lambda: e.print_paper(kind, sheets, by, random.Random(seed)))  # type: ignore[arg-type]
+
+    @rule(data=st.data(), honest=st.booleans(), twice=st.booleans())
+    def sell_printed(self, data: st.DataObject, honest: bool, twice: bool) -> None:
+        """The desk sells cartons printed in advance by number and code: honest (the right
+        quantity, right codes) or not (a wrong code, a sold carton, garbage)."""
+        e = self.evening
+        offer = data.draw(st.integers(-1, len(e.program.offers)))
+        o = e.program.offers[offer] if 0 <= offer < len(e.program.offers) else None
+        kind, want = (o.kind, o.quantity) if o else (Kind.CLASSIQUE, 1)
+        picked = list(e.paper_stock[kind][:want])
+        cartons: list[tuple[Any, Any]] = [(u, check_code(KEY, SERIES, u)) for u in picked]
+        if not honest:
+            sold = sorted(e.purchase_of)
+            bad = data.draw(
+                st.sampled_from(
+                    [
+                        (picked[0] if picked else 1, "AAAAAA"),
+                        (sold[0] if sold else 2, check_code(KEY, SERIES, sold[0] if sold else 2)),
+                        ("7", None),
+                        (10**6, "ZZZZZZ"),
+                    ]
+                )
+            )
+            cartons = [*cartons[:-1], bad] if cartons else [bad]
+        pid = data.draw(st.sampled_from(["paperp", "p0", "p1"]))
+        name = data.draw(st.sampled_from(["Papier", "", None]))
+        events = self.act(lambda: e.sell_printed(pid, name, offer, cartons, "cash", "Luc"))  # type: ignore[arg-type]
+        if events and twice and isinstance(events[-1], ev.SaleRecorded):
+            again = self.act(lambda: e.sell_printed(pid, name, offer, cartons, "card", "Luc"))  # type: ignore[arg-type]
+            assert again and all(isinstance(x, ev.PaperCartonRefused) for x in again)
+            assert {x.why for x in again} == {"sold"}, "a carton sold twice is refused as sold"
+
+    @rule(data=st.data(), reason=st.sampled_from(["", "Coupure de courant", "  "]))
+    def close_a_copy(self, data: st.DataObject, reason: str) -> None:
+        """The organiser closes the evening here (on a copy, so that the evening goes on): a
+        game in play needs a reason and has its seed revealed; then every move is refused."""
+        e = copy.deepcopy(self.evening)
+        g = e.game
+        in_play = g is not None and g.status is not GameStatus.FINISHED
+        done = attempt(e, lambda: e.close_evening("organisateur", reason))
+        if in_play and not reason.strip():
+            assert done is None, "closed on a game in play without a reason"
+            return
+        assert done is not None and isinstance(done[-1], ev.EveningClosed)
+        if in_play and g.commitment is not None:
+            assert done[0] == ev.DrawRevealed(g.index, e.sealed[g.index].hex())
+        audit(e)
+        pid = data.draw(st.sampled_from(PLAYERS[:2]))
+        rng = random.Random(1)
+        moves = [
+            lambda: e.join("late", "Late"),
+            lambda: e.sell(pid, next(iter(e.program.kinds())), 1, rng=rng),
+            lambda: e.order(pid, 0),
+            e.start_game,
+            lambda: e.draw(rng),
+            lambda: e.enter_ball(data.draw(st.integers(1, 90))),
+            e.award,
+            e.allow_unmark,
+            e.close_last_call,
+            lambda: e.claim(pid, data.draw(st.sampled_from([*self.sold(), 1]))),
+            lambda: e.unmark_all(pid),
+            lambda: e.close_till("Marie"),
+            lambda: e.close_evening("organisateur", "encore"),
+        ]
+        for move in moves:
+            size = len(e.history)
+            assert attempt(e, move) in (None, []), "a move accepted after the closing"
+            assert len(e.history) == size
+        taken, _ = e.save_marks([(pid, len(e.games), [(1, 1, True)])])
+        assert taken == []
 
     # ---- bookkeeping
 

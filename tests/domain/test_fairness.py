@@ -1,8 +1,12 @@
 """Fairness of the electronic boulier and of the tie-break tokens, tested statistically on the
-engine's real draw path (`Evening.draw()` and `Evening.break_tie_by_draw()` with no `rng`
-argument, i.e. `default_rng()`: the operating system's CSPRNG, as the live layer calls them).
+engine's real draw path (`Evening.start_game()` then `Evening.draw()`, and
+`Evening.break_tie_by_draw()` with no `rng` argument, i.e. `default_rng()`: the operating
+system's CSPRNG, as the live layer calls them).
 
-CI plays 10,000 games; the long run sets `LOTO_FAIRNESS_GAMES=100000` (see bench/README.md).
+Every electronic game draws the order committed at its start (`domain/commitment.py`: a fresh
+seed, Fisher-Yates driven by SHA-256): CI plays 10,000 games through the engine
+(`LOTO_FAIRNESS_GAMES=100000` for the long run, see bench/README.md) and checks 100,000
+committed orders straight from fresh seeds (`LOTO_COMMITTED_GAMES`).
 
 **Draws.** Over N full games (90 numbers each) the table `counts[position][number]` is a sum of
 N random 90x90 permutation matrices. Its entries are not independent multinomial cells: every
@@ -35,6 +39,7 @@ from collections.abc import Callable, Sequence
 
 import pytest
 
+from loto_app.domain import commitment as draws
 from loto_app.domain import engine as engine_mod
 from loto_app.domain.engine import TOKEN_BAG, Evening
 from loto_app.domain.events import TieBroken
@@ -52,6 +57,7 @@ from loto_app.domain.program import (
 )
 
 GAMES = int(os.environ.get("LOTO_FAIRNESS_GAMES", "10000"))
+COMMITTED_GAMES = int(os.environ.get("LOTO_COMMITTED_GAMES", "100000"))
 ALPHA = 0.01
 BALLS = 90
 KEY = b"f" * 32
@@ -139,6 +145,32 @@ def play_games(games: int) -> list[list[int]]:
 
 def draw_test(games: int) -> tuple[float, int, float]:
     return permutation_table_test(play_games(games), games)
+
+
+def committed_orders(games: int) -> list[list[int]]:
+    """`counts[position][number - 1]` over the orders of `games` fresh seeds (the committed
+    orders the engine draws, without the engine around them)."""
+    counts = [[0] * BALLS for _ in range(BALLS)]
+    for _ in range(games):
+        for row, number in zip(counts, draws.draw_order(draws.new_seed()), strict=True):
+            row[number - 1] += 1
+    return counts
+
+
+class BiasedBelow:
+    """The committed order's uniform pick, biased towards small indices (the first balls
+    left): with probability `bias` it is taken twice and the smaller kept."""
+
+    def __init__(self, bias: float) -> None:
+        self.bias = bias
+        self.fair = draws._below
+        self.coin = random.Random(7)
+
+    def __call__(self, stream: object, n: int) -> int:
+        k = self.fair(stream, n)  # type: ignore[arg-type]
+        if self.coin.random() < self.bias:
+            k = min(k, self.fair(stream, n))  # type: ignore[arg-type]
+        return k
 
 
 # ---------------------------------------------------------------------- the tie-break tokens
@@ -325,11 +357,23 @@ def test_tie_break_tokens_and_winner_are_uniform() -> None:
     confirmed(sample, "tie-break (Bonferroni over 4)")
 
 
+def test_committed_orders_are_uniform_over_number_and_position() -> None:
+    """100,000 committed orders from fresh seeds: every number equally likely at every
+    position (the table test above; a rejection is confirmed on a second sample)."""
+
+    def sample() -> float:
+        t, dof, p = permutation_table_test(committed_orders(COMMITTED_GAMES), COMMITTED_GAMES)
+        print(f"committed orders: games={COMMITTED_GAMES} T={t:.1f} dof={dof} p={p:.4f}")
+        return p
+
+    confirmed(sample, "committed orders")
+
+
 def test_the_draw_test_flags_a_biased_boulier(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The same test through the same engine path, with `default_rng` swapped for a boulier
-    that favours small numbers (one draw in four keeps the smaller of two indices): rejected
-    beyond doubt on 2,000 games."""
-    monkeypatch.setattr(engine_mod, "default_rng", lambda: BiasedBoulier(0.25))
+    """The same test through the same engine path, with the committed order's uniform pick
+    swapped for one that favours the first balls left (one pick in four keeps the smaller of
+    two indices): rejected beyond doubt on 2,000 games."""
+    monkeypatch.setattr(draws, "_below", BiasedBelow(0.25))
     t, dof, p = draw_test(2000)
     print(f"biased draws: games=2000 T={t:.1f} dof={dof} p={p:.3g}")
     assert p < 1e-6

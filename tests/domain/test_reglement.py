@@ -123,7 +123,12 @@ def test_the_token_source_follows_its_setting():
     physical = demo_program().with_settings(draw_source=DrawSource.PHYSICAL)
     assert "dans le sac" in article(physical, "Ex aequo")
     assert "boulier de la salle" in article(physical, "Le tirage")
-    assert "boulier électronique" in article(demo_program(), "Le tirage")
+    assert "rien n'est engagé à l'avance" in article(physical, "Le tirage")
+    electronic = article(demo_program(), "Le tirage")
+    assert "boulier électronique" in electronic
+    assert "empreinte" in electronic and "graine est publiée" in electronic
+    assert "engagé" not in article(physical, "L'achat des cartons")
+    assert "tirage est alors engagé" in article(demo_program(), "L'achat des cartons")
 
 
 def test_marking_demarquage_and_the_claim_hint_follow_their_settings():

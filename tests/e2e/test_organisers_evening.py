@@ -281,6 +281,33 @@ def test_an_evening_from_creation_to_closing_report(
     wide = caissier.evaluate(WIDE_JS, 390)
     assert not wide, f"the desk is wider than a phone: {wide}"
     caissier.set_viewport_size(TABLET["viewport"])
+
+    # paper cartons printed in advance: the organiser prints a sheet of 6, the desk sells one
+    # by its number and code; scanned again (its QR code's text), it is refused and counted,
+    # and so is a wrong code
+    org.get_by_test_id("paper-sheets").fill("1")
+    sheet = PdfReader(io.BytesIO(download(org, "paper-print")))
+    expect(org.get_by_test_id("books-message")).to_contain_text("6 cartons papier imprimés")
+    audit = rows(db_url, m.AuditRow, evening_id)
+    (printed,) = [r.payload["carton_nos"] for r in audit if r.type == "paper_printed"]
+    codes = {c.no: c.check_code for c in rows(db_url, m.CartonRow, evening_id)}
+    first = printed[0]
+    assert codes[first] in sheet.pages[0].extract_text()
+    vendeur.get_by_test_id("printed-cartons").fill(f"{first} {codes[first].lower()}")
+    vendeur.get_by_test_id("printed-offer").select_option("0")  # 1 carton, 3 €
+    vendeur.get_by_test_id("printed-submit").click()
+    said = vendeur.get_by_test_id("printed-message")
+    expect(said).to_contain_text(f"Vendu : 1 carton pour Carton papier n° {first}", timeout=WAIT_MS)
+    series = rows(db_url, m.SeriesRow, evening_id)[0].code
+    vendeur.get_by_test_id("printed-cartons").fill(f"LOTO:{series}:{first}:{codes[first]}")
+    vendeur.get_by_test_id("printed-offer").select_option("0")
+    vendeur.get_by_test_id("printed-submit").click()
+    expect(said).to_contain_text(f"carton n° {first} déjà vendu", timeout=WAIT_MS)
+    vendeur.get_by_test_id("printed-cartons").fill(f"{printed[1]} ZZZZZZ")
+    vendeur.get_by_test_id("printed-offer").select_option("0")
+    vendeur.get_by_test_id("printed-submit").click()
+    expect(said).to_contain_text(f"carton n° {printed[1]} inconnu", timeout=WAIT_MS)
+    vendeur.screenshot(path=shots / "caisse-printed-refused-tablet.png", full_page=True)
     for page in (vendeur, caissier, org):
         found = blocking_violations(page)
         assert not found, f"{page.url}: {describe(found)}"
@@ -339,13 +366,13 @@ def test_an_evening_from_creation_to_closing_report(
     caissier.get_by_test_id("close-till").click()
     caissier.get_by_test_id("close-confirm").click()
     expect(caissier.get_by_test_id("till-closed")).to_contain_text("Jeanne", timeout=WAIT_MS)
-    assert paid == 800 + 300 + 300  # the pack, the confirmed order, the paper carton
+    assert paid == 800 + 300 + 300 + 300  # the pack, the order, the paper and printed cartons
     assert {s.status for s in sales} == {"paid", "cancelled"}
     expect(caissier.get_by_test_id("total-received")).to_have_text(euros(paid))
     expect(caissier.get_by_test_id("by-method")).to_contain_text("Carte : 6 €")  # order + paper
-    expect(caissier.get_by_test_id("by-method")).to_contain_text("Espèces : 8 €")
+    expect(caissier.get_by_test_id("by-method")).to_contain_text("Espèces : 11 €")
     # one name per staff member: Jeanne settled the order, she is not "Caisse (Jeanne)"
-    expect(caissier.get_by_test_id("by-seller")).to_have_text("Par vendeurJeanne : 3 €Marie : 11 €")
+    expect(caissier.get_by_test_id("by-seller")).to_have_text("Par vendeurJeanne : 3 €Marie : 14 €")
     expect(caissier.get_by_test_id("sell-phone")).to_have_count(0)  # no sale after closing
     (handed,) = rows(db_url, m.AwardRow, evening_id)
     assert handed.handed_over and handed.handed_by == "Marie"
@@ -377,3 +404,45 @@ def test_an_evening_from_creation_to_closing_report(
     assert euros(paid) in text
     for n in draws:
         assert str(n) in text
+
+    # ------------------------------------------------------------------ the books closed
+    # the paper cartons reconciled: Mme Martin's printed at her sale, and the sheet of 6
+    org.get_by_test_id("paper-reconcile").click()
+    lines = org.get_by_test_id("paper-lines")
+    expect(lines).to_contain_text("Classique", timeout=WAIT_MS)
+    cells = [c.strip() for c in lines.locator("td").all_inner_texts()]
+    assert cells == ["Classique", "7", "6", "2", "0", "0", "5"], cells
+    refusals = org.get_by_test_id("paper-refusals")
+    expect(refusals).to_contain_text("vendu deux fois")
+    expect(refusals).to_contain_text("inconnu de la série")
+    expect(refusals).to_contain_text("autre série")  # the ZZZZZZ claim at the control desk
+    verbal = PdfReader(io.BytesIO(download(org, "pv-evening")))
+    text = re.sub(r"\s+", " ", " ".join(p.extract_text() for p in verbal.pages))
+    assert "Procès-verbal de la soirée" in text and "Boulier physique" in text
+    assert "Cartons papier de la série" in text and "Signatures" in text
+    org.get_by_test_id("pv-game-no").fill("1")
+    game = PdfReader(io.BytesIO(download(org, "pv-game")))
+    assert "Procès-verbal de la partie 1" in re.sub(r"\s+", " ", game.pages[0].extract_text())
+
+    # closing the evening: asked once, with what is still open; then nothing is accepted
+    org.get_by_test_id("close-ask-button").click()
+    expect(org.get_by_test_id("close-ask")).to_contain_text("Clore la soirée ?", timeout=WAIT_MS)
+    found = blocking_violations(org)
+    assert not found, f"/organisation (closing): {describe(found)}"
+    org.get_by_test_id("close-confirm").click()
+    expect(org.get_by_test_id("closed-text")).to_contain_text("Soirée close le", timeout=WAIT_MS)
+    org.screenshot(path=shots / "organisation-closed-laptop.png", full_page=True)
+    last = max(s.no for s in rows(db_url, m.SaleRow, evening_id))  # the printed carton's sale
+    caissier.get_by_test_id("cancel-sale").fill(str(last))
+    caissier.get_by_test_id("cancel-reason").fill("Erreur")
+    caissier.get_by_test_id("cancel-submit").click()
+    caissier.get_by_test_id("cancel-confirm").click()
+    expect(caissier.get_by_test_id("caisse-message")).to_contain_text(
+        "La soirée est close", timeout=WAIT_MS
+    )
+    assert {s.status for s in rows(db_url, m.SaleRow, evening_id) if s.no == last} == {"paid"}
+    fill(org, "staff-name", "Paul")
+    org.get_by_test_id("staff-role").select_option("vendeur")
+    org.get_by_test_id("staff-add").click()
+    expect(org.get_by_test_id("staff-message")).to_contain_text("La soirée est close")
+    expect(player.get_by_test_id("announcement")).to_contain_text("close", timeout=WAIT_MS)

@@ -110,3 +110,40 @@ def test_end_of_evening_is_announced():
     assert snap["status"] == "over" and not snap["can_start"]
     assert "soirée est terminée" in snap["announcement"]
     assert private_view(e, "bob").tickets[0].lot == "Jambon"
+
+
+def test_the_commitment_is_public_the_seed_is_not_until_the_game_ends():
+    import json
+
+    e = Evening(
+        Program("A", (QUINE,), Settings(DrawSource.ELECTRONIC, last_call_seconds=0)), b"k", "ABC"
+    )
+    e.join("ana", "Ana")
+    e.start_game()
+    seed = e.sealed[0].hex()
+    snap = public_snapshot(e, "Loto", "ABC")
+    c = e.game.commitment.commitment
+    assert snap["commitment"] == c and snap["commitment_short"] == c[:4].upper() + " " + (
+        c[4:8].upper() + " " + c[8:12].upper() + " " + c[12:16].upper()
+    )
+    assert "avant le premier numéro" in snap["draw_note"] and not snap["draw_revealed"]
+    while e.can_draw():
+        e.draw()
+        assert seed not in json.dumps(public_snapshot(e, "Loto", "ABC"))
+    e.allow_unmark()
+    after = public_snapshot(e, "Loto", "ABC")
+    assert after["draw_revealed"] and "vérifie" in after["draw_note"]
+    assert seed not in json.dumps(after)  # (the page /verifier shows it, not every screen)
+
+
+def test_the_physical_boulier_says_nothing_is_committed_and_a_closed_evening_says_so():
+    e = _evening()
+    assert public_snapshot(e, "Loto", "ABC")["draw_note"] == ""
+    e.start_game()
+    snap = public_snapshot(e, "Loto", "ABC")
+    assert snap["commitment"] == "" and "rien n'est engagé" in snap["draw_note"]
+    e.close_evening("organisateur", "Coupure de courant")
+    closed = public_snapshot(e, "Loto", "ABC")
+    assert closed["closed"] and closed["status"] == "over"
+    assert not closed["can_start"] and not closed["can_draw"] and not closed["claim_open"]
+    assert "close" in closed["announcement"]

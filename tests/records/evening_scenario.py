@@ -5,7 +5,8 @@ move (on a bare `Evening`, or through the registry to commit it: `live_driver`),
 returns the current engine state. The evening has desk sales (cash and card), an order settled
 at the caisse, an order cancelled, a sale refunded, a paper player, a false claim, a claim of
 another série at the desk, valid claims, an ex aequo settled by tokens, awards, a lot handed
-over and the till closed.
+over, paper cartons printed in advance and sold by number (one sold twice and an unknown one
+refused) and the till closed.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from loto_app.domain.engine import Evening, GameStatus
-from loto_app.domain.program import Program, demo_program
+from loto_app.domain.program import Kind, Program, demo_program
 from loto_app.domain.serial import check_code
 from loto_app.domain.verdicts import Verdict, judge
 from loto_app.live.runtime.live_evening import LiveEvening
@@ -83,7 +84,8 @@ def play_evening(run: Run, get: Callable[[], Evening], seed: int) -> dict[str, i
     out["refunded"] = len(get().sales)
     run(lambda e: e.cancel_sale(out["refunded"], "Jeanne", "Erreur de type de carton"))
 
-    run(lambda e: e.start_game())
+    seed_bytes = rng.randbytes(32)  # the committed order, the same on every replay of the seed
+    run(lambda e: e.start_game(seed_bytes))
     run(lambda e: e.draw(rng))
     # a false claim: ana's first carton is not complete after one number
     run(lambda e: e.claim("ana", e.player_cartons("ana")[0].no))
@@ -124,6 +126,16 @@ def play_evening(run: Run, get: Callable[[], Evening], seed: int) -> dict[str, i
     # a dispute settled after the game (art. 8): ana's false claim was a misread ball
     run(lambda e: e.overturn(1, "valid", "organisateur", "Boule mal lue par l'animateur"))
     run(lambda e: e.hand_over(1, "Paul"))
+    # paper cartons printed in advance (a planche), sold at the desk by number and check code;
+    # the same carton again (sold twice) and a made-up one are refused and counted
+    run(lambda e: e.print_paper("classique", 1, "organisateur", rng))
+    e = get()
+    printed = sorted(e.paper_stock[Kind.CLASSIQUE])[:3]
+    codes = [(n, check_code(e.key, e.program.series, n)) for n in printed]
+    run(lambda e: e.sell_printed("emile", "Émile", THREE_CLASSIQUE, codes, "cash", "Luc"))
+    out["printed_sale"] = len(get().sales)
+    run(lambda e: e.sell_printed("emile", "", ONE_CLASSIQUE, codes[:1], "card", "Luc"))
+    run(lambda e: e.sell_printed("emile", "", ONE_CLASSIQUE, [(999, "ZZZZZZ")], "cash", "Luc"))
     run(lambda e: e.close_till("Jeanne"))
     return out
 

@@ -31,7 +31,7 @@ def test_header_names_the_evening(played: Played) -> None:
     assert (r.name, r.date, r.series) == (EVENING_NAME, EVENING_DATE, "A")
     assert r.join_code == played.live.join_code
     labels = dict(r.settings)
-    assert labels["Tirage"] == "boulier électronique"
+    assert labels["Tirage"].startswith("boulier électronique (chaque partie engagée")
     assert "Planche de 6 (classique) : 15 €" in labels["Tarifs"]
 
 

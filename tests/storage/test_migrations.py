@@ -27,6 +27,7 @@ EXPECTED_TABLES = {
     "staff",
     "audit_log",
     "picture",
+    "draw_seed",
 }
 
 

@@ -5,6 +5,7 @@ from the database is exactly the evening that was played. Moves go through the p
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import random
 from collections.abc import Callable
 
@@ -48,7 +49,8 @@ def next_move(e: Evening, i: int) -> Callable[[Evening], list]:
     if e.is_over:
         return lambda ev: []
     if g is None or g.status is GameStatus.FINISHED:
-        return lambda ev: ev.start_game()
+        seed = hashlib.sha256(f"game at step {i}".encode()).digest()  # (the reference's too)
+        return lambda ev: ev.start_game(seed)
     if g.status is GameStatus.AWAITING_UNMARK:
         return lambda ev: ev.allow_unmark()
     entries = g.entries()
@@ -76,8 +78,8 @@ def play(target, steps: range, apply: Callable) -> None:
         apply(next_move(target(), i))
 
 
-def reference(n: int) -> Evening:
-    e = Evening(program())
+def reference(n: int, code: str) -> Evening:
+    e = Evening(program(), b"", code)
     play(lambda: e, range(n), lambda move: move(e))
     return e
 
@@ -103,7 +105,7 @@ def test_half_a_game_dropped_and_reloaded_from_the_file_finishes_the_same(db_eng
     driver = drivers(store)
     live = driver.on(creds.evening_id)
     play(lambda: live.evening, range(half, TOTAL), live.run)
-    ref = reference(TOTAL)
+    ref = reference(TOTAL, creds.join_code)
     assert live.evening.fingerprint() == ref.fingerprint()
     assert [a.tickets for g in live.evening.games for a in g.awards] == [
         a.tickets for g in ref.games for a in g.awards
@@ -182,6 +184,8 @@ def test_two_processes_on_one_database_stay_in_step(db_engine, drivers):
     assert a.evening.fingerprint() != b.evening.fingerprint()
     b.catch_up()
     assert a.evening.fingerprint() == b.evening.fingerprint()
+    (drawn,) = b.run(lambda e: e.draw())  # b holds the committed seed a sealed
+    assert drawn.number == a.evening.committed_order(a.evening.game)[0]
     assert store_a.verify_audit(creds.evening_id) == []
 
 

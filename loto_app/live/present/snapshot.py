@@ -7,6 +7,7 @@ import math
 from typing import Any
 from urllib.parse import parse_qs, urlparse
 
+from loto_app.domain import commitment as draws
 from loto_app.domain import events as ev
 from loto_app.domain.engine import Evening, Game, GameStatus
 from loto_app.domain.program import KIND_LABELS, PATTERN_LABELS, Kind, Pattern, TieMethod
@@ -103,15 +104,44 @@ def _name(e: Evening, player_id: str | None) -> str:
 
 def _status(e: Evening) -> str:
     g = e.game
+    if e.closed is not None or e.is_over:
+        return "over"
     if g is None:
         return "waiting"
-    if e.is_over:
-        return "over"
     return g.status.value
+
+
+#: Said wherever the draw is shown, when the physical boulier draws (nothing is committed).
+PHYSICAL_NOTE = "Boulier manuel : rien n'est engagé à l'avance, les boules tirées font foi."
+
+
+def draw_public(e: Evening, g: Game | None) -> dict[str, Any]:
+    """The game's commitment as everyone sees it (never its seed while it is played): the
+    hall screen and the phones show it short before the first number; once the game is over
+    and its seed revealed, where to check it."""
+    c = g.commitment if g is not None else None
+    if c is None:
+        physical = e.program.settings.draw_source.value == "physical"
+        note = PHYSICAL_NOTE if g is not None and physical else ""
+        return {"commitment": "", "commitment_short": "", "draw_revealed": False, "draw_note": note}
+    revealed = bool(g and g.revealed)
+    note = (
+        f"Partie {c.game + 1} terminée : son tirage se vérifie sur la page « vérifier »."
+        if revealed
+        else "Tirage engagé avant le premier numéro, vérifiable à la fin de la partie."
+    )
+    return {
+        "commitment": c.commitment,
+        "commitment_short": draws.short(c.commitment),
+        "draw_revealed": revealed,
+        "draw_note": note,
+    }
 
 
 def _announcement(e: Evening, g: Game | None) -> tuple[str, str]:
     """(text, kind) of the latest thing the hall must hear."""
+    if e.closed is not None:
+        return "La soirée est close. Merci à tous et à bientôt\u202f!", "winner"
     if e.pause is not None:  # (the phones say it; the hall screen shows the entracte's scene)
         back = clock(e.pause.returns_at)
         return f"Entracte : {e.pause.message} — reprise à {back}.", "info"
@@ -150,8 +180,14 @@ def _announcement(e: Evening, g: Game | None) -> tuple[str, str]:
                         "check",
                     )
                 return f"{word} ? {who} : {HALL_VERDICTS[Verdict(x.verdict)]}.", "info"
-            case ev.LastCallOpened() | ev.LastCallClosed() | ev.VoucherIssued():
-                continue  # (the claim before it, or the tie-break, says what happened)
+            case (
+                ev.LastCallOpened()
+                | ev.LastCallClosed()
+                | ev.VoucherIssued()
+                | ev.DrawCommitted()
+                | ev.DrawRevealed()
+            ):
+                continue  # (the claim before it, the tie-break or the game's start says it)
             case (
                 ev.CartonReinstated()
                 | ev.VerdictOverturned()
@@ -406,6 +442,8 @@ def public_snapshot(
     return {
         **show(e, game_times),
         **readback(e, g),
+        **draw_public(e, g),
+        "closed": e.closed is not None,
         "last_call": lc is not None,
         "last_call_text": LAST_CALL_WORDS[g.spec.stages[lc.stage].pattern] if g and lc else "",
         "last_call_seconds": lc.seconds if lc else settings.last_call_seconds,
@@ -443,8 +481,8 @@ def public_snapshot(
         "count": len(g.drawn) if g else 0,
         # a claim refers to the last number until the next one, award or not; the phones
         # invite it while a stage is left to play (the desk still takes a réclamation after
-        # the last award: `Evening.claim`)
-        "claim_open": bool(running and g and g.drawn),
+        # the last award: `Evening.claim`); nothing once the evening is closed
+        "claim_open": bool(running and g and g.drawn and e.closed is None),
         "can_draw": e.can_draw(),
         "can_correct": e.can_correct(),
         "unmark_allowed": bool(g and g.status is GameStatus.FINISHED),
@@ -456,7 +494,9 @@ def public_snapshot(
                 or (running and len(g.drawn) == 90 and not g.entries())
             )
         ),
-        "can_start": bool((g is None or g.status is GameStatus.FINISHED) and not e.is_over),
+        "can_start": bool(
+            (g is None or g.status is GameStatus.FINISHED) and not e.is_over and e.closed is None
+        ),
         "entries": [_name(e, p) for p in entries],
         "tie": len(entries) > 1 and not (g and g.tie.broken),
         "share_possible": bool(

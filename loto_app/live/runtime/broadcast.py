@@ -81,6 +81,7 @@ DESK_EVENTS = (
     ev.LotGiven,
     ev.AwardWithdrawn,
     ev.ProgramAmended,  # (the tariff may have changed)
+    ev.EveningClosed,
 )
 
 
@@ -290,6 +291,9 @@ PUBLIC_EVENTS = (
     ev.LotPhotoSet,  # the pictures the hall screen and the phones show
     ev.PartnerAdded,
     ev.PartnerRemoved,
+    ev.DrawCommitted,  # (with GameStarted: the commitment everyone is shown)
+    ev.DrawRevealed,
+    ev.EveningClosed,
     *ev.DISPUTE_EVENTS,
 )
 

@@ -68,6 +68,10 @@ class LiveEvening:
                 self.evening.apply(e)
                 self.seq, self.last_hash = seq, h
                 self._note([e])
+                if isinstance(e, ev.DrawCommitted):  # (another worker started the game)
+                    seed = self.store.sealed_seed(self.evening_id, e.game)
+                    if seed is not None:
+                        self.evening.sealed[e.game] = seed
 
     def _note(self, events: list[ev.Event]) -> None:
         """Keep the time of each draw (for the hall's draw rhythm) and when each game started
@@ -160,7 +164,7 @@ class LiveEvening:
         with self._lock:
             try:
                 self.seq, self.last_hash = self.store.append(
-                    self.evening_id, events, self.seq, self.last_hash, extra
+                    self.evening_id, events, self.seq, self.last_hash, extra, self.evening.sealed
                 )
             except IntegrityError:
                 log.warning("evening %s: concurrent write, batch played again", self.evening_id)

@@ -152,4 +152,3 @@ class ControleState(StaffSession, rx.State):
         self.readback_on = False
         self.readback_title = self.readback_caption = self.readback_kind = ""
         self.readback_cols, self.readback_cartons = 9, []
-

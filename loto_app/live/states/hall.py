@@ -98,3 +98,9 @@ class HallView(rx.State):
     numbers_games: list[dict[str, Any]] = []
     numbers_bars: list[dict[str, int]] = []
     numbers_highest: int = 0
+    # the electronic draw's commitment (never its seed in play), and a closed evening
+    commitment: str = ""
+    commitment_short: str = ""
+    draw_revealed: bool = False
+    draw_note: str = ""
+    closed: bool = False

@@ -156,7 +156,12 @@ class EveningStaff(ScreenPairing, OrganisationState):
             refuse(self._who(), "renew_invitation", "remote play is off")
             self.staff_message = "Le jeu à distance n'est pas ouvert pour cette soirée."
             return
-        self.invitation = await asyncio.to_thread(access().renew_invitation, self._evening_id)
+        try:
+            self.invitation = await asyncio.to_thread(access().renew_invitation, self._evening_id)
+        except AccessError as exc:
+            refuse(self._who(), "renew_invitation", exc)
+            self.staff_message = exc.user_message
+            return
         log.info("evening %s: invitation link renewed", self._evening_id)
 
     # ------------------------------------------------------------------ hooks

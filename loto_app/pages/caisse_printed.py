@@ -1,0 +1,88 @@
+"""`/caisse`: selling paper cartons printed in advance (`PrintedSale`), by their numbers and
+check codes typed, or scanned with a USB QR scanner (one carton a line)."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from loto_app.components.form import section
+from loto_app.components.palette import FIELD_LINE, MUTED
+from loto_app.components.ui import big_button, tid
+from loto_app.live.states.caisse import CaisseState
+from loto_app.live.states.caisse_printed import PrintedSale
+
+FIELD = {"font_size": "1.2rem", "padding": "0.5rem", "width": "100%", "min_height": "3rem"}
+
+
+def printed_sale() -> rx.Component:
+    """The form: the buyer's name (optional), the tariff, the payment, the cartons."""
+    method = rx.radio_group.root(
+        rx.flex(
+            rx.radio_group.item("Espèces", value="cash", custom_attrs=tid("printed-cash")),
+            rx.radio_group.item("Carte", value="card", custom_attrs=tid("printed-card")),
+            gap="1.5rem",
+            align="center",
+        ),
+        name="method",
+        default_value="cash",
+        size="3",
+        aria_label="Paiement",
+    )
+    return section(
+        "Cartons papier déjà imprimés",
+        rx.text(
+            "Un carton par ligne : son numéro puis son code (ex. « 12 7KQ2MB »), ou scannez "
+            "son QR code.",
+            color=MUTED,
+        ),
+        rx.form(
+            rx.vstack(
+                rx.el.label("Cartons vendus", font_weight="700", html_for="printed-cartons"),
+                rx.text_area(
+                    id="printed-cartons",
+                    name="cartons",
+                    rows="4",
+                    width="100%",
+                    font_size="1.3rem",
+                    spell_check=False,
+                    border=f"2px solid {FIELD_LINE}",
+                    custom_attrs=tid("printed-cartons", autocapitalize="characters"),
+                ),
+                rx.el.label(
+                    "Nom du joueur (facultatif)", font_weight="700", html_for="printed-name"
+                ),
+                rx.input(
+                    id="printed-name",
+                    name="name",
+                    size="3",
+                    font_size="1.3rem",
+                    width="100%",
+                    max_length=30,
+                    custom_attrs=tid("printed-name"),
+                ),
+                rx.el.select(
+                    rx.foreach(CaisseState.offers, lambda o: rx.el.option(o.amount, value=o.label)),
+                    name="offer",
+                    custom_attrs=tid("printed-offer", **{"aria-label": "Tarif"}),
+                    **FIELD,
+                ),
+                method,
+                big_button("Encaisser ces cartons", "printed-submit", type="submit", width="100%"),
+                spacing="3",
+                width="100%",
+            ),
+            on_submit=PrintedSale.sell_printed,
+            reset_on_submit=True,
+        ),
+        rx.cond(
+            PrintedSale.printed_message != "",
+            rx.callout(
+                PrintedSale.printed_message,
+                color_scheme=rx.cond(PrintedSale.printed_ok, "green", "red"),
+                size="3",
+                high_contrast=True,
+                custom_attrs=tid("printed-message", role="status"),
+            ),
+        ),
+        testid="sell-printed",
+    )
