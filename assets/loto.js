@@ -604,6 +604,24 @@
     }
   });
 
+  // ------------------------------------------------- "Vous pouvez démarquer !" brought in view
+  // The box sits at the top of the page; a player who scrolled down to claim on a lower carton
+  // would not see it. When it appears (not when a page loads with it), the page scrolls to it,
+  // once, gently unless the phone asks for less motion.
+  var unmarkSeen;
+  function showUnmarkNow() {
+    var box = document.querySelector('[data-testid="unmark-now"]');
+    var shown = !!box;
+    if (unmarkSeen === false && shown) {
+      var r = box.getBoundingClientRect();
+      if (r.top < 0 || r.bottom > window.innerHeight) {
+        var still = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+        box.scrollIntoView({ block: "nearest", behavior: still ? "auto" : "smooth" });
+      }
+    }
+    unmarkSeen = shown;
+  }
+
   // ---------------------------------------------------------------- watch the last number
   var wasOffline = false;
   function check() {
@@ -616,6 +634,7 @@
     showPrefs();
     mkRender();
     oneToGo();
+    showUnmarkNow();
     var offline = !!document.querySelector('[data-testid="connection-banner"]');
     if (wasOffline && !offline) mkFlushNow(); // the connection is back: the pending pions go
     wasOffline = offline;

@@ -676,6 +676,9 @@ def test_full_evening(
         expect(anim.get_by_test_id("ball-submit")).to_have_count(0)
         shot(alice.page, "demarquage-verrouille")
 
+        # a player who scrolled down to her cartons is brought to the démarquer action
+        for p in phones:
+            p.page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
         claim(anim.get_by_test_id("allow-unmark"))
         # between games the screen shows the winners and the next game, and says it once
         expect(screen.get_by_test_id("scene-title")).to_have_text(
