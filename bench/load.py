@@ -1232,6 +1232,8 @@ async def bench_main(b: Bench, srv: Server) -> dict[str, Any]:
     cpu_broadcast = 0.0  # ... of which up to every phone holding the number (marks come later)
     b.mark_lat.clear()
     c_me, c_srv, sys0 = my_cpu(), srv.cpu(), psutil.cpu_times()
+    every = args.draw_every
+    c_start = srv.cpu()
     for _ in range(args.draws):
         c0 = srv.cpu()
         x, t = await draw()
@@ -1242,8 +1244,15 @@ async def bench_main(b: Bench, srv: Server) -> dict[str, Any]:
         lat += one
         per_draw_max.append(ms(max(one)))
         cpu_broadcast += seen_cpu[-1] - c0
+        if every:
+            await asyncio.sleep(max(0.0, t + every - now()))
+            continue
         idle = await settle()
         cpu_draws += (idle[1] if idle else srv.cpu()) - c0
+    if every:
+        idle = await settle()
+        cpu_draws = (idle[1] if idle else srv.cpu()) - c_start
+    res["draw_every_s"] = every
     gc.unfreeze()
     n_draws = len(per_draw_max)
     if n_draws:
@@ -1356,6 +1365,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="a phone marks a drawn number LO..HI s after receiving it",
     )
     ap.add_argument("--no-mark", dest="mark", action="store_false", help="phones do not mark")
+    ap.add_argument("--draw-every", type=float, default=0.0, help="a draw every S s")
     ap.add_argument(
         "--cartons-via",
         choices=("desk", "app"),
@@ -1461,7 +1471,10 @@ def main(argv: list[str] | None = None) -> int:
             f" load {os.getloadavg()[0]:.2f})",
             flush=True,
         )
-        res = asyncio.run(asyncio.wait_for(bench_main(b, srv), args.time_limit))
+        import uvloop  # (the emulator on uvloop, as bench/load.py of the new commit)
+
+        with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
+            res = runner.run(asyncio.wait_for(bench_main(b, srv), args.time_limit))
         res["date"] = time.strftime("%Y-%m-%d %H:%M")
         res["commit"] = git_commit()
         res["cpus"] = psutil.cpu_count()
