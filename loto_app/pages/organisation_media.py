@@ -67,7 +67,7 @@ def _chooser(upload_id: str, label: str, on_drop: rx.EventHandler, disabled) -> 
 
 
 def _lot_row(lot: rx.Var[dict[str, str]]) -> rx.Component:
-    return rx.flex(
+    return _row(
         rx.cond(
             lot["photo"] != "",
             rx.box(
@@ -90,7 +90,7 @@ def _lot_row(lot: rx.Var[dict[str, str]]) -> rx.Component:
                 border_radius="0.4rem",
             ),
         ),
-        rx.text(lot["lot"], font_size="1.15rem", font_weight="700", flex="1"),
+        lot["lot"],
         rx.cond(
             lot["photo"] != "",
             rx.button(
@@ -101,18 +101,12 @@ def _lot_row(lot: rx.Var[dict[str, str]]) -> rx.Component:
                 custom_attrs=tid("lot-photo-remove"),
             ),
         ),
-        align="center",
-        gap="0.8rem",
-        wrap="wrap",
-        padding_y="0.3rem",
-        width="100%",
-        border_bottom=f"1px solid {SECTION_LINE}",
-        custom_attrs=tid("lot-row", **{"data-lot": lot["lot"]}),
+        tid("lot-row", **{"data-lot": lot["lot"]}),
     )
 
 
 def _partner_row(p: rx.Var[dict[str, str]]) -> rx.Component:
-    return rx.flex(
+    return _row(
         rx.box(
             picture(p["src"], p["name"], width="100%", height="100%"),
             width="9rem",
@@ -122,7 +116,7 @@ def _partner_row(p: rx.Var[dict[str, str]]) -> rx.Component:
             border_radius="0.4rem",
             padding="0.2rem",
         ),
-        rx.text(p["name"], font_size="1.15rem", font_weight="700", flex="1"),
+        p["name"],
         rx.button(
             "Retirer",
             on_click=M.remove_partner(p["digest"]),
@@ -130,13 +124,42 @@ def _partner_row(p: rx.Var[dict[str, str]]) -> rx.Component:
             size="2",
             custom_attrs=tid("partner-remove"),
         ),
+        tid("partner-row"),
+    )
+
+
+def _row(thumbnail: rx.Component, name: rx.Var, remove: rx.Component, attrs: dict) -> rx.Component:
+    """A line of the list: the picture, what it shows (a lot, a partner), the button that
+    takes it away."""
+    return rx.flex(
+        thumbnail,
+        rx.text(name, font_size="1.15rem", font_weight="700", flex="1"),
+        remove,
         align="center",
         gap="0.8rem",
         wrap="wrap",
         padding_y="0.3rem",
         width="100%",
         border_bottom=f"1px solid {SECTION_LINE}",
-        custom_attrs=tid("partner-row"),
+        custom_attrs=attrs,
+    )
+
+
+def _two_steps(
+    first: str, control: rx.Component, second: str, chooser: rx.Component
+) -> rx.Component:
+    """The two steps side by side: the labelled first control (what the picture is of), then
+    the picture's chooser."""
+    return rx.flex(
+        rx.vstack(
+            rx.el.label(first, html_for=control.id, font_weight="700"),
+            control,
+            spacing="1",
+        ),
+        rx.vstack(rx.text(second, font_weight="700"), chooser, spacing="1"),
+        gap="1rem",
+        wrap="wrap",
+        align="end",
     )
 
 
@@ -160,28 +183,19 @@ def media() -> rx.Component:
             ),
         ),
         rx.heading("Photos des lots", as_="h3", size="5"),
-        rx.flex(
-            rx.vstack(
-                rx.el.label("1. Le lot", html_for="lot-choice", font_weight="700"),
-                rx.el.select(
-                    rx.el.option("Choisissez un lot…", value=""),
-                    rx.foreach(M.lots, lambda lot: rx.el.option(lot["lot"], value=lot["lot"])),
-                    id="lot-choice",
-                    value=M.lot_choice,
-                    on_change=M.choose_lot,
-                    custom_attrs=tid("lot-choice"),
-                    **NATIVE_SELECT,
-                ),
-                spacing="1",
+        _two_steps(
+            "1. Le lot",
+            rx.el.select(
+                rx.el.option("Choisissez un lot…", value=""),
+                rx.foreach(M.lots, lambda lot: rx.el.option(lot["lot"], value=lot["lot"])),
+                id="lot-choice",
+                value=M.lot_choice,
+                on_change=M.choose_lot,
+                custom_attrs=tid("lot-choice"),
+                **NATIVE_SELECT,
             ),
-            rx.vstack(
-                rx.text("2. La photo", font_weight="700"),
-                _chooser("lot-photo", "Choisir la photo…", M.upload_lot_photo, M.lot_choice == ""),
-                spacing="1",
-            ),
-            gap="1rem",
-            wrap="wrap",
-            align="end",
+            "2. La photo",
+            _chooser("lot-photo", "Choisir la photo…", M.upload_lot_photo, M.lot_choice == ""),
         ),
         rx.vstack(rx.foreach(M.lots, _lot_row), spacing="0", width="100%"),
         rx.heading("Partenaires", as_="h3", size="5", margin_top="0.5rem"),
@@ -190,29 +204,20 @@ def media() -> rx.Component:
             f"pendant les parties) ; {MAX_PARTNERS} au plus.",
             color=MUTED,
         ),
-        rx.flex(
-            rx.vstack(
-                rx.el.label("1. Le nom du partenaire", html_for="partner-name", font_weight="700"),
-                rx.input(
-                    id="partner-name",
-                    value=M.partner_name,
-                    on_change=M.name_partner,
-                    max_length=MAX_PARTNER_NAME,
-                    placeholder="ex. Boulangerie Martin",
-                    size="3",
-                    width="18rem",
-                    custom_attrs=tid("partner-name"),
-                ),
-                spacing="1",
+        _two_steps(
+            "1. Le nom du partenaire",
+            rx.input(
+                id="partner-name",
+                value=M.partner_name,
+                on_change=M.name_partner,
+                max_length=MAX_PARTNER_NAME,
+                placeholder="ex. Boulangerie Martin",
+                size="3",
+                width="18rem",
+                custom_attrs=tid("partner-name"),
             ),
-            rx.vstack(
-                rx.text("2. Son logo", font_weight="700"),
-                _chooser("partner-logo", "Choisir le logo…", M.upload_logo, M.partner_name == ""),
-                spacing="1",
-            ),
-            gap="1rem",
-            wrap="wrap",
-            align="end",
+            "2. Son logo",
+            _chooser("partner-logo", "Choisir le logo…", M.upload_logo, M.partner_name == ""),
         ),
         rx.vstack(rx.foreach(M.partners, _partner_row), spacing="0", width="100%"),
         testid="org-media",
