@@ -70,14 +70,7 @@ def _lot_row(lot: rx.Var[dict[str, str]]) -> rx.Component:
     return _row(
         rx.cond(
             lot["photo"] != "",
-            rx.box(
-                picture(lot["photo"], lot["lot"], width="100%", height="100%"),
-                width="5rem",
-                height="5rem",
-                flex_shrink="0",
-                border=f"1px solid {SECTION_LINE}",
-                border_radius="0.4rem",
-            ),
+            _thumbnail(lot["photo"], lot["lot"], "5rem", "5rem"),
             rx.box(
                 rx.text("pas de photo", color=MUTED, font_size="0.9rem", text_align="center"),
                 width="5rem",
@@ -107,15 +100,7 @@ def _lot_row(lot: rx.Var[dict[str, str]]) -> rx.Component:
 
 def _partner_row(p: rx.Var[dict[str, str]]) -> rx.Component:
     return _row(
-        rx.box(
-            picture(p["src"], p["name"], width="100%", height="100%"),
-            width="9rem",
-            height="3.5rem",
-            flex_shrink="0",
-            border=f"1px solid {SECTION_LINE}",
-            border_radius="0.4rem",
-            padding="0.2rem",
-        ),
+        _thumbnail(p["src"], p["name"], "9rem", "3.5rem", padding="0.2rem"),
         p["name"],
         rx.button(
             "Retirer",
@@ -125,6 +110,19 @@ def _partner_row(p: rx.Var[dict[str, str]]) -> rx.Component:
             custom_attrs=tid("partner-remove"),
         ),
         tid("partner-row"),
+    )
+
+
+def _thumbnail(src: rx.Var, name: rx.Var, width: str, height: str, **props) -> rx.Component:
+    """The picture at the start of a line of the list, framed."""
+    return rx.box(
+        picture(src, name, width="100%", height="100%"),
+        width=width,
+        height=height,
+        flex_shrink="0",
+        border=f"1px solid {SECTION_LINE}",
+        border_radius="0.4rem",
+        **props,
     )
 
 
