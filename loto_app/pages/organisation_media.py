@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import reflex as rx
 
-from loto_app.components.form import NATIVE_SELECT, section
+from loto_app.components.form import NATIVE_SELECT, outcome, section
 from loto_app.components.media import picture
 from loto_app.components.palette import MUTED, SECTION_LINE
 from loto_app.components.ui import tid
@@ -171,14 +171,12 @@ def media() -> rx.Component:
             "photo).",
             color=MUTED,
         ),
-        rx.cond(
-            M.media_message != "",
-            rx.callout(
-                M.media_message,
-                color_scheme=rx.cond(M.media_ok, "green", "red"),
-                size="2",
-                custom_attrs=tid("media-message", role=rx.cond(M.media_ok, "status", "alert")),
-            ),
+        outcome(
+            M.media_message,
+            M.media_ok,
+            "media-message",
+            size="2",
+            role=rx.cond(M.media_ok, "status", "alert"),
         ),
         rx.heading("Photos des lots", as_="h3", size="5"),
         _two_steps(
