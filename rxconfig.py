@@ -65,7 +65,7 @@ if _server == "uvicorn":
     # worker opens its own Redis and database connections on first use, and accepts on the
     # listening socket gunicorn shares among all of them. gunicorn restarts a worker whose event
     # loop has not ticked for --timeout s (30 by default): one flooded by a join storm on a busy
-    # machine was killed with its 1,500 phones (bench/load.py, 2026-12-06); 300 s still catches
+    # machine was killed with its ~500 phones (bench/load.py, 2026-12-06); 300 s still catches
     # a hung one (Granian never restarts a worker but a dead one).
     os.environ["GUNICORN_CMD_ARGS"] = (
         f"--worker-class loto_app.lean_server.LeanWorker --workers {_workers()} --timeout 300"
