@@ -1,7 +1,8 @@
 """The admission gate of several workers: at most `slots` of the phones' events in Reflex's
-hands at once, the others admitted in order of arrival as slots come back; a chained event goes
-straight through; a slot comes back when its event is done, or after `HOLD_MAX` s whatever
-happens; an event whose enqueue fails gives its slot back.
+hands at once, the others admitted in order of arrival as slots come back, a page's hydrate
+after the events of pages already loaded; a chained event goes straight through; a cancelled
+wait gives up its place; a slot comes back when its event is done, or after `HOLD_MAX` s
+whatever happens; an event whose enqueue fails gives its slot back.
 
 Reflex's side is a stand-in here (an `enqueue` returning futures the test resolves): the
 gate is what is under test; tests/live/test_compat.py runs it in front of Reflex's real event
@@ -11,11 +12,22 @@ processor, and the several-worker browser test and bench/load.py --scale-out run
 from __future__ import annotations
 
 import asyncio
+from dataclasses import dataclass
 
 import pytest
 from reflex_base.event.context import EventContext
 
 from loto_app.live.gate import admission
+
+
+@dataclass(frozen=True)
+class Ev:
+    """An event, by its full name."""
+
+    name: str
+
+
+HYDRATE = f"reflex___state____state.{admission.HYDRATE}"
 
 
 class Reflex:
@@ -26,7 +38,8 @@ class Reflex:
         self.order: list[str] = []
         self.fail: set[str] = set()
 
-    async def enqueue(self, token: str, event: str) -> asyncio.Future:
+    async def enqueue(self, token: str, event: str | Ev) -> asyncio.Future:
+        event = event if isinstance(event, str) else f"{token}:{event.name.rpartition('.')[2]}"
         if event in self.fail:
             raise RuntimeError("queue shut down")
         self.order.append(event)
@@ -108,5 +121,42 @@ def test_a_slot_comes_back_after_hold_max_and_after_a_failed_enqueue(
         assert not third.done(), "one slot, held by 'next'"
         reflex.futures["next"].set_result(None)
         await asyncio.wait_for(third, 1)
+
+    asyncio.run(scenario())
+
+
+def test_a_hydrate_waits_behind_the_events_of_loaded_pages() -> None:
+    """Phones arriving (hydrates) queue behind the joins, purchases and claims of the phones
+    already in, which go first as slots come back; a cancelled wait gives up its place."""
+
+    async def scenario() -> None:
+        reflex = Reflex()
+        gate = admission.Admission(reflex.enqueue, slots=1)
+        first = await gate.enqueue("a", Ev(HYDRATE))
+        arriving = [asyncio.create_task(gate.enqueue(t, Ev(HYDRATE))) for t in "bcd"]
+        await _settle()
+        loaded = [
+            asyncio.create_task(gate.enqueue("a", Ev("x.player_state.join_evening"))),
+            asyncio.create_task(gate.enqueue("z", Ev("x.player_state.claim"))),
+        ]
+        await _settle()
+        arriving[1].cancel()  # (that phone went away)
+        await _settle()
+        assert gate.waiting == 4
+        first.set_result(None)
+        for _ in range(4):
+            await _settle()
+            (running,) = [f for f in reflex.futures.values() if not f.done()]
+            running.set_result(None)
+        await _settle()
+        assert reflex.order == [
+            "a:hydrate_and_load",
+            "a:join_evening",
+            "z:claim",
+            "b:hydrate_and_load",
+            "d:hydrate_and_load",
+        ]
+        assert gate.waiting == 0 and all(t.done() for t in loaded)
+        assert arriving[1].cancelled()
 
     asyncio.run(scenario())

@@ -6,9 +6,12 @@ With Redis, Reflex locks a client's state in Redis for each event, and the lock 
 starts every event the moment it arrives, so in a join storm a worker processes a thousand at
 once, each a slice at a time: on 2 cores shared with the load generator, 1,000 phones joining
 at once on 2 workers held their locks 1.5-9.8 s and a few expired (bench/load.py, 2026-12-06).
-Here, an event that finds every slot taken waits for one with no lock held, while its phone
-shows "Connexion…" (a page not yet hydrated) or its button's pending state; once admitted it
-runs alongside `SLOTS - 1` others only, and holds its lock for a fraction of a second.
+Here, an event that finds every slot taken waits for one with no lock held; once admitted it
+runs alongside `SLOTS - 1` others only, and holds its lock for a fraction of a second. A page's
+hydrate (a phone arriving: its page shows "Connexion…" until it is answered) waits behind the
+events of pages already loaded, so that the wait of a storm is spent there: a phone let in
+goes through its join and its cartons at once, and those already playing (a claim) never wait
+behind a crowd arriving.
 
 Events a handler chains (the on_load handlers after a hydrate, an event a handler returns) are
 not counted again: their parent was. A slot is given back when its event's processing is done
@@ -23,6 +26,7 @@ import contextlib
 import logging
 import os
 import time
+from collections import deque
 from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any
 
@@ -32,6 +36,8 @@ if TYPE_CHECKING:
     import reflex as rx
 
 log = logging.getLogger(__name__)
+
+HYDRATE = compat.HYDRATE
 
 #: Events of phones in Reflex's hands at once, per worker: enough to keep a core busy while
 #: some wait on Redis or the database (a join's events take 4-13 ms of CPU each).
@@ -46,33 +52,66 @@ LOG_EVERY = 10.0
 
 
 class Admission:
-    """Wraps the event processor's `enqueue` (`compat.set_socket_enqueue`)."""
+    """Wraps the event processor's `enqueue` (`compat.set_socket_enqueue`).
+
+    Two queues: a page's hydrate (a phone arriving, on "Connexion…") waits behind the events
+    of pages already loaded (a join, a purchase, a claim), so that a phone once in goes through
+    its join at once, and a crowd arriving never holds up those already playing."""
 
     def __init__(self, enqueue: compat.Enqueue, slots: int = SLOTS) -> None:
         self._enqueue = enqueue
-        self._slots = asyncio.Semaphore(slots)
-        self.waiting = 0  # events waiting for a slot now
+        self._free = slots
+        self._loaded: deque[asyncio.Future] = deque()  # events of loaded pages, first served
+        self._arriving: deque[asyncio.Future] = deque()  # hydrates
         self.longest_wait = 0.0  # s, since the process started
         self._logged_at = 0.0
+
+    @property
+    def waiting(self) -> int:
+        """Events waiting for a slot now."""
+        return len(self._loaded) + len(self._arriving)
 
     async def enqueue(self, token: str, event: Any, *args: Any, **kwargs: Any) -> Any:
         """Reflex's `enqueue`, once a slot is free (at once for a chained event)."""
         if compat.in_event():
             return await self._enqueue(token, event, *args, **kwargs)
         t0 = time.monotonic()
-        self.waiting += 1
-        try:
-            await self._slots.acquire()
-        finally:
-            self.waiting -= 1
+        await self._acquire(str(getattr(event, "name", "")).rpartition(".")[2] == HYDRATE)
         self._waited(time.monotonic() - t0)
         try:
             future = await self._enqueue(token, event, *args, **kwargs)
         except BaseException:
-            self._slots.release()
+            self._release()
             raise
         self._hold(future)
         return future
+
+    async def _acquire(self, arriving: bool) -> None:
+        ahead = (self._arriving or self._loaded) if arriving else self._loaded
+        if self._free > 0 and not ahead:
+            self._free -= 1
+            return
+        turn = asyncio.get_running_loop().create_future()
+        (self._arriving if arriving else self._loaded).append(turn)
+        try:
+            await turn  # (the slot is handed over with it: `_release`)
+        except asyncio.CancelledError:
+            if turn.done() and not turn.cancelled():
+                self._release()  # handed over just as the wait was cancelled: pass it on
+            else:
+                with contextlib.suppress(ValueError):  # (`_release` may have skipped it)
+                    (self._arriving if arriving else self._loaded).remove(turn)
+            raise
+
+    def _release(self) -> None:
+        """Hand the slot to the next waiting event (loaded pages first), or free it."""
+        for queue in (self._loaded, self._arriving):
+            while queue:
+                turn = queue.popleft()
+                if not turn.done():
+                    turn.set_result(None)
+                    return
+        self._free += 1
 
     def _hold(self, future: asyncio.Future) -> None:
         """Give the slot back once the event's processing is done, or after `HOLD_MAX` s."""
@@ -83,7 +122,7 @@ class Admission:
             if not released:
                 released = True
                 timer.cancel()
-                self._slots.release()
+                self._release()
 
         timer = asyncio.get_running_loop().call_later(HOLD_MAX, release)
         future.add_done_callback(release)
