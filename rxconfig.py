@@ -32,21 +32,44 @@ os.environ.setdefault("REFLEX_SOCKET_MAX_HTTP_BUFFER_SIZE", "131072")
 os.environ.setdefault("REFLEX_SOCKET_INTERVAL", "60")
 
 
-# Which server `reflex run --env prod` runs (one process): the lean server, gunicorn running
-# uvicorn (loto_app/lean_server.py; the default since 2026-12-05), or Granian with
-# LOTO_SERVER=granian. The lean one keeps ~105 KB per connected phone against Granian's ~245,
-# joins ~10 % dearer, and writes a draw's frame straight on each phone's connection: its fan-out to
-# 2,000 phones costs ~40 ms of CPU against Granian's ~100 (README "Capacité"). Reflex picks
-# gunicorn by itself whenever it is installed, so the choice is always made here, and
-# LOTO_SERVER wins over a REFLEX_USE_GRANIAN inherited from a parent process (one that loaded
-# this file, say). Several workers (REFLEX_REDIS_URL) run Granian: Reflex's gunicorn command
-# runs a single worker process.
+# Which server `reflex run --env prod` runs: the lean server, gunicorn running uvicorn
+# (loto_app/lean_server.py; the default since 2026-12-05), or Granian with LOTO_SERVER=granian.
+# The lean one keeps ~105 KB per connected phone against Granian's ~245, and writes a draw's
+# frame straight on each phone's connection: its fan-out to 2,000 phones costs ~40 ms of CPU
+# against Granian's ~100 (README "Capacité"). Reflex picks gunicorn by itself whenever it is
+# installed, so the choice is always made here, and LOTO_SERVER wins over a REFLEX_USE_GRANIAN
+# inherited from a parent process (one that loaded this file, say).
 _server = os.environ.get("LOTO_SERVER", "uvicorn").strip().lower() or "uvicorn"
 if _server not in ("granian", "uvicorn"):
     raise SystemExit(f"LOTO_SERVER={_server!r}: say uvicorn (the default) or granian")
-if _server == "uvicorn" and not os.environ.get("REFLEX_REDIS_URL"):
+
+
+def _workers() -> int:
+    """Worker processes: one without Redis; with REFLEX_REDIS_URL, GRANIAN_WORKERS (the name
+    Reflex reads for Granian, and deploy/loto.service sets), else Reflex's own default for
+    several workers (2 per core and one, at most 8)."""
+    if not os.environ.get("REFLEX_REDIS_URL"):
+        return 1
+    raw = os.environ.get("GRANIAN_WORKERS", "").strip()
+    if not raw:
+        return min((os.cpu_count() or 1) * 2 + 1, 8)
+    if not raw.isdigit() or int(raw) < 1:
+        raise SystemExit(f"GRANIAN_WORKERS={raw!r}: say a number of worker processes, 1 or more")
+    return int(raw)
+
+
+if _server == "uvicorn":
     os.environ["REFLEX_USE_GRANIAN"] = "false"
-    os.environ["GUNICORN_CMD_ARGS"] = "--worker-class loto_app.lean_server.LeanWorker --workers 1"
+    # Reflex's gunicorn command passes no --workers (gunicorn's default is one): this line is
+    # appended to it, and wins. The app is loaded once and forked (Reflex's --preload); each
+    # worker opens its own Redis and database connections on first use, and accepts on the
+    # listening socket gunicorn shares among all of them. gunicorn restarts a worker whose event
+    # loop has not ticked for --timeout s (30 by default): one flooded by a join storm on a busy
+    # machine was killed with its ~500 phones (bench/load.py, 2026-12-06); 300 s still catches
+    # a hung one (Granian never restarts a worker but a dead one).
+    os.environ["GUNICORN_CMD_ARGS"] = (
+        f"--worker-class loto_app.lean_server.LeanWorker --workers {_workers()} --timeout 300"
+    )
 else:
     os.environ["REFLEX_USE_GRANIAN"] = "true"
 

@@ -14,7 +14,7 @@ directory (REFLEX_WEB_WORKDIR: built there, the checkout's .web/ is left alone) 
 program; electronic draws, or balls typed in with `--claim-storm` so that the bench chooses the
 numbers), then `scripts/with-env.sh .venv/bin/reflex run --env prod` on a free port of 127.0.0.1,
 stopped (its whole process group) at the end. `--scale-out` does the same on a fresh PostgreSQL
-database with Redis and 2 Granian workers (REFLEX_REDIS_URL, GRANIAN_WORKERS=2). Without
+database with Redis and 2 workers (REFLEX_REDIS_URL, GRANIAN_WORKERS=2). Without
 `--start` the server at `--url` must serve the evening of `--code` (and `--secret` signs in as its
 animateur), and the compiled frontend in `.web/` must be the one it serves (the state schema and
 initial hashes are read from `.web/utils/context.jsx`, as a browser has them compiled in).
@@ -1056,7 +1056,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument(
         "--scale-out",
         action="store_true",
-        help="with --start: PostgreSQL (a fresh database), Redis, --workers Granian workers",
+        help="with --start: PostgreSQL (a fresh database), Redis, --workers workers",
     )
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument(

@@ -1,10 +1,11 @@
 """The lean server, the default of `reflex run --env prod` (rxconfig.py; `LOTO_SERVER=granian`
-for Granian): under half the memory per connected phone, and a fan-out 2.5 times cheaper.
+for Granian), one process or several workers with Redis: under half the memory per connected
+phone, and a fan-out 2.5 times cheaper.
 
 Granian 2.8.9 gives each websocket tungstenite's default 128 KiB read buffer, allocated up front,
 and no option reaches it: ~245-285 KB of server memory per connected phone (bench/load.py,
 README "Capacité"). A broadcast of thousands on a small server runs out of memory before it runs
-out of CPU, so rxconfig.py asks Reflex for its other production server: gunicorn (one process)
+out of CPU, so rxconfig.py asks Reflex for its other production server: gunicorn (its workers)
 running this uvicorn worker, with httptools and the `websockets` library's sans-I/O protocol:
 ~105-116 KB per phone (bench/load.py, 1,000 and 2,000 phones, 2026-12-04 and 05).
 

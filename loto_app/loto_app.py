@@ -5,7 +5,7 @@ import reflex as rx
 from loto_app import media_http, network
 from loto_app.components.palette import ACCENT, radix_css
 from loto_app.live import compat
-from loto_app.live.gate import frame_guard, marks_path
+from loto_app.live.gate import admission, frame_guard, marks_path
 from loto_app.live.gate.ratelimit import EventGate
 from loto_app.live.gate.rehydrate import WarmHydrate
 from loto_app.live.runtime import broadcast, reaper
@@ -133,6 +133,9 @@ marks_path.install(app, f"{PlayerState.get_full_name()}.save_marks")
 # (live/gate/frame_guard.py), then the per-client rate limit and payload shape
 # (live/gate/ratelimit.py).
 frame_guard.install(app)
+# Several workers: each hands Reflex at most a few dozen events at once, the others wait their
+# turn before any Redis lock is taken (live/gate/admission.py).
+admission.install(app)
 app.add_middleware(EventGate())
 # A page whose Reflex state was rebuilt (a restart, a new client token) fills itself in before
 # its first snapshot, so it never shows an empty evening (live/gate/rehydrate.py).

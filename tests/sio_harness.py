@@ -62,9 +62,16 @@ async def until(cond, timeout: float = 5.0) -> bool:
     return True
 
 
-async def serve(fast: bool, rooms: list[str], direct: bool = False):
-    sio = socketio.AsyncServer(async_mode="asgi", ping_timeout=5)
-    if fast:
+async def serve(
+    fast: bool,
+    rooms: list[str],
+    direct: bool = False,
+    manager: socketio.AsyncManager | None = None,
+):
+    """A server (its manager `manager`, else a `FastEmit` if `fast`, else the library's) and a
+    connected client in each of `rooms`."""
+    sio = socketio.AsyncServer(async_mode="asgi", ping_timeout=5, client_manager=manager)
+    if fast and manager is None:
         fanout.install(sio)
 
     @sio.event

@@ -51,12 +51,14 @@ __all__ = [
     "eio_server",
     "enqueue",
     "has_on_load",
+    "in_event",
     "live_socket",
     "manager_rooms",
     "poke",
     "queue_packet",
     "resolved_delta",
     "root_state",
+    "set_socket_enqueue",
     "set_socket_handlers",
     "socket_gone",
     "socket_on_event",
@@ -173,6 +175,44 @@ def set_socket_handlers(
             return reflex_disconnect(sid, *reason)
 
         namespace.on_disconnect = disconnected
+
+
+Enqueue = Callable[..., Awaitable[Any]]
+
+
+def set_socket_enqueue(app: rx.App, wrap: Callable[[Enqueue], Enqueue]) -> None:
+    """Make `wrap(enqueue)` the `enqueue(token, event, ev_ctx=None) -> EventFuture` of the app's
+    event processor, which Reflex's socket handler calls for each event a page sends
+    (`EventNamespace.on_event`: `app.event_processor.enqueue`) and which returns the future of
+    that event's processing (done once its handler ran and its state was saved and unlocked).
+    The processor (made by a lifespan task of Reflex's: call this from a later one) has slots,
+    so the app's `_event_processor` becomes a `_Enqueueing` in front of it. Events that handlers
+    chain come through the processor's own `enqueue` (`enqueue_many`), not this one."""
+    processor = app.event_processor
+    app._event_processor = _Enqueueing(processor, wrap(processor.enqueue))  # type: ignore[assignment]
+
+
+class _Enqueueing:
+    """An event processor with another `enqueue`; everything else is the processor's."""
+
+    def __init__(self, processor: Any, enqueue: Enqueue) -> None:
+        object.__setattr__(self, "_processor", processor)
+        object.__setattr__(self, "enqueue", enqueue)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._processor, name)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        setattr(self._processor, name, value)
+
+
+def in_event() -> bool:
+    """Is the running task an event being processed: Reflex's `EventContext` set, with a
+    transaction id (`txid`; the processor's root context, set where it started, has none)?"""
+    try:
+        return bool(EventContext.get().txid)
+    except LookupError:
+        return False
 
 
 def drop_connection_overlay(app: rx.App) -> None:

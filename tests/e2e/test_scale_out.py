@@ -1,7 +1,8 @@
 """Several backend workers with Redis: the room broadcast reaches phones on every worker.
 
-The app runs as in production with `REFLEX_REDIS_URL` (Reflex's state in Redis) and two Granian
-workers, on a fresh PostgreSQL database, from a copy of the tree (its own `.web`, so that the
+The app runs as in production with `REFLEX_REDIS_URL` (Reflex's state in Redis) and two workers
+of the lean server (gunicorn, `lean_server.LeanWorker`, as one process runs), on a fresh
+PostgreSQL database, from a copy of the tree (its own `.web`, so that the
 in-process app of the other browser tests is left alone).
 """
 
@@ -152,6 +153,20 @@ def _sockets_per_process(pid: int, port: int) -> list[int]:
     return counts
 
 
+def _lean_workers(pid: int) -> int:
+    """gunicorn's worker processes running the lean worker class, under the server `pid`."""
+    n = 0
+    for p in psutil.Process(pid).children(recursive=True):
+        try:
+            cmd = p.cmdline()
+            parent = p.parent()
+        except psutil.Error:
+            continue
+        if "loto_app.lean_server.LeanWorker" in cmd and parent and "gunicorn" in parent.cmdline():
+            n += 1
+    return n
+
+
 def test_draws_reach_phones_on_both_workers(
     scaled_app: dict, browser: Browser, phone: dict, results_dir: Path
 ) -> None:
@@ -179,6 +194,7 @@ def test_draws_reach_phones_on_both_workers(
 
     spread = _sockets_per_process(scaled_app["pid"], scaled_app["port"])
     assert len(spread) >= 2, f"all sockets on one worker: {spread}"
+    assert _lean_workers(scaled_app["pid"]) == 2, "two lean workers serve (not Granian)"
 
     tablet.get_by_test_id("start-game").click()
     for draw in range(1, 6):

@@ -19,6 +19,8 @@ from reflex.state import State
 from reflex.utils.token_manager import LocalTokenManager
 from reflex_base.event import Event
 from reflex_base.event.context import EventContext
+from reflex_base.event.processor.base_state_processor import BaseStateEventProcessor
+from reflex_base.event.processor.future import EventFuture
 from sio_harness import serve, stop, until
 
 import loto_app.loto_app as the_app
@@ -146,6 +148,51 @@ def test_socket_handlers_are_replaced_and_dispatched_by_socketio() -> None:
     ]
     # and on the app itself: the frame guard is in front, on Reflex's real namespace
     assert compat.socket_on_event(the_app.app).__self__.__class__.__name__ == "FrameGuard"
+
+
+def test_the_socket_enqueue_is_replaced_in_front_of_a_real_event_processor() -> None:
+    """Reflex's socket handler enqueues through `app.event_processor.enqueue`, the events
+    handlers chain through the processor's own; the replacement gets the socket's events and
+    returns the real future, done once the event was processed; everything else is the
+    processor's. `in_event` is true in an event's context only (not the root context)."""
+    assert "self.app.event_processor.enqueue(token, event)" in inspect.getsource(
+        EventNamespace.on_event
+    )
+    assert "self.enqueue(token, event)" in inspect.getsource(BaseStateEventProcessor.enqueue_many)
+    seen: list[tuple[str, bool]] = []
+
+    def wrap(enqueue: compat.Enqueue) -> compat.Enqueue:
+        async def mine(token: str, event: Event, *args: object) -> object:
+            seen.append((event.name, compat.in_event()))
+            return await enqueue(token, event, *args)
+
+        return mine
+
+    async def scenario() -> None:
+        assert not compat.in_event()
+        async with BaseStateEventProcessor().configure() as processor:
+            app = SimpleNamespace(event_processor=processor, _event_processor=processor)
+            compat.set_socket_enqueue(app, wrap)  # type: ignore[arg-type]
+            gated = app._event_processor
+            assert gated is not processor and gated._root_context is processor._root_context
+            assert not compat.in_event()  # (the root context, set by the processor)
+            name = f"{State.get_full_name()}.set_is_hydrated"
+            future = await gated.enqueue("tok", Event(name=name, payload={"value": True}))
+            assert isinstance(future, EventFuture)
+            await asyncio.wait_for(future, 5)
+            state = await processor._root_context.state_manager.get_state(
+                BaseStateToken(ident="tok", cls=State)
+            )
+            assert state.is_hydrated is True
+            assert seen == [(name, False)]
+            ctx = processor._root_context.fork(token="tok")
+            reset = EventContext.set(ctx)
+            try:
+                assert compat.in_event()
+            finally:
+                EventContext.reset(reset)
+
+    asyncio.run(scenario())
 
 
 def test_the_connection_overlay_is_the_key_reflex_uses() -> None:

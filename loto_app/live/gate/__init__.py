@@ -1,2 +1,2 @@
 """What every event passes before a handler: the socket's front door, the rate limit and shape
-check, the warm hydrate, the sign-in limit."""
+check, the admission of several workers, the warm hydrate, the sign-in limit."""

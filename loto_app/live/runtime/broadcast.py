@@ -153,7 +153,32 @@ class _RedisManager(compat.RedisManager, fanout.FastEmit):
     """python-socketio's Redis manager, plus: when its connection comes back (Redis restarted),
     this worker's sockets get the current picture of every evening again, since what other
     workers published meanwhile never reached them. The messages it relays are queued on this
-    worker's sockets by `fanout.FastEmit`."""
+    worker's sockets by `fanout.FastEmit`.
+
+    A message to one socket of this worker is sent here only, not through Redis: Reflex answers
+    every event of a phone on the socket that sent it (a join's hydrate, the marks' acks), and
+    python-socketio publishes every emit, which each other worker decoded only to find the
+    socket was not its own (a JSON round trip per reply and per worker, and Redis traffic). A
+    socket of another worker, a room, everyone: through Redis, as before."""
+
+    async def emit(  # type: ignore[override]
+        self,
+        event: str,
+        data: Any,
+        namespace: str | None = None,
+        room: Any = None,
+        skip_sid: Any = None,
+        callback: Any = None,
+        to: Any = None,
+        **kwargs: Any,
+    ) -> None:
+        room = to or room
+        ns = namespace or "/"
+        if callback is None and isinstance(room, str) and self.is_connected(room, ns):
+            kwargs["ignore_queue"] = True  # (python-socketio's "this host only")
+        await super().emit(
+            event, data, namespace=ns, room=room, skip_sid=skip_sid, callback=callback, **kwargs
+        )
 
     def reconnected(self) -> None:
         with contextlib.suppress(RuntimeError):  # no running loop: nothing to resync
