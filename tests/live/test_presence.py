@@ -1,0 +1,104 @@
+"""The animateur's count of the phones connected: the mass drop's warning (pure), and the counts
+several workers share in a real Redis."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import uuid
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from loto_app.live.present.room import HOLD, MIN_LOST, DropWatch, is_mass_drop
+from loto_app.live.runtime.presence import STALE, RedisCounts
+
+
+def test_a_third_of_the_room_gone_within_seconds_warns_until_they_are_back() -> None:
+    watch = DropWatch()
+    for t in range(5):
+        assert not watch.see(t, 12)
+    assert not watch.see(5.0, 10)  # two phones asleep: ordinary
+    assert watch.see(6.0, 6)  # 6 of 12 gone within ten seconds: the Wi-Fi
+    assert watch.see(7.0, 3)  # still going
+    assert watch.see(9.0, 8)  # five of nine back: not yet
+    assert not watch.see(10.0, 11)  # back (the lowest was 3: 9 lost, 8 of them back)
+    assert not watch.see(11.0, 11)
+
+
+def test_a_slow_trickle_is_no_drop_and_the_warning_gives_up() -> None:
+    watch = DropWatch()
+    for t, n in enumerate([30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17]):
+        assert not watch.see(t * 3.0, n)  # one phone every three seconds: people leaving
+    watch = DropWatch()
+    watch.see(0.0, 20)
+    assert watch.see(2.0, 10)
+    assert watch.see(2.0 + HOLD - 1, 10)
+    assert not watch.see(2.0 + HOLD, 10)  # nobody came back: the animateur goes on
+    assert not watch.see(3.0 + HOLD, 10)
+
+
+def test_small_rooms_never_warn_for_fewer_than_five() -> None:
+    watch = DropWatch()
+    watch.see(0.0, 6)
+    assert not watch.see(1.0, 2)  # four of six: fewer than five phones
+    watch = DropWatch()
+    watch.see(0.0, 7)
+    assert watch.see(1.0, 2)
+
+
+@given(before=st.integers(0, 5000), now=st.integers(0, 5000))
+def test_mass_drop_is_a_third_and_at_least_five(before: int, now: int) -> None:
+    lost = before - now
+    assert is_mass_drop(before, now) == (lost >= MIN_LOST and 3 * lost >= before)
+
+
+@given(counts=st.lists(st.integers(0, 200), min_size=1, max_size=60))
+def test_the_warning_starts_only_after_a_mass_drop_in_the_window(counts: list[int]) -> None:
+    watch = DropWatch()
+    for i, n in enumerate(counts):
+        was = watch.warning
+        recent = [m for j, m in enumerate(counts[: i + 1]) if i - j <= 10]
+        now = watch.see(float(i), n)
+        if now and not was:
+            assert is_mass_drop(max(recent), n)
+
+
+def _redis_up() -> bool:
+    try:
+        with socket.create_connection(("127.0.0.1", 6379), timeout=2) as s:
+            s.sendall(b"PING\r\n")
+            return s.recv(16).startswith(b"+PONG")
+    except OSError:
+        return False
+
+
+def test_workers_counts_are_summed_in_redis_and_a_silent_worker_drops_out(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    if not _redis_up():
+        pytest.skip("Redis not reachable at 127.0.0.1:6379")
+    monkeypatch.setenv("LOTO_DB_URL", f"sqlite:///presence-{uuid.uuid4().hex}.db")
+    now = [1000.0]
+
+    async def scenario() -> None:
+        a = RedisCounts("redis://127.0.0.1:6379", worker="a", clock=lambda: now[0])
+        b = RedisCounts("redis://127.0.0.1:6379", worker="b", clock=lambda: now[0])
+        try:
+            await a.write({7: 40, 8: 1})
+            await b.write({7: 25})
+            assert await a.total(7) == 65
+            assert await b.total(8) == 1
+            now[0] += STALE - 1
+            await b.write({7: 20})  # b still there; a killed, its count no longer renewed
+            assert await b.total(7) == 60
+            now[0] += 2
+            assert await b.total(7) == 20
+            assert await b.redis.hkeys(f"{b.prefix}7") == [b"b"]  # (a's field forgotten)
+        finally:
+            await a.redis.delete(f"{a.prefix}7", f"{a.prefix}8")
+            await a.redis.aclose()
+            await b.redis.aclose()
+
+    asyncio.run(scenario())
