@@ -39,6 +39,15 @@ def test_a_slow_trickle_is_no_drop_and_the_warning_gives_up() -> None:
     assert not watch.see(3.0 + HOLD, 10)
 
 
+def test_a_worker_gone_is_not_a_drop() -> None:
+    watch = DropWatch()
+    watch.see(0.0, 20)
+    watch.see(1.0, 30)  # a worker killed: its 10 phones back on the other, still counted there
+    watch.rebase(2.0, 20)  # its count went stale
+    assert not watch.see(2.0, 20)
+    assert watch.see(3.0, 13)  # then the Wi-Fi: 7 of 20
+
+
 def test_small_rooms_never_warn_for_fewer_than_five() -> None:
     watch = DropWatch()
     watch.see(0.0, 6)
@@ -74,30 +83,38 @@ def _redis_up() -> bool:
         return False
 
 
-def test_workers_counts_are_summed_in_redis_and_a_silent_worker_drops_out(
+def test_workers_players_are_counted_once_in_redis_and_a_silent_worker_drops_out(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     if not _redis_up():
         pytest.skip("Redis not reachable at 127.0.0.1:6379")
     monkeypatch.setenv("LOTO_DB_URL", f"sqlite:///presence-{uuid.uuid4().hex}.db")
     now = [1000.0]
+    ana, bob, cat, dan = "a" * 16, "b" * 16, "c" * 16, "d" * 16
 
     async def scenario() -> None:
         a = RedisCounts("redis://127.0.0.1:6379", worker="a", clock=lambda: now[0])
         b = RedisCounts("redis://127.0.0.1:6379", worker="b", clock=lambda: now[0])
         try:
-            await a.write({7: 40, 8: 1})
-            await b.write({7: 25})
-            assert await a.total(7) == 65
-            assert await b.total(8) == 1
+            await a.write({7: {ana, bob, cat}, 8: {dan}})
+            # cat's phone came back on b while a still holds its old socket: one phone
+            await b.write({7: {cat, dan}})
+            assert await a.total(7) == (4, False)
+            assert await b.total(8) == (1, False)
+            await a.write({7: {ana, bob}, 8: set()})  # cat's old socket noticed at last
+            assert await b.total(7) == (4, False)
+            assert await b.total(8) == (0, False)
             now[0] += STALE - 1
-            await b.write({7: 20})  # b still there; a killed, its count no longer renewed
-            assert await b.total(7) == 60
+            await b.write({7: {cat}})  # b still there; a killed, it no longer writes
+            assert await b.total(7) == (3, False)
             now[0] += 2
-            assert await b.total(7) == 20
-            assert await b.redis.hkeys(f"{b.prefix}7") == [b"b"]  # (a's field forgotten)
+            assert await b.total(7) == (1, True)  # (a's phones: counted by b once back)
+            assert await b.total(7) == (1, False)
+            assert await b.redis.hkeys(f"{b.prefix}7") == [b"b"]  # (a forgotten)
+            assert not await b.redis.exists(f"{b.prefix}7:a")
         finally:
-            await a.redis.delete(f"{a.prefix}7", f"{a.prefix}8")
+            keys = [f"{a.prefix}{e}{w}" for e in (7, 8) for w in ("", ":a", ":b")]
+            await a.redis.delete(*keys)
             await a.redis.aclose()
             await b.redis.aclose()
 

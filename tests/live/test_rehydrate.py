@@ -216,14 +216,7 @@ def test_the_join_page_is_loaded_by_its_hydrate_alone(live_app: EveningStore) ->
     with _Socket() as socket:
         player = player_of(asyncio.run(hydrate(socket, secret=secret)))
         assert len(player.cartons) == 1 and player.ready
-        rooms = sorted(
-            [
-                socket.sid,
-                broadcast.room(eid),
-                broadcast.player_room(eid, pid),
-                broadcast.phones_room(eid),  # (counted for the animateur)
-            ]
-        )
+        rooms = sorted([socket.sid, broadcast.room(eid), broadcast.player_room(eid, pid)])
         assert socket.rooms() == rooms
         assert socket.queued == []
 

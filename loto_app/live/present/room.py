@@ -52,6 +52,15 @@ class DropWatch:
     def warning(self) -> bool:
         return self.since is not None
 
+    def rebase(self, now: float, count: int) -> None:
+        """The count changed for a reason other than phones leaving (a worker gone: its phones
+        were counted twice meanwhile, there and where they reconnected): the counts before are
+        no reference for a drop any more. A warning already given stays."""
+        self.samples.clear()
+        self.samples.append((now, count))
+        if self.since is not None:
+            self.trough = min(self.trough, count)
+
     def see(self, now: float, count: int) -> bool:
         """The count read at `now` (seconds, any monotonic origin); returns whether to warn."""
         samples = self.samples

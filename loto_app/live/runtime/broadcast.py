@@ -55,8 +55,9 @@ def player_room(evening_id: int, player_id: str) -> str:
     return f"loto:{evening_id}:{player_id}"
 
 
-#: The last part of the staff's and of the players' phones' room names.
-STAFF, PHONES = "staff", "phones"
+#: The last part of the staff's and the desk's room names (a player's room ends with the
+#: player's id, 16 hex digits: live/runtime/presence.py counts them).
+STAFF, DESK = "staff", "desk"
 
 
 def staff_room(evening_id: int) -> str:
@@ -64,15 +65,9 @@ def staff_room(evening_id: int) -> str:
     return f"loto:{evening_id}:{STAFF}"
 
 
-def phones_room(evening_id: int) -> str:
-    """The socket.io room of every player's page with a live socket (nothing is sent to it:
-    each process counts its members for the animateur, live/runtime/presence.py)."""
-    return f"loto:{evening_id}:{PHONES}"
-
-
 def desk_room(evening_id: int) -> str:
     """The socket.io room of the desk (vendeurs and caissiers at /caisse)."""
-    return f"loto:{evening_id}:desk"
+    return f"loto:{evening_id}:{DESK}"
 
 
 _desk_refresh_event: str = ""
@@ -232,7 +227,6 @@ async def enter(
         await _app.sio.enter_room(sid, desk_room(evening_id), namespace=ns)
     if player_id:
         await _app.sio.enter_room(sid, player_room(evening_id, player_id), namespace=ns)
-        await _app.sio.enter_room(sid, phones_room(evening_id), namespace=ns)
     if staff:
         await _app.sio.enter_room(sid, staff_room(evening_id), namespace=ns)
 

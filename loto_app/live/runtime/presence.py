@@ -1,18 +1,21 @@
-"""The room as the animateur sees it: how many players' phones have a live socket now, on every
-worker, and the warning of a mass drop (live/present/room.py).
+"""The room as the animateur sees it: how many players have a page with a live socket now (the
+phones connected), on every worker, and the warning of a mass drop (live/present/room.py).
 
-A player's page, whenever it loads or reconnects, enters the socket.io room
-`loto:<evening>:phones` with its other rooms (`broadcast.enter`); socket.io takes a socket out
-of its rooms when it goes. So each process counts its own phones from its rooms, without
-bookkeeping of its own. Every `PERIOD` seconds (`run`, a lifespan task of the app):
+A player's page, whenever it loads or reconnects, enters its player's socket.io room
+`loto:<evening>:<player id>` (`broadcast.enter`); socket.io takes a socket out of its rooms when
+it goes. So each process reads who is connected from its rooms, without bookkeeping of its own:
+the players with at least one socket (a phone back on the hall's Wi-Fi under a new socket while
+the server still holds its old one is one phone, not two). Every `PERIOD` seconds (`run`, a
+lifespan task of the app):
 
-- each process writes its counts in the `Counts` every process reads: in memory with one
-  process; with several workers (`REFLEX_REDIS_URL`), in Redis, one hash per evening with a
-  field per worker (its count and the time it was written; a field not written again for
-  `STALE` seconds, a worker killed or cut from Redis, is no longer counted);
-- a process that serves an animateur's tablet of the evening (its `staff_room`) sums them,
-  feeds the sum to the evening's `DropWatch`, and sends the tablets on this process the count
-  and the warning when they changed (straight to its own sockets: every worker tells its own
+- each process writes its players in the `Counts` every process reads: in memory with one
+  process; with several workers (`REFLEX_REDIS_URL`), in Redis, a set of player ids per
+  evening and worker, and a hash of the workers with the time each wrote (a worker not heard
+  from for `STALE` seconds, killed or cut from Redis, is no longer counted);
+- a process that serves an animateur's tablet of the evening (its `staff_room`) counts the
+  union (a player connected on two workers at once, the old socket not yet noticed, is one),
+  feeds it to the evening's `DropWatch`, and sends the tablets on this process the count and
+  the warning when they changed (straight to its own sockets: every worker tells its own
   tablets). A tablet that signs in gets them at once (`tell`).
 
 Only the staff room receives them, and nothing a browser sends changes them.
@@ -35,31 +38,41 @@ from loto_app.live.runtime import broadcast
 log = logging.getLogger(__name__)
 
 PERIOD = 1.0  # seconds between two counts
-STALE = 6.0  # a worker's count not renewed for this long is no longer counted
+#: A worker not heard from for this long is no longer counted (a worker killed: its phones
+#: reconnect to another within seconds, and are counted there).
+STALE = 3.0
 REDIS_PREFIX = "loto:phones:"
-#: One name per process in the shared counts.
-WORKER = f"{socket.gethostname()}:{os.getpid()}"
+
+
+def worker_name() -> str:
+    """This process's name in the shared counts (asked in the worker itself: a server that
+    imports the app before it forks its workers, gunicorn's --preload, would give every worker
+    its parent's pid)."""
+    return f"{socket.gethostname()}:{os.getpid()}"
 
 
 class MemoryCounts:
-    """One process: its own counts are the room's."""
+    """One process: its own players are the room's."""
 
     def __init__(self) -> None:
         self.counts: dict[int, int] = {}
 
-    async def write(self, counts: dict[int, int]) -> None:
-        self.counts = dict(counts)
+    async def write(self, players: dict[int, set[str]]) -> None:
+        self.counts = {e: len(ids) for e, ids in players.items()}
 
-    async def total(self, evening_id: int) -> int:
-        return self.counts.get(evening_id, 0)
+    async def total(self, evening_id: int) -> tuple[int, bool]:
+        """The phones connected, and whether a worker's count just went (never here)."""
+        return self.counts.get(evening_id, 0), False
 
 
 class RedisCounts:
-    """Several workers: `<prefix><evening>` is a hash `{worker: "<count> <unix time>"}`."""
+    """Several workers: `<prefix><evening>` is a hash `{worker: "<unix time>"}` of the workers
+    that wrote, `<prefix><evening>:<worker>` the set of that worker's connected players."""
 
-    def __init__(
-        self, url: str, worker: str = WORKER, clock: Callable[[], float] = time.time
-    ) -> None:
+    #: the size of the union of the sets named (the ids stay in Redis)
+    UNION = "return #redis.call('sunion', unpack(KEYS))"
+
+    def __init__(self, url: str, worker: str, clock: Callable[[], float] = time.time) -> None:
         import redis.asyncio as aioredis
 
         from loto_app.live.runtime.signin_limit import namespaced
@@ -68,36 +81,47 @@ class RedisCounts:
         self.prefix = namespaced(REDIS_PREFIX)
         self.worker, self.clock = worker, clock
 
-    async def write(self, counts: dict[int, int]) -> None:
+    async def write(self, players: dict[int, set[str]]) -> None:
         now = self.clock()
-        async with self.redis.pipeline(transaction=False) as pipe:
-            for evening_id, n in counts.items():
+        keep = int(STALE * 10)
+        async with self.redis.pipeline(transaction=True) as pipe:
+            for evening_id, ids in players.items():
                 key = f"{self.prefix}{evening_id}"
-                pipe.hset(key, self.worker, f"{n} {now:.3f}")
-                pipe.expire(key, int(STALE * 10))
+                mine = f"{key}:{self.worker}"
+                pipe.delete(mine)
+                if ids:
+                    pipe.sadd(mine, *ids)
+                    pipe.expire(mine, keep)
+                pipe.hset(key, self.worker, f"{now:.3f}")
+                pipe.expire(key, keep)
             await pipe.execute()
 
-    async def total(self, evening_id: int) -> int:
-        fields = await self.redis.hgetall(f"{self.prefix}{evening_id}")
-        now, out, stale = self.clock(), 0, []
-        for worker, value in fields.items():
+    async def total(self, evening_id: int) -> tuple[int, bool]:
+        """The players connected on every worker, and whether a worker just went stale (and
+        was forgotten)."""
+        key = f"{self.prefix}{evening_id}"
+        workers = await self.redis.hgetall(key)
+        now, fresh, stale = self.clock(), [], []
+        for worker, at in workers.items():
             try:
-                n, at = value.decode().split()
-                if now - float(at) > STALE:
-                    stale.append(worker)
-                else:
-                    out += int(n)
+                (fresh if now - float(at) <= STALE else stale).append(worker)
             except ValueError:
                 stale.append(worker)
         if stale:
-            await self.redis.hdel(f"{self.prefix}{evening_id}", *stale)
-        return out
+            async with self.redis.pipeline(transaction=True) as pipe:
+                pipe.hdel(key, *stale)
+                pipe.delete(*(f"{key}:{w.decode()}" for w in stale))
+                await pipe.execute()
+        if not fresh:
+            return 0, bool(stale)
+        keys = [f"{key}:{w.decode()}" for w in fresh]
+        return int(await self.redis.eval(self.UNION, len(keys), *keys)), bool(stale)
 
 
-def local_counts(app: Any) -> tuple[dict[int, int], set[int]]:
-    """This process's phones per evening, and the evenings with a tablet here."""
+def local_players(app: Any) -> tuple[dict[int, set[str]], set[int]]:
+    """This process's connected players per evening, and the evenings with a tablet here."""
     rooms = compat.manager_rooms(app.sio.manager).get(app.event_namespace.namespace, {})
-    phones: dict[int, int] = {}
+    players: dict[int, set[str]] = {}
     staff: set[int] = set()
     for name, members in list(rooms.items()):
         if not isinstance(name, str) or not name.startswith("loto:") or not members:
@@ -105,11 +129,12 @@ def local_counts(app: Any) -> tuple[dict[int, int], set[int]]:
         parts = name.split(":")
         if len(parts) != 3 or not parts[1].isdigit():
             continue
-        if parts[2] == broadcast.PHONES:
-            phones[int(parts[1])] = len(members)
-        elif parts[2] == broadcast.STAFF:
-            staff.add(int(parts[1]))
-    return phones, staff
+        evening_id, who = int(parts[1]), parts[2]
+        if who == broadcast.STAFF:
+            staff.add(evening_id)
+        elif who != broadcast.DESK:
+            players.setdefault(evening_id, set()).add(who)
+    return players, staff
 
 
 class Presence:
@@ -119,21 +144,24 @@ class Presence:
         self.counts, self.clock = counts, clock
         self.watches: dict[int, DropWatch] = {}
         self.views: dict[int, dict[str, Any]] = {}  # what this process's tablets were sent
-        self.reported: set[int] = set()  # evenings this process wrote a count for
+        self.reported: set[int] = set()  # evenings this process writes its players for
 
     async def view(self, evening_id: int) -> dict[str, Any]:
         """The count and the warning now (the drop watch fed)."""
-        total = await self.counts.total(evening_id)
+        total, worker_gone = await self.counts.total(evening_id)
         watch = self.watches.setdefault(evening_id, DropWatch())
+        if worker_gone:  # (not the hall's Wi-Fi: phones counted twice a moment)
+            watch.rebase(self.clock(), total)
         warn = watch.see(self.clock(), total)
         return {"phones": total, "phones_warning": WARNING if warn else ""}
 
     async def sweep(self, app: Any) -> None:
-        """One round: write this process's counts, tell this process's tablets."""
-        phones, staff = local_counts(app)
-        # (an evening whose last phone here left is written once more, as 0)
-        await self.counts.write({e: phones.get(e, 0) for e in self.reported | set(phones)})
-        self.reported = set(phones)
+        """One round: write this process's players, tell this process's tablets."""
+        players, staff = local_players(app)
+        # (an evening whose last player here left is written on, empty: a worker that stops
+        # writing is a worker gone)
+        self.reported |= set(players)
+        await self.counts.write({e: players.get(e, set()) for e in self.reported})
         for evening_id in staff:
             view = await self.view(evening_id)
             if view != self.views.get(evening_id):
@@ -147,7 +175,7 @@ class Presence:
         """A tablet that just signed in: the count as it stands."""
         view = self.views.get(evening_id)
         if view is None:
-            view = {"phones": await self.counts.total(evening_id), "phones_warning": ""}
+            view = {"phones": (await self.counts.total(evening_id))[0], "phones_warning": ""}
         await _send(app, sid, view)
 
 
@@ -179,7 +207,7 @@ async def run(app: Any) -> None:
     """The lifespan task: count every `PERIOD` seconds while the app runs."""
     global _presence, _app
     url = os.environ.get("REFLEX_REDIS_URL")
-    counts = RedisCounts(url) if url else MemoryCounts()
+    counts = RedisCounts(url, worker_name()) if url else MemoryCounts()
     _presence, _app = Presence(counts), app
     failing = False
     while True:
