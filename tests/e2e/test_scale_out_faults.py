@@ -322,6 +322,10 @@ def test_redis_restarted_mid_game_the_phones_follow_the_next_number(
     tablet.get_by_test_id("start-game").click()
     _draw(tablet, phones, 3)
     pions = _mark_drawn(phones)
+    _count(tablet, PLAYERS)
+    pages = [tablet, *phones]
+    for page in pages:
+        page.evaluate("window.__beforeRestart = true")
     try:
         redis.stop()  # everything in it lost: Reflex's states, the rooms' channel
         time.sleep(3)
@@ -329,6 +333,11 @@ def test_redis_restarted_mid_game_the_phones_follow_the_next_number(
         redis.start()
     assert redis.up()
 
+    # every page loads again by itself (its state was lost), before anyone taps: the tablet
+    # at once, the phones within seconds
+    for page in pages:
+        page.wait_for_function("() => !window.__beforeRestart", timeout=60_000)
+    expect(tablet.get_by_test_id("draw")).to_be_visible(timeout=30_000)
     last = _draw(tablet, phones, 2)
     for page in phones:
         expect(page.get_by_test_id("connection-banner")).to_have_count(0, timeout=45_000)
@@ -337,5 +346,7 @@ def test_redis_restarted_mid_game_the_phones_follow_the_next_number(
     assert set().union(*(_shown(p) for p in phones)) == pions
     assert _stored_marks(engine, eid, pions) == pions
     _nothing_twice(engine, eid, PLAYERS)
+    _count(tablet, PLAYERS)  # (the count in Redis written again by every worker)
+    expect(tablet.get_by_test_id("phones-warning")).to_have_count(0, timeout=30_000)
     phones[-1].screenshot(path=results_dir / "phone-after-redis.png", full_page=True)
     engine.dispose()

@@ -11,8 +11,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from loto_app.live.present.room import HOLD, MIN_LOST, DropWatch, is_mass_drop
-from loto_app.live.runtime.presence import STALE, RedisCounts
+from loto_app.live.present.room import HOLD, MIN_LOST, WARNING, DropWatch, is_mass_drop
+from loto_app.live.runtime.presence import STALE, MemoryCounts, Presence, RedisCounts
+from loto_app.live.runtime.redis_loss import Marker
 
 
 def test_a_third_of_the_room_gone_within_seconds_warns_until_they_are_back() -> None:
@@ -117,5 +118,47 @@ def test_workers_players_are_counted_once_in_redis_and_a_silent_worker_drops_out
             await a.redis.delete(*keys)
             await a.redis.aclose()
             await b.redis.aclose()
+
+    asyncio.run(scenario())
+
+
+def test_after_a_failed_round_the_counts_settle_before_any_warning() -> None:
+    clock = [0.0]
+    counts = MemoryCounts()
+    presence = Presence(counts, clock=lambda: clock[0])
+
+    async def at(t: float, players: int) -> str:
+        clock[0] = t
+        await counts.write({1: {f"{i:016x}" for i in range(players)}})
+        return (await presence.view(1))["phones_warning"]
+
+    async def scenario() -> None:
+        assert await at(0, 12) == ""
+        presence.failed()  # Redis away a moment; the other workers' players come back slowly
+        assert await at(1, 3) == ""
+        assert await at(2, 12) == ""
+        assert await at(STALE + 1, 12) == ""
+        assert await at(STALE + 2, 4) == WARNING  # the Wi-Fi, this time
+        assert (await presence.view(1))["phones"] == 4
+
+    asyncio.run(scenario())
+
+
+def test_a_worker_finds_out_that_redis_lost_its_data(monkeypatch: pytest.MonkeyPatch) -> None:
+    if not _redis_up():
+        pytest.skip("Redis not reachable at 127.0.0.1:6379")
+    monkeypatch.setenv("LOTO_DB_URL", f"sqlite:///presence-{uuid.uuid4().hex}.db")
+
+    async def scenario() -> None:
+        marker = Marker("redis://127.0.0.1:6379")
+        try:
+            await marker.put()
+            assert not await marker.lost()  # a blip: Redis kept everything
+            await marker.redis.delete(marker.key)  # restarted without its disk
+            assert await marker.lost()
+            assert not await marker.lost()  # (set again: the next check compares with now)
+        finally:
+            await marker.redis.delete(marker.key)
+            await marker.redis.aclose()
 
     asyncio.run(scenario())

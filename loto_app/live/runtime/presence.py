@@ -145,12 +145,15 @@ class Presence:
         self.watches: dict[int, DropWatch] = {}
         self.views: dict[int, dict[str, Any]] = {}  # what this process's tablets were sent
         self.reported: set[int] = set()  # evenings this process writes its players for
+        self.settle_until = 0.0  # (after a failure: the counts are not comparable yet)
 
     async def view(self, evening_id: int) -> dict[str, Any]:
         """The count and the warning now (the drop watch fed)."""
         total, worker_gone = await self.counts.total(evening_id)
         watch = self.watches.setdefault(evening_id, DropWatch())
-        if worker_gone:  # (not the hall's Wi-Fi: phones counted twice a moment)
+        if worker_gone or self.clock() < self.settle_until:
+            # (not the hall's Wi-Fi: a worker gone, whose phones reconnect elsewhere; Redis back,
+            # the other workers' players not all written again yet)
             watch.rebase(self.clock(), total)
         warn = watch.see(self.clock(), total)
         return {"phones": total, "phones_warning": WARNING if warn else ""}
@@ -170,6 +173,10 @@ class Presence:
         for evening_id in [e for e in self.views if e not in staff]:
             del self.views[evening_id]  # (no tablet here: the next one is told afresh)
             self.watches.pop(evening_id, None)
+
+    def failed(self) -> None:
+        """A round failed (Redis away): the next `STALE` seconds' counts are no reference."""
+        self.settle_until = self.clock() + STALE
 
     async def tell(self, app: Any, sid: str, evening_id: int) -> None:
         """A tablet that just signed in: the count as it stands."""
@@ -220,6 +227,7 @@ async def run(app: Any) -> None:
                 log.warning("phones' count: working again")
             failing = False
         except Exception:  # (Redis away: the count waits; never take the app down)
+            _presence.failed()
             if not failing:
                 log.exception("phones' count failed (logged once until it works again)")
             failing = True
