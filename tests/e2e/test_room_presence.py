@@ -80,6 +80,10 @@ def test_the_tablet_counts_the_phones_and_warns_of_a_mass_drop(
     SCREENS.mkdir(parents=True, exist_ok=True)
     tablet.screenshot(path=SCREENS / "tablet-phones-warning-1180x820.png")
     tablet.screenshot(path=results_dir / "tablet-phones-warning.png")
+    tablet.set_viewport_size({"width": 360, "height": 740})  # (a phone as the tablet)
+    expect(warning).to_be_in_viewport()
+    tablet.screenshot(path=SCREENS / "tablet-phones-warning-360x740.png")
+    tablet.set_viewport_size({"width": 1180, "height": 820})
 
     # they come back (same phones, same players): the warning clears
     for context in contexts[PHONES - 1 - GONE : PHONES - 1]:
