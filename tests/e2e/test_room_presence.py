@@ -68,6 +68,17 @@ def test_the_tablet_counts_the_phones_and_warns_of_a_mass_drop(
     # the count is the staff's: no phone is sent it
     assert "connecté" not in pages[0].inner_text("body")
 
+    # a player's second tab is the same phone: counted once, and its first page closed, the
+    # player is still there (a page cannot make the count grow, nor fake a drop)
+    second = contexts[0].new_page()
+    second.goto(f"{app_url}/jouer")
+    expect(second.get_by_test_id("buy-classique")).to_be_visible()
+    tablet.wait_for_timeout(2_500)  # (the count is read every second)
+    _count(tablet, PHONES)
+    pages[0].close()
+    pages[0] = second
+    tablet.wait_for_timeout(2_500)
+    _count(tablet, PHONES)
     # one phone leaves: an ordinary departure, no warning
     pages.pop().close()
     _count(tablet, PHONES - 1)

@@ -205,6 +205,22 @@ def _workers(pid: int, port: int) -> dict[int, int]:
     return out
 
 
+def _serving(pid: int) -> bool:
+    """Is any process of the server still running (not a zombie)?"""
+    try:
+        server = psutil.Process(pid)
+        procs = [server, *server.children(recursive=True)]
+    except psutil.Error:
+        return False
+    for p in procs:
+        try:
+            if p.status() != psutil.STATUS_ZOMBIE:
+                return True
+        except psutil.Error:
+            continue
+    return False
+
+
 def _reconnected(app: dict, victim: int, sockets: int, timeout: float = 60.0) -> None:
     """Wait until the server holds `sockets` connections again, none on the killed worker."""
     deadline = time.monotonic() + timeout
@@ -212,6 +228,7 @@ def _reconnected(app: dict, victim: int, sockets: int, timeout: float = 60.0) ->
         now = _workers(app["pid"], app["port"])
         if victim not in now and sum(now.values()) >= sockets:
             return
+        assert _serving(app["pid"]), "the whole server stopped when one worker died"
         assert time.monotonic() < deadline, f"not reconnected: {now}"
         time.sleep(0.25)
 
