@@ -72,3 +72,21 @@ def board(size: str | list[str] = "1.2rem", *, light: bool = False) -> rx.Compon
         width="100%",
         custom_attrs={"role": "list", "aria-label": "Les 90 numéros"},
     )
+
+
+def last_number(size: str, min_width: str) -> rx.Component:
+    """ "Dernier" and the last number drawn, large (a dash before the first), for a staff
+    page's status line (the animateur's tablet, the contrôleur's phone)."""
+    return rx.box(
+        rx.text("Dernier", color=MUTED),
+        rx.text(
+            rx.cond(HallView.last > 0, HallView.last.to_string(), "–"),
+            font_size=size,
+            font_weight="900",
+            color=ACCENT,
+            line_height="1",
+            custom_attrs=tid("last-number"),
+        ),
+        text_align="center",
+        min_width=min_width,
+    )

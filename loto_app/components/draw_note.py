@@ -30,7 +30,8 @@ def _digits(size: Any, color: Any = None) -> rx.Component:
 
 def phone_draw_note() -> rx.Component:
     """Under the phone's messages: the commitment in a box before the first number (and where
-    to check once the game is over), one short line while the numbers come out."""
+    to check once the game is over), one short line while the numbers come out; with the
+    physical boulier, its note before the first number only."""
     full = rx.box(
         rx.text(HallView.draw_note, font_size="1.05rem", font_weight="600"),
         rx.cond(
@@ -60,12 +61,14 @@ def phone_draw_note() -> rx.Component:
         color=MUTED,
         custom_attrs=tid("draw-commitment"),
     )
+    # (with the physical boulier the note is said before the first number; while the balls
+    # come out it would only push the player's cartons down)
     return rx.cond(
         HallView.draw_note != "",
         rx.cond(
-            (HallView.count > 0) & (HallView.commitment_short != "") & ~HallView.draw_revealed,
-            line,
+            (HallView.count == 0) | HallView.draw_revealed,
             full,
+            rx.cond(HallView.commitment_short != "", line),
         ),
     )
 

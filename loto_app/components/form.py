@@ -126,6 +126,23 @@ def error(text: Any, testid: str) -> rx.Component:
     )
 
 
+def outcome(
+    text: Any, ok: Any, testid: str, size: str = "3", role: Any = "status", **props: Any
+) -> rx.Component:
+    """The answer to a form, shown when `text` is not empty: green when done (`ok`), red when
+    refused."""
+    return rx.cond(
+        text != "",
+        rx.callout(
+            text,
+            color_scheme=rx.cond(ok, "green", "red"),
+            size=size,
+            custom_attrs=tid(testid, role=role),
+            **props,
+        ),
+    )
+
+
 def secret_line(label: str, value: Any, testid: str, size: str = "7") -> rx.Component:
     """A secret (or a code) to write down, large, beside its label."""
     return rx.flex(

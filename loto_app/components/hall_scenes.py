@@ -58,20 +58,52 @@ def _panel(*children: rx.Component, **props: Any) -> rx.Component:
     )
 
 
+def lot_photo(src: Any, lot: Any, width: Any, height: Any, **props: Any) -> rx.Component:
+    """A lot's photo on the TV, on white (a transparent PNG stays legible on the dark hall)."""
+    return rx.box(
+        picture(src, lot, width="100%", height="100%"),
+        width=width,
+        height=height,
+        background="white",
+        border_radius="0.3rem",
+        **props,
+    )
+
+
+def _heading(text: str) -> rx.Component:
+    """What a column of a scene lists ("Les gagnants", "Prochaine partie")."""
+    return rx.text(text, font_size=MEDIUM, font_weight="800")
+
+
+def _column(*children: rx.Component, **props: Any) -> rx.Component:
+    """A column of a scene: what does not fit is cut, never pushed off the TV."""
+    return rx.vstack(*children, spacing="3", min_height="0", overflow="hidden", **props)
+
+
+def scene_grid(
+    left: rx.Component, right: rx.Component, wide: str, testid: str, **props: Any
+) -> rx.Component:
+    """A scene in two columns side by side on a TV (`wide`: their widths), one above the other
+    on a smaller screen."""
+    return rx.grid(
+        left,
+        right,
+        grid_template_columns=["minmax(0, 1fr)", "minmax(0, 1fr)", "minmax(0, 1fr)", wide],
+        gap="2rem",
+        width="100%",
+        min_height="0",
+        custom_attrs=tid(testid),
+        **props,
+    )
+
+
 def _stage_line(s: rx.Var[dict[str, Any]], photo: Any) -> rx.Component:
     """ "Quine : Jambon" with the lot's photo beside it when there is one (and room for it:
     `photo` "0" leaves it out)."""
     return rx.flex(
         rx.cond(
             (s["photo"] != "") & (photo != "0"),
-            rx.box(
-                picture(s["photo"], s["lot"], width="100%", height="100%"),
-                width=photo,
-                height=photo,
-                flex_shrink="0",
-                background="white",
-                border_radius="0.3rem",
-            ),
+            lot_photo(s["photo"], s["lot"], photo, photo, flex_shrink="0"),
         ),
         rx.text(
             rx.el.span(f"{s['label']} : ", font_weight="800", color=TV_HIGHLIGHT),
@@ -111,10 +143,10 @@ def welcome(join: rx.Component) -> rx.Component:
     """Before the first game: welcome, the program with its lots, how to join."""
     games = HallView.program.length()
     many = rx.cond(games <= 3, 0, rx.cond(games <= 6, 1, 2))  # (photos left out past 6)
-    return rx.grid(
+    return scene_grid(
         rx.vstack(
             title("Bienvenue ! La partie va bientôt commencer.", "scene-title"),
-            rx.text("Au programme", font_size=MEDIUM, font_weight="800"),
+            _heading("Au programme"),
             # a long program in smaller type and photos, so that every game fits
             rx.grid(
                 rx.foreach(
@@ -136,18 +168,10 @@ def welcome(join: rx.Component) -> rx.Component:
             overflow="hidden",
         ),
         join,
-        grid_template_columns=[
-            "minmax(0, 1fr)",
-            "minmax(0, 1fr)",
-            "minmax(0, 1fr)",
-            "minmax(0, 1fr) auto",
-        ],
-        gap="2rem",
-        width="100%",
+        "minmax(0, 1fr) auto",
+        "scene-welcome",
         height="100%",
-        min_height="0",
         align_items="start",
-        custom_attrs=tid("scene-welcome"),
     )
 
 
@@ -155,14 +179,7 @@ def _winner(w: rx.Var[dict[str, str]], with_game: bool, photo: Any) -> rx.Compon
     return rx.flex(
         rx.cond(
             w["photo"] != "",
-            rx.box(
-                picture(w["photo"], w["lot"], width="100%", height="100%"),
-                width=photo,
-                height=photo,
-                flex_shrink="0",
-                background="white",
-                border_radius="0.3rem",
-            ),
+            lot_photo(w["photo"], w["lot"], photo, photo, flex_shrink="0"),
         ),
         rx.box(
             rx.text(
@@ -185,10 +202,10 @@ def _winner(w: rx.Var[dict[str, str]], with_game: bool, photo: Any) -> rx.Compon
 def between(*after: rx.Component) -> rx.Component:
     """Between games: who won what in the game just played (and `after` it, the check of its
     draw), then the next game."""
-    return rx.grid(
-        rx.vstack(
+    return scene_grid(
+        _column(
             title(f"Partie {HallView.game_no} terminée : vous pouvez démarquer", "scene-title"),
-            rx.text("Les gagnants", font_size=MEDIUM, font_weight="800"),
+            _heading("Les gagnants"),
             rx.vstack(
                 rx.foreach(HallView.game_winners, lambda w: _winner(w, False, "min(12vh, 7vw)")),
                 spacing="3",
@@ -196,24 +213,15 @@ def between(*after: rx.Component) -> rx.Component:
                 custom_attrs=tid("game-winners"),
             ),
             *after,
-            spacing="3",
-            min_height="0",
-            overflow="hidden",
         ),
-        rx.vstack(
-            rx.text("Prochaine partie", font_size=MEDIUM, font_weight="800"),
+        _column(
+            _heading("Prochaine partie"),
             rx.foreach(HallView.next_game, lambda g: _game_card(g, "min(14vh, 8vw)", size=MEDIUM)),
-            spacing="3",
-            min_height="0",
-            overflow="hidden",
             custom_attrs=tid("next-game"),
         ),
-        grid_template_columns=["minmax(0, 1fr)", "minmax(0, 1fr)", "minmax(0, 1fr)", "1fr 1fr"],
-        gap="2rem",
-        width="100%",
+        "1fr 1fr",
+        "scene-between",
         height="100%",
-        min_height="0",
-        custom_attrs=tid("scene-between"),
     )
 
 
@@ -308,10 +316,10 @@ def _bars() -> rx.Component:
 def end() -> rx.Component:
     """The end of the evening: thanks, the association, the winners of the evening and its
     numbers (so that nobody need ask whether they are always the same)."""
-    return rx.grid(
-        rx.vstack(
+    return scene_grid(
+        _column(
             title("La soirée est terminée. Merci à tous et à bientôt !", "scene-title", size=BIG),
-            rx.text("Les gagnants de la soirée", font_size=MEDIUM, font_weight="800"),
+            _heading("Les gagnants de la soirée"),
             rx.grid(
                 rx.foreach(HallView.evening_winners, lambda w: _winner(w, True, "min(5vh, 3vw)")),
                 grid_template_columns="repeat(auto-fill, minmax(min(22vw, 100%), 1fr))",
@@ -325,12 +333,9 @@ def end() -> rx.Component:
                 width="100%",
                 custom_attrs=tid("evening-winners"),
             ),
-            spacing="3",
-            min_height="0",
-            overflow="hidden",
         ),
-        rx.vstack(
-            rx.text("Les numéros de la soirée", font_size=MEDIUM, font_weight="800"),
+        _column(
+            _heading("Les numéros de la soirée"),
             rx.text(
                 HallView.numbers_summary,
                 font_size=SMALL,
@@ -350,15 +355,9 @@ def end() -> rx.Component:
                 gap="0.2rem 1.5rem",
                 custom_attrs=tid("numbers-games"),
             ),
-            spacing="3",
             width="100%",
-            min_height="0",
-            overflow="hidden",
         ),
-        grid_template_columns=["minmax(0, 1fr)", "minmax(0, 1fr)", "minmax(0, 1fr)", "1fr 1fr"],
-        gap="2rem",
-        width="100%",
+        "1fr 1fr",
+        "scene-end",
         height="100%",
-        min_height="0",
-        custom_attrs=tid("scene-end"),
     )

@@ -374,15 +374,21 @@ class Evening:
             raise err.PendingOrder(
                 f"desk sale to {player_id} with orders {[s.no for s in waiting]} pending"
             )
-        events = self._hand(player_id, o, rng)
-        sold = events[-1]
-        assert isinstance(sold, ev.CartonsSold)
-        return events + self._emit(self._paid(player_id, offer, method, seller, sold.purchase_no))
+        events, purchase_no = self._hand(player_id, o, rng)
+        return events + self._emit(
+            self._sale_record(player_id, offer, o.price_cents, method, seller, purchase_no)
+        )
 
-    def _paid(
-        self, player_id: str, offer: int, method: str, seller: str, purchase_no: int
+    def _sale_record(
+        self,
+        player_id: str,
+        offer: int,
+        price_cents: int,
+        method: str,
+        seller: str,
+        purchase_no: int,
     ) -> ev.SaleRecorded:
-        """A pack of the tariff paid at the desk now (its cartons handed: `purchase_no`)."""
+        """The next sale of a pack of the tariff `offer` (purchase_no 0: no cartons handed yet)."""
         o = self.program.offers[offer]
         return ev.SaleRecorded(
             len(self.sales) + 1,
@@ -391,7 +397,7 @@ class Evening:
             o.kind.value,
             o.quantity,
             o.planche,
-            o.price_cents,
+            price_cents,
             method,
             seller,
             purchase_no,
@@ -407,21 +413,8 @@ class Evening:
         o = self.offer(offer)
         self._check_sellable(o.kind)
         if self.program.settings.free_cartons:
-            events = self._hand(player_id, o, rng)
-            sold = events[-1]
-            assert isinstance(sold, ev.CartonsSold)
-            rec = ev.SaleRecorded(
-                len(self.sales) + 1,
-                player_id,
-                offer,
-                o.kind.value,
-                o.quantity,
-                o.planche,
-                0,
-                "free",
-                "",
-                sold.purchase_no,
-            )
+            events, purchase_no = self._hand(player_id, o, rng)
+            rec = self._sale_record(player_id, offer, 0, "free", "", purchase_no)
             return [*events, *self._emit(rec)]
         pending = pending_orders(self.sales.values(), player_id)
         if len(pending) >= MAX_PENDING_PER_PLAYER:
@@ -429,20 +422,7 @@ class Evening:
                 f"player {player_id} has {len(pending)} orders pending",
                 "Vous avez déjà plusieurs commandes à régler : passez à la caisse d'abord.",
             )
-        return self._emit(
-            ev.SaleRecorded(
-                len(self.sales) + 1,
-                player_id,
-                offer,
-                o.kind.value,
-                o.quantity,
-                o.planche,
-                o.price_cents,
-                "pending",
-                "",
-                0,
-            )
-        )
+        return self._emit(self._sale_record(player_id, offer, o.price_cents, "pending", "", 0))
 
     def confirm_payment(
         self, sale_no: int, method: str, cashier: str, rng: random.Random | None = None
@@ -458,12 +438,10 @@ class Evening:
                 f"sale {sale_no} is {sale.status}", "Cette commande est déjà réglée ou annulée."
             )
         o = self.offer(sale.offer)
-        events = self._hand(sale.player_id, o, rng)
-        sold = events[-1]
-        assert isinstance(sold, ev.CartonsSold)
+        events, purchase_no = self._hand(sale.player_id, o, rng)
         return [
             *events,
-            *self._emit(ev.PaymentConfirmed(sale_no, method, cashier, sold.purchase_no)),
+            *self._emit(ev.PaymentConfirmed(sale_no, method, cashier, purchase_no)),
         ]
 
     def cancel_sale(self, sale_no: int, by: str, reason: str) -> list[ev.Event]:
@@ -551,10 +529,17 @@ class Evening:
             raise err.UnknownSale(f"no sale {sale_no!r}")
         return self.sales[sale_no]
 
-    def _hand(self, player_id: str, o: Offer, rng: random.Random | None) -> list[ev.Event]:
+    def _hand(
+        self, player_id: str, o: Offer, rng: random.Random | None
+    ) -> tuple[list[ev.Event], int]:
+        """Hand the cartons of a tariff's pack: the events, and the purchase's number."""
         if o.planche:
-            return self.sell(player_id, o.kind, planche=True, rng=rng)
-        return self.sell(player_id, o.kind, o.quantity, rng=rng)
+            events = self.sell(player_id, o.kind, planche=True, rng=rng)
+        else:
+            events = self.sell(player_id, o.kind, o.quantity, rng=rng)
+        sold = events[-1]
+        assert isinstance(sold, ev.CartonsSold)
+        return events, sold.purchase_no
 
     def _check_sellable(self, kind: Kind) -> None:
         if self.is_over:
@@ -754,7 +739,9 @@ class Evening:
             reason="planche" if o.planche else "sale",
         )
         events += self._emit(sold)
-        return events + self._emit(self._paid(player_id, offer, method, seller, sold.purchase_no))
+        return events + self._emit(
+            self._sale_record(player_id, offer, o.price_cents, method, seller, sold.purchase_no)
+        )
 
     def _print(self, kind: Kind, rng: random.Random, wanted: int = 1) -> ev.CartonsPrinted:
         """Number new cartons of the série (not applied)."""

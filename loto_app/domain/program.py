@@ -61,6 +61,16 @@ KIND_LABELS: dict[Kind, str] = {
 }
 
 
+def carton_kind_label(kind: str) -> str:
+    """The kind of a carton, in French ("Spécial": a carton, not a game, is masculine); an
+    unknown kind as it is."""
+    try:
+        k = Kind(kind)
+    except ValueError:
+        return kind
+    return "Spécial" if k is Kind.SPECIAL else KIND_LABELS[k]
+
+
 class DrawSource(StrEnum):
     """Where numbers come from."""
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import reflex as rx
 
-from loto_app.components.board import board
+from loto_app.components.board import board, last_number
 from loto_app.components.control import last_call_banner, readback
 from loto_app.components.disputes import withdraw_form
 from loto_app.components.entracte import entracte
@@ -651,19 +651,7 @@ def _pair_screen() -> rx.Component:
 def _status() -> rx.Component:
     """The last number, large, and where the evening stands."""
     return rx.hstack(
-        rx.box(
-            rx.text("Dernier", color=MUTED),
-            rx.text(
-                rx.cond(HallView.last > 0, HallView.last.to_string(), "–"),
-                font_size="4rem",
-                font_weight="900",
-                color=ACCENT,
-                line_height="1",
-                custom_attrs=tid("last-number"),
-            ),
-            text_align="center",
-            min_width="6.5rem",
-        ),
+        last_number("4rem", "6.5rem"),
         rx.vstack(
             rx.text(HallView.evening_name, font_weight="800"),
             rx.text(

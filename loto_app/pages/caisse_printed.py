@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import reflex as rx
 
-from loto_app.components.form import section
+from loto_app.components.form import outcome, section
 from loto_app.components.palette import FIELD_LINE, MUTED
 from loto_app.components.ui import big_button, tid
 from loto_app.live.states.caisse import CaisseState
@@ -74,15 +74,11 @@ def printed_sale() -> rx.Component:
             on_submit=PrintedSale.sell_printed,
             reset_on_submit=True,
         ),
-        rx.cond(
-            PrintedSale.printed_message != "",
-            rx.callout(
-                PrintedSale.printed_message,
-                color_scheme=rx.cond(PrintedSale.printed_ok, "green", "red"),
-                size="3",
-                high_contrast=True,
-                custom_attrs=tid("printed-message", role="status"),
-            ),
+        outcome(
+            PrintedSale.printed_message,
+            PrintedSale.printed_ok,
+            "printed-message",
+            high_contrast=True,
         ),
         testid="sell-printed",
     )

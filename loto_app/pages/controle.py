@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import reflex as rx
 
+from loto_app.components.board import last_number
 from loto_app.components.control import readback
 from loto_app.components.form import section
-from loto_app.components.palette import ACCENT, LINE, MUTED
+from loto_app.components.palette import LINE, MUTED
 from loto_app.components.scanner import scanner
 from loto_app.components.signin import sign_in_form
 from loto_app.components.ui import announcement_box, big_button, page_shell, tid
@@ -36,19 +37,7 @@ def _login() -> rx.Component:
 def _where() -> rx.Component:
     """Where the game stands: the last number, the stage in play (what a claim is judged on)."""
     return rx.hstack(
-        rx.box(
-            rx.text("Dernier", color=MUTED),
-            rx.text(
-                rx.cond(HallView.last > 0, HallView.last.to_string(), "–"),
-                font_size="3rem",
-                font_weight="900",
-                color=ACCENT,
-                line_height="1",
-                custom_attrs=tid("last-number"),
-            ),
-            text_align="center",
-            min_width="5rem",
-        ),
+        last_number("3rem", "5rem"),
         rx.vstack(
             rx.text(HallView.evening_name, font_weight="800"),
             rx.cond(

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import reflex as rx
 
-from loto_app.components.form import NATIVE_SELECT, section
+from loto_app.components.form import NATIVE_SELECT, outcome, section
 from loto_app.components.media import picture
 from loto_app.components.palette import MUTED, SECTION_LINE
 from loto_app.components.ui import tid
@@ -67,17 +67,10 @@ def _chooser(upload_id: str, label: str, on_drop: rx.EventHandler, disabled) -> 
 
 
 def _lot_row(lot: rx.Var[dict[str, str]]) -> rx.Component:
-    return rx.flex(
+    return _row(
         rx.cond(
             lot["photo"] != "",
-            rx.box(
-                picture(lot["photo"], lot["lot"], width="100%", height="100%"),
-                width="5rem",
-                height="5rem",
-                flex_shrink="0",
-                border=f"1px solid {SECTION_LINE}",
-                border_radius="0.4rem",
-            ),
+            _thumbnail(lot["photo"], lot["lot"], "5rem", "5rem"),
             rx.box(
                 rx.text("pas de photo", color=MUTED, font_size="0.9rem", text_align="center"),
                 width="5rem",
@@ -90,7 +83,7 @@ def _lot_row(lot: rx.Var[dict[str, str]]) -> rx.Component:
                 border_radius="0.4rem",
             ),
         ),
-        rx.text(lot["lot"], font_size="1.15rem", font_weight="700", flex="1"),
+        lot["lot"],
         rx.cond(
             lot["photo"] != "",
             rx.button(
@@ -101,28 +94,14 @@ def _lot_row(lot: rx.Var[dict[str, str]]) -> rx.Component:
                 custom_attrs=tid("lot-photo-remove"),
             ),
         ),
-        align="center",
-        gap="0.8rem",
-        wrap="wrap",
-        padding_y="0.3rem",
-        width="100%",
-        border_bottom=f"1px solid {SECTION_LINE}",
-        custom_attrs=tid("lot-row", **{"data-lot": lot["lot"]}),
+        tid("lot-row", **{"data-lot": lot["lot"]}),
     )
 
 
 def _partner_row(p: rx.Var[dict[str, str]]) -> rx.Component:
-    return rx.flex(
-        rx.box(
-            picture(p["src"], p["name"], width="100%", height="100%"),
-            width="9rem",
-            height="3.5rem",
-            flex_shrink="0",
-            border=f"1px solid {SECTION_LINE}",
-            border_radius="0.4rem",
-            padding="0.2rem",
-        ),
-        rx.text(p["name"], font_size="1.15rem", font_weight="700", flex="1"),
+    return _row(
+        _thumbnail(p["src"], p["name"], "9rem", "3.5rem", padding="0.2rem"),
+        p["name"],
         rx.button(
             "Retirer",
             on_click=M.remove_partner(p["digest"]),
@@ -130,13 +109,55 @@ def _partner_row(p: rx.Var[dict[str, str]]) -> rx.Component:
             size="2",
             custom_attrs=tid("partner-remove"),
         ),
+        tid("partner-row"),
+    )
+
+
+def _thumbnail(src: rx.Var, name: rx.Var, width: str, height: str, **props) -> rx.Component:
+    """The picture at the start of a line of the list, framed."""
+    return rx.box(
+        picture(src, name, width="100%", height="100%"),
+        width=width,
+        height=height,
+        flex_shrink="0",
+        border=f"1px solid {SECTION_LINE}",
+        border_radius="0.4rem",
+        **props,
+    )
+
+
+def _row(thumbnail: rx.Component, name: rx.Var, remove: rx.Component, attrs: dict) -> rx.Component:
+    """A line of the list: the picture, what it shows (a lot, a partner), the button that
+    takes it away."""
+    return rx.flex(
+        thumbnail,
+        rx.text(name, font_size="1.15rem", font_weight="700", flex="1"),
+        remove,
         align="center",
         gap="0.8rem",
         wrap="wrap",
         padding_y="0.3rem",
         width="100%",
         border_bottom=f"1px solid {SECTION_LINE}",
-        custom_attrs=tid("partner-row"),
+        custom_attrs=attrs,
+    )
+
+
+def _two_steps(
+    first: str, control: rx.Component, second: str, chooser: rx.Component
+) -> rx.Component:
+    """The two steps side by side: the labelled first control (what the picture is of), then
+    the picture's chooser."""
+    return rx.flex(
+        rx.vstack(
+            rx.el.label(first, html_for=control.id, font_weight="700"),
+            control,
+            spacing="1",
+        ),
+        rx.vstack(rx.text(second, font_weight="700"), chooser, spacing="1"),
+        gap="1rem",
+        wrap="wrap",
+        align="end",
     )
 
 
@@ -150,38 +171,27 @@ def media() -> rx.Component:
             "photo).",
             color=MUTED,
         ),
-        rx.cond(
-            M.media_message != "",
-            rx.callout(
-                M.media_message,
-                color_scheme=rx.cond(M.media_ok, "green", "red"),
-                size="2",
-                custom_attrs=tid("media-message", role=rx.cond(M.media_ok, "status", "alert")),
-            ),
+        outcome(
+            M.media_message,
+            M.media_ok,
+            "media-message",
+            size="2",
+            role=rx.cond(M.media_ok, "status", "alert"),
         ),
         rx.heading("Photos des lots", as_="h3", size="5"),
-        rx.flex(
-            rx.vstack(
-                rx.el.label("1. Le lot", html_for="lot-choice", font_weight="700"),
-                rx.el.select(
-                    rx.el.option("Choisissez un lot…", value=""),
-                    rx.foreach(M.lots, lambda lot: rx.el.option(lot["lot"], value=lot["lot"])),
-                    id="lot-choice",
-                    value=M.lot_choice,
-                    on_change=M.choose_lot,
-                    custom_attrs=tid("lot-choice"),
-                    **NATIVE_SELECT,
-                ),
-                spacing="1",
+        _two_steps(
+            "1. Le lot",
+            rx.el.select(
+                rx.el.option("Choisissez un lot…", value=""),
+                rx.foreach(M.lots, lambda lot: rx.el.option(lot["lot"], value=lot["lot"])),
+                id="lot-choice",
+                value=M.lot_choice,
+                on_change=M.choose_lot,
+                custom_attrs=tid("lot-choice"),
+                **NATIVE_SELECT,
             ),
-            rx.vstack(
-                rx.text("2. La photo", font_weight="700"),
-                _chooser("lot-photo", "Choisir la photo…", M.upload_lot_photo, M.lot_choice == ""),
-                spacing="1",
-            ),
-            gap="1rem",
-            wrap="wrap",
-            align="end",
+            "2. La photo",
+            _chooser("lot-photo", "Choisir la photo…", M.upload_lot_photo, M.lot_choice == ""),
         ),
         rx.vstack(rx.foreach(M.lots, _lot_row), spacing="0", width="100%"),
         rx.heading("Partenaires", as_="h3", size="5", margin_top="0.5rem"),
@@ -190,29 +200,20 @@ def media() -> rx.Component:
             f"pendant les parties) ; {MAX_PARTNERS} au plus.",
             color=MUTED,
         ),
-        rx.flex(
-            rx.vstack(
-                rx.el.label("1. Le nom du partenaire", html_for="partner-name", font_weight="700"),
-                rx.input(
-                    id="partner-name",
-                    value=M.partner_name,
-                    on_change=M.name_partner,
-                    max_length=MAX_PARTNER_NAME,
-                    placeholder="ex. Boulangerie Martin",
-                    size="3",
-                    width="18rem",
-                    custom_attrs=tid("partner-name"),
-                ),
-                spacing="1",
+        _two_steps(
+            "1. Le nom du partenaire",
+            rx.input(
+                id="partner-name",
+                value=M.partner_name,
+                on_change=M.name_partner,
+                max_length=MAX_PARTNER_NAME,
+                placeholder="ex. Boulangerie Martin",
+                size="3",
+                width="18rem",
+                custom_attrs=tid("partner-name"),
             ),
-            rx.vstack(
-                rx.text("2. Son logo", font_weight="700"),
-                _chooser("partner-logo", "Choisir le logo…", M.upload_logo, M.partner_name == ""),
-                spacing="1",
-            ),
-            gap="1rem",
-            wrap="wrap",
-            align="end",
+            "2. Son logo",
+            _chooser("partner-logo", "Choisir le logo…", M.upload_logo, M.partner_name == ""),
         ),
         rx.vstack(rx.foreach(M.partners, _partner_row), spacing="0", width="100%"),
         testid="org-media",

@@ -7,6 +7,7 @@ import reflex as rx
 
 from loto_app.components.disputes import withdraw_form
 from loto_app.components.form import (
+    outcome,
     section,
 )
 from loto_app.components.palette import (
@@ -52,15 +53,7 @@ def records() -> rx.Component:
             R.records_message != "",
             rx.text(R.records_message, font_weight="700", custom_attrs=tid("records-message")),
         ),
-        rx.cond(
-            R.audit_message != "",
-            rx.callout(
-                R.audit_message,
-                color_scheme=rx.cond(R.audit_ok, "green", "red"),
-                size="3",
-                custom_attrs=tid("audit-message", role="status"),
-            ),
-        ),
+        outcome(R.audit_message, R.audit_ok, "audit-message"),
         rx.foreach(R.audit_problems, lambda p: rx.text(p, color=ACCENT)),
         rx.cond(
             R.report_lines.length() > 0,

@@ -104,6 +104,21 @@ def _header() -> rx.Component:
 OVER = HallView.status == "over"
 
 
+def _notice(
+    *children: rx.Component, line: str, background: str, padding: str = "0.75rem", **props
+) -> rx.Component:
+    """A framed box of the page that wants the player's attention (a tie to settle, an order
+    to pay, démarquage, a decision, a quine to look for): one look for all of them."""
+    return rx.box(
+        *children,
+        padding=padding,
+        border=f"3px solid {line}",
+        border_radius="0.5rem",
+        background=background,
+        **props,
+    )
+
+
 def _messages() -> rx.Component:
     """One message area, what matters now: the answer to my last action (until the next
     number), else my verdict (until the next number, or démarquage), else the hall's announcement
@@ -150,7 +165,7 @@ def _share_offer() -> rx.Component:
     means the token draw."""
     return rx.cond(
         PlayerState.share_offer,
-        rx.box(
+        _notice(
             rx.text(
                 f"Ex aequo avec {PlayerState.share_with} !",
                 font_weight="900",
@@ -192,9 +207,7 @@ def _share_offer() -> rx.Component:
                     margin_top="0.4rem",
                 ),
             ),
-            padding="0.75rem",
-            border=f"3px solid {TIE_LINE}",
-            border_radius="0.5rem",
+            line=TIE_LINE,
             background=TIE_BG,
         ),
     )
@@ -239,15 +252,14 @@ def _decisions() -> rx.Component:
     """The association's decisions that concern me (art. 8), newest first."""
     return rx.cond(
         PlayerState.decisions.length() > 0,
-        rx.box(
+        _notice(
             rx.foreach(
                 PlayerState.decisions,
                 lambda d: rx.text(d, font_weight="700", padding_y="0.2rem"),
             ),
-            padding="0.6rem",
-            border=f"3px solid {TIE_LINE}",
-            border_radius="0.5rem",
+            line=TIE_LINE,
             background=TIE_BG,
+            padding="0.6rem",
             custom_attrs=tid("decisions", role="status"),
         ),
     )
@@ -271,7 +283,7 @@ def _order_waiting() -> rx.Component:
     """At the top while an order waits: what to pay, the code to show, a way back."""
     return rx.cond(
         (PlayerState.orders.length() > 0) & ~OVER,
-        rx.box(
+        _notice(
             rx.heading("À régler à la caisse", size="5"),
             rx.text(
                 rx.cond(
@@ -313,9 +325,7 @@ def _order_waiting() -> rx.Component:
                     margin_top="0.4rem",
                 ),
             ),
-            padding="0.75rem",
-            border=f"3px solid {CHECK_LINE}",
-            border_radius="0.5rem",
+            line=CHECK_LINE,
             background=ORDER_BG,
             custom_attrs=tid("orders"),
         ),
@@ -661,16 +671,14 @@ def _unmark_now() -> rx.Component:
     """ "Vous pouvez démarquer !": the action at the top, in view, not under the cartons."""
     return rx.cond(
         HallView.unmark_allowed & (PlayerState.cartons.length() > 0) & ~OVER,
-        rx.box(
+        _notice(
             rx.text(
                 "La partie est terminée : vous pouvez démarquer vos cartons.",
                 font_weight="800",
                 font_size="1.15rem",
             ),
             _unmark_button(color_scheme="green", width="100%", margin_top="0.4rem"),
-            padding="0.75rem",
-            border=f"3px solid {WIN_LINE}",
-            border_radius="0.5rem",
+            line=WIN_LINE,
             background="white",
             custom_attrs=tid("unmark-now"),
         ),
@@ -749,13 +757,12 @@ def _page() -> rx.Component:
         _header(),
         _listen(),
         _stream(),
-        rx.box(
+        _notice(
             rx.text("Une quine possible ! Vérifiez vos cartons.", font_weight="900"),
-            custom_attrs=tid("quine-hint", hidden=True, role="status"),
+            line=CHECK_LINE,
             background=CHECK_BG,
-            border=f"3px solid {CHECK_LINE}",
             padding="0.6rem",
-            border_radius="0.5rem",
+            custom_attrs=tid("quine-hint", hidden=True, role="status"),
         ),
         _last_call(),
         _mark_message(),

@@ -24,7 +24,7 @@ from loto_app.components.board import board
 from loto_app.components.control import last_call_banner, readback
 from loto_app.components.draw_note import tv_draw_note
 from loto_app.components.hall_scenes import BIG, MEDIUM, SMALL
-from loto_app.components.media import partners_strip, picture
+from loto_app.components.media import partners_strip
 from loto_app.components.palette import (
     INFO_LINE,
     TV_BG,
@@ -185,14 +185,11 @@ def _header() -> rx.Component:
             rx.flex(
                 rx.cond(
                     HallView.lot_photo != "",
-                    rx.box(
-                        picture(
-                            HallView.lot_photo, HallView.lot_label, width="100%", height="100%"
-                        ),
-                        height="min(6vh, 3.6vw)",
-                        width="min(8vh, 4.8vw)",
-                        background="white",
-                        border_radius="0.3rem",
+                    scenes.lot_photo(
+                        HallView.lot_photo,
+                        HallView.lot_label,
+                        "min(8vh, 4.8vw)",
+                        "min(6vh, 3.6vw)",
                         custom_attrs=tid("lot-photo"),
                     ),
                 ),
@@ -290,7 +287,7 @@ def _ways_in() -> rx.Component:
 
 def _game() -> rx.Component:
     """In game: the ball (or the way in before the first number), the board or the read-back."""
-    return rx.grid(
+    return scenes.scene_grid(
         rx.box(
             rx.cond(HallView.count > 0, _last_number(), _ways_in()),
             display="flex",
@@ -348,12 +345,9 @@ def _game() -> rx.Component:
             min_height="0",
             justify="center",
         ),
-        grid_template_columns=["minmax(0, 1fr)", "minmax(0, 1fr)", "minmax(0, 1fr)", "2fr 3fr"],
-        gap="2rem",
-        width="100%",
-        min_height="0",
+        "2fr 3fr",
+        "scene-game",
         align_items="stretch",
-        custom_attrs=tid("scene-game"),
     )
 
 

@@ -21,7 +21,7 @@ from typing import NamedTuple
 import segno
 from sqlmodel import Session, col, select
 
-from loto_app.domain.program import KIND_LABELS, Kind
+from loto_app.domain.program import carton_kind_label
 from loto_app.domain.reglement import Reglement, reglement
 from loto_app.records._pdf import new_pdf
 from loto_app.storage import models as m
@@ -63,15 +63,6 @@ def parse_qr_text(text: str) -> tuple[str, int, str] | None:
     if not series or not no.isdigit() or not tail:
         return None
     return series, int(no), tail
-
-
-def _kind_label(kind: str) -> str:
-    """The kind of a carton, in French ("Spécial": a carton, not a game)."""
-    try:
-        k = Kind(kind)
-    except ValueError:
-        return kind
-    return "Spécial" if k is Kind.SPECIAL else KIND_LABELS[k]
 
 
 def _is_maxi(c: PaperCarton) -> bool:
@@ -176,7 +167,7 @@ def _label(pdf, f, series: str, c: PaperCarton, x: float, y: float, w: float) ->
     pdf.set_font(f.sans, "B", 11)
     pdf.cell(w * 0.55, 6, f.text(f"Carton n° {c.no} — série {series}"))
     pdf.set_font(f.sans, "", 10)
-    pdf.cell(w * 0.45, 6, f.text(f"Code {c.check_code} · {_kind_label(c.kind)}"), align="R")
+    pdf.cell(w * 0.45, 6, f.text(f"Code {c.check_code} · {carton_kind_label(c.kind)}"), align="R")
 
 
 def _grid(pdf, f, rows: Grid, x: float, y: float, cw: float, ch: float, size: float) -> None:
@@ -219,7 +210,7 @@ def _maxi(pdf, f, series: str, c: PaperCarton, x: float, y: float) -> None:
     pdf.cell(93, 6, f.text(f"Grille n° {c.no} — série {series}"))
     pdf.set_xy(x, y + 6)
     pdf.set_font(f.sans, "", 10)
-    pdf.cell(93, 5, f.text(f"Code {c.check_code} · {_kind_label(c.kind)}"))
+    pdf.cell(93, 5, f.text(f"Code {c.check_code} · {carton_kind_label(c.kind)}"))
     _grid(pdf, f, c.rows, x, y + 12.5, 12.5, 12.5, 17)
     pdf.image(_qr_png(qr_text(series, c.no, c.check_code)), x=x + 65, y=y + 12.5, w=27, h=27)
     _cut_line(pdf, x, y + 78, 93)

@@ -15,7 +15,7 @@ from datetime import datetime
 from typing import Any
 
 from loto_app.domain import events as ev
-from loto_app.domain.program import KIND_LABELS, Kind
+from loto_app.domain.program import Kind, carton_kind_label
 from loto_app.domain.verdicts import Verdict
 
 REFUSAL_LABELS: dict[str, str] = {
@@ -149,15 +149,7 @@ def reconcile(entries: Iterable[tuple[int, datetime, ev.Event]], series: str) ->
             c["sold"] += 1
     order = [k.value for k in Kind]
     lines = tuple(
-        PaperLine(kind, _label(kind), **counts[kind])
+        PaperLine(kind, carton_kind_label(kind), **counts[kind])
         for kind in sorted(counts, key=lambda k: order.index(k) if k in order else 99)
     )
     return Reconciliation(series, lines, tuple(refusals))
-
-
-def _label(kind: str) -> str:
-    try:
-        k = Kind(kind)
-    except ValueError:
-        return kind
-    return "Spécial" if k is Kind.SPECIAL else KIND_LABELS[k]

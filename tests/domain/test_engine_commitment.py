@@ -20,8 +20,6 @@ from loto_app.domain.program import (
     Kind,
     Lot,
     Pattern,
-    Program,
-    Settings,
     Stage,
 )
 
@@ -30,8 +28,7 @@ QUINE = GameSpec(Kind.CLASSIQUE, (Stage(Pattern.ONE_LINE, Lot("Jambon", 2500)),)
 
 
 def electronic(*games: GameSpec, code: str = "DEMO42") -> Evening:
-    settings = Settings(DrawSource.ELECTRONIC, last_call_seconds=0)
-    return Evening(Program("A", games or (QUINE, CHAINED), settings), KEY, code)
+    return evening(*(games or (QUINE, CHAINED)), source=DrawSource.ELECTRONIC, code=code)
 
 
 def log_text(e: Evening) -> str:

@@ -46,11 +46,12 @@ def evening(
     tie: TieMethod = TieMethod.SHARE_OR_DRAW,
     last_call: int = 0,
     tokens: TokenSource = TokenSource.APP,
+    code: str = "",
 ) -> Evening:
     """An evening of these games (default: no last call, tokens drawn by the app; the tests
-    of the last call and of the bag's tokens ask for them)."""
+    of the last call and of the bag's tokens ask for them); `code`, its join code."""
     settings = Settings(source, auto, tie, last_call_seconds=last_call, token_source=tokens)
-    return Evening(Program("A", games or (CHAINED, CP_ONLY), settings), KEY)
+    return Evening(Program("A", games or (CHAINED, CP_ONLY), settings), KEY, code)
 
 
 def with_players(e: Evening, *names: str, cartons: int = 1, seed: int = 1) -> None:

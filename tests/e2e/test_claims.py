@@ -181,6 +181,9 @@ def test_claims_as_the_hall_lives_them(
 
         anim.get_by_test_id("start-game").click()
         expect(screen.get_by_test_id("announcement")).to_contain_text("Partie 1 :")
+        # the physical boulier's note before the first number, not while the balls come out
+        note = chloe.get_by_test_id("draw-commitment")
+        expect(note).to_contain_text("rien n'est engagé")
         # the TV says no jargon about the lot ("divisible")
         expect(screen.get_by_test_id("stage")).to_contain_text("Bons d'achat de 40 €")
         expect(screen.locator("body")).not_to_contain_text("divisible")
@@ -209,6 +212,7 @@ def test_claims_as_the_hall_lives_them(
         expect(screen.get_by_test_id("announcement")).to_contain_text(
             f"Correction : le {wrong} est remplacé par le {balls[0]}."
         )
+        expect(note).to_have_count(0)
         expect(panel).to_have_count(0)
 
         # ---- a stray tap never claims: it arms the button, which calms down by itself

@@ -7,10 +7,12 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import pytest
 from test_session import live_app, root_on, sub  # noqa: F401  (live_app: a fixture)
 
 from loto_app.domain.program import demo_program
 from loto_app.domain.till import SaleStatus, desk_code
+from loto_app.live.input.guards import BadInput
 from loto_app.storage.access import AccessStore
 from loto_app.storage.repository import EveningStore
 
@@ -110,3 +112,19 @@ def test_a_code_finds_the_order_and_the_desk_never_sells_twice_by_mistake(
         return vendeur, caissier
 
     asyncio.run(scenario())
+
+
+def test_a_desk_sale_form_names_a_tariff_line_and_a_method_the_desk_takes() -> None:
+    from loto_app.live.states.caisse import desk_tariff
+
+    assert desk_tariff({"offer": "2", "method": "cash"}) == (2, "cash")
+    assert desk_tariff({"offer": 0, "method": " card "}) == (0, "card")
+    for bad in (
+        {"offer": "-1", "method": "cash"},
+        {"offer": "64", "method": "cash"},
+        {"offer": "1", "method": "transfer"},  # settled at the desk, never sold there
+        {"offer": "1", "method": ""},
+        {"method": "cash"},
+    ):
+        with pytest.raises(BadInput):
+            desk_tariff(bad)

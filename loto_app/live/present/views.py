@@ -6,7 +6,7 @@ import dataclasses
 
 from loto_app.domain import events as ev
 from loto_app.domain.engine import Evening, Game, GameStatus
-from loto_app.domain.program import KIND_LABELS, Kind
+from loto_app.domain.program import Kind, carton_kind_label
 from loto_app.domain.serial import check_code
 from loto_app.domain.till import SaleStatus
 from loto_app.domain.verdicts import VERDICT_LABELS, Verdict
@@ -350,7 +350,7 @@ def private_view(e: Evening, player_id: str) -> PrivateView:
             CartonView(
                 no=c.no,
                 kind=c.kind.value,
-                kind_label=KIND_LABELS[c.kind] if c.kind is not Kind.SPECIAL else "Spécial",
+                kind_label=carton_kind_label(c.kind),
                 unit=c.unit,
                 check=check_code(e.key, e.program.series, c.no),
                 plays=e.plays(c.no),

@@ -305,10 +305,7 @@ class CaisseState(StaffSession, rx.State):
         try:
             data = form(form_data)
             player_code = as_text(data.get("player", ""), "player code", 40)
-            offer = as_int(data.get("offer"), 0, MAX_OFFER_INDEX, "offer")
-            method = as_text(data.get("method", ""), "method", 10)
-            if method not in DESK_METHODS:
-                raise BadInput(f"desk method {method!r}")
+            offer, method = desk_tariff(data)
         except BadInput as exc:
             self._refused("sell", exc)
             return self._say("Choisissez le tarif et le paiement.", ok=False)
@@ -372,10 +369,7 @@ class CaisseState(StaffSession, rx.State):
         try:
             data = form(form_data)
             name = as_text(data.get("name", ""), "name", 60)
-            offer = as_int(data.get("offer"), 0, MAX_OFFER_INDEX, "offer")
-            method = as_text(data.get("method", ""), "method", 10)
-            if method not in DESK_METHODS:
-                raise BadInput(f"desk method {method!r}")
+            offer, method = desk_tariff(data)
         except BadInput as exc:
             self._refused("sell_paper", exc)
             return self._say("Nom du joueur, tarif et paiement sont nécessaires.", ok=False)
@@ -579,6 +573,19 @@ class CaisseState(StaffSession, rx.State):
             f"en plus ({price}) ?"
         )
         self._say(exc.user_message, ok=False)
+
+
+def desk_tariff(data: dict[str, object]) -> tuple[int, str]:
+    """The tariff line and the payment method a desk's sale form names.
+
+    Raises:
+        BadInput: an offer index out of range, or a method the desk does not take.
+    """
+    offer = as_int(data.get("offer"), 0, MAX_OFFER_INDEX, "offer")
+    method = as_text(data.get("method", ""), "method", 10)
+    if method not in DESK_METHODS:
+        raise BadInput(f"desk method {method!r}")
+    return offer, method
 
 
 def _line(e: Evening, s, names: dict[str, str]) -> SaleLine:

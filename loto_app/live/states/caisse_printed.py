@@ -13,12 +13,10 @@ import reflex as rx
 
 from loto_app.domain import events as ev
 from loto_app.domain.errors import LotoError
-from loto_app.domain.till import DESK_METHODS
-from loto_app.limits import MAX_OFFER_INDEX
-from loto_app.live.input.guards import BadInput, as_int, as_text, form, refuse
+from loto_app.live.input.guards import BadInput, as_text, form, refuse
 from loto_app.live.input.printed_cartons import BadCartons, read_cartons
 from loto_app.live.runtime import registry
-from loto_app.live.states.caisse import CaisseState, _ranges
+from loto_app.live.states.caisse import CaisseState, _ranges, desk_tariff
 from loto_app.present import euros, plural
 
 WHY = {"sold": "déjà vendu", "unknown": "inconnu dans cette série (numéro ou code faux)"}
@@ -36,10 +34,7 @@ class PrintedSale(CaisseState):
         try:
             data = form(form_data)
             name = as_text(data.get("name", ""), "name", 60)
-            offer = as_int(data.get("offer"), 0, MAX_OFFER_INDEX, "offer")
-            method = as_text(data.get("method", ""), "method", 10)
-            if method not in DESK_METHODS:
-                raise BadInput(f"desk method {method!r}")
+            offer, method = desk_tariff(data)
             cartons = read_cartons(data.get("cartons", ""))
         except BadCartons as exc:
             refuse(self._who(), "sell_printed", exc)

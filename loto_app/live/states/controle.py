@@ -10,7 +10,7 @@ The phone also follows the evening (the public picture: the last number, the sta
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import ClassVar
 
 import reflex as rx
 
@@ -22,6 +22,7 @@ from loto_app.live.input.guards import BadInput, as_int, as_text, form
 from loto_app.live.present.snapshot import claim_readback
 from loto_app.live.present.views import VERDICT_KIND, verdict_text
 from loto_app.live.runtime import broadcast, registry
+from loto_app.live.states.readback import ReadBack
 from loto_app.live.states.session import StaffSession
 from loto_app.records.paper import QR_PREFIX, parse_qr_text
 from loto_app.storage.access import ROLES, StaffMember
@@ -31,7 +32,7 @@ CARTON_PREFIX = f"{QR_PREFIX}:"
 NOT_A_CARTON = "Ce QR code n'est pas celui d'un carton de loto : tapez le numéro et le code."
 
 
-class ControleState(StaffSession, rx.State):
+class ControleState(StaffSession, ReadBack, rx.State):
     """Sign-in (live/states/session.py), and the check of a paper carton at the table."""
 
     ROUTE: ClassVar[str] = "/controle"
@@ -44,16 +45,9 @@ class ControleState(StaffSession, rx.State):
     staff_name: str = ""
     role_label: str = ""
     message: str = ""
-    # the last carton checked here: the verdict, and its read-back (components/control.py)
+    # the last carton checked here: the verdict, and its read-back (ReadBack)
     verdict: str = ""
     verdict_kind: str = ""  # "valid" | "false" | "late"
-    readback_on: bool = False
-    readback_title: str = ""
-    readback_caption: str = ""
-    readback_kind: str = ""
-    readback_cols: int = 9
-    readback_cartons: list[list[dict[str, Any]]] = []
-    readback_labels: list[str] = []  # (one claim: no grid needs naming)
 
     # ------------------------------------------------------------------ sign-in
 

@@ -10,9 +10,12 @@ from typing import Any
 
 import reflex as rx
 
+from loto_app.live.states.readback import ReadBack
 
-class HallView(rx.State):
-    """Public, read-only state of the evening (see `snapshot.public_snapshot`)."""
+
+class HallView(ReadBack, rx.State):
+    """Public, read-only state of the evening (see `snapshot.public_snapshot`); its read-back
+    (ReadBack) is that of the latest claim checked on the last number."""
 
     evening_name: str = ""
     join_code: str = ""
@@ -78,14 +81,6 @@ class HallView(rx.State):
     reclamations: int = 0
     decisions: list[str] = []
     claim_stage_label: str = ""
-    # the read-back (contrôle) of the latest claim checked on the last number
-    readback_on: bool = False
-    readback_title: str = ""
-    readback_caption: str = ""
-    readback_kind: str = ""
-    readback_cols: int = 9
-    readback_cartons: list[list[dict[str, Any]]] = []
-    readback_labels: list[str] = []  # whose each grid is (an ex aequo), "" for one claim
     # the hall screen's scenes around the draw (live/present/show.py): "welcome", "game",
     # "between", "pause" or "end", and what each shows
     scene: str = "welcome"
