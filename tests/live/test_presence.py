@@ -152,6 +152,8 @@ def test_a_worker_finds_out_that_redis_lost_its_data(monkeypatch: pytest.MonkeyP
     async def scenario() -> None:
         marker = Marker("redis://127.0.0.1:6379")
         try:
+            assert not await marker.lost()  # (never put: Redis was away at the start)
+            await marker.redis.delete(marker.key)
             await marker.put()
             assert not await marker.lost()  # a blip: Redis kept everything
             await marker.redis.delete(marker.key)  # restarted without its disk

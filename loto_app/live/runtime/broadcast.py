@@ -141,7 +141,7 @@ def _rooms_across_workers(app: rx.App, redis_url: str):
         _marker = redis_loss.Marker(redis_url)
         try:
             await _marker.put()
-        except Exception:  # (Redis not there yet: the first reconnect finds no key, reloads none)
+        except Exception:  # (Redis not there yet: the first reconnect puts it, reloads nothing)
             log.exception("could not put this worker's key in Redis")
         yield
 

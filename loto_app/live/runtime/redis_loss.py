@@ -29,13 +29,18 @@ class Marker:
         self.redis = aioredis.from_url(url)
         name = worker or f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
         self.key = f"{namespaced('loto:alive:')}{name}"
+        self.placed = False  # (Redis away at the worker's start: nothing to compare with yet)
 
     async def put(self) -> None:
         """Set the key (at the worker's start)."""
         await self.redis.set(self.key, "1", ex=KEEP_SECONDS)
+        self.placed = True
 
     async def lost(self) -> bool:
         """Was the key gone? (It is set again: the next check compares with now.)"""
+        if not self.placed:
+            await self.put()
+            return False
         created = await self.redis.set(self.key, "1", ex=KEEP_SECONDS, nx=True)
         if not created:
             await self.redis.expire(self.key, KEEP_SECONDS)
