@@ -8,7 +8,7 @@ from loto_app.live import compat
 from loto_app.live.gate import admission, frame_guard, marks_path
 from loto_app.live.gate.ratelimit import EventGate
 from loto_app.live.gate.rehydrate import WarmHydrate
-from loto_app.live.runtime import broadcast, reaper
+from loto_app.live.runtime import broadcast, presence, reaper
 from loto_app.live.states.animateur import AnimateurState
 from loto_app.live.states.caisse import CaisseState
 from loto_app.live.states.controle import ControleState
@@ -142,5 +142,7 @@ app.add_middleware(EventGate())
 app.add_middleware(WarmHydrate(PlayerState, JoinPrefill, AnimateurState, ScreenState))
 # One process: drop the in-memory states that gone clients left (live/runtime/reaper.py).
 app.register_lifespan_task(reaper.run)
+# The animateur's count of the phones connected, on every worker (live/runtime/presence.py).
+app.register_lifespan_task(presence.run)
 # Reachable from the internet without LOTO_CREATE_KEY: say so loudly (loto_app/network.py).
 network.warn_if_open()

@@ -675,10 +675,32 @@ def _status() -> rx.Component:
                 f"{HallView.count} ",
                 rx.cond(HallView.count > 1, "numéros tirés", "numéro tiré"),
             ),
+            rx.text(
+                f"{HallView.phones} ",
+                rx.cond(HallView.phones > 1, "téléphones connectés", "téléphone connecté"),
+                " en ce moment",
+                custom_attrs=tid("phones-count", **{"data-phones": HallView.phones}),
+            ),
             spacing="1",
             align="start",
         ),
         width="100%",
+    )
+
+
+def _phones_warning() -> rx.Component:
+    """Many phones gone at once (the hall's Wi-Fi): wait before the next number
+    (live/runtime/presence.py says when)."""
+    return rx.cond(
+        HallView.phones_warning != "",
+        rx.callout(
+            HallView.phones_warning,
+            icon="wifi_off",
+            color_scheme="red",
+            size="3",
+            font_weight="700",
+            custom_attrs=tid("phones-warning", role="alert"),
+        ),
     )
 
 
@@ -693,6 +715,7 @@ def _dashboard() -> rx.Component:
     it on one side; the read-back and the board on the other (the side)."""
     primary = _pane(
         _status(),
+        _phones_warning(),
         announcement_box(HallView.announcement, HallView.announcement_kind),
         rx.cond(
             AnimateurState.message != "",

@@ -37,7 +37,7 @@ from loto_app.live.input.guards import (
     refuse,
 )
 from loto_app.live.present.views import VERDICT_KIND, verdict_text
-from loto_app.live.runtime import broadcast, registry, signin_limit
+from loto_app.live.runtime import broadcast, presence, registry, signin_limit
 from loto_app.live.states.screen_pairing import ScreenPairing
 from loto_app.live.states.session import StaffSession
 from loto_app.storage.access import StaffMember
@@ -103,6 +103,7 @@ class AnimateurState(ScreenPairing, StaffSession, rx.State):
         sid = self.router.session.session_id
         await broadcast.enter(sid, self._evening_id, staff=True)
         await broadcast.send_snapshot(sid, lv)
+        await presence.tell(sid, self._evening_id)  # (the phones connected now)
 
     def _revoked(self) -> None:
         self.secret, self.message = "", REVOKED

@@ -47,6 +47,10 @@ class HallView(ReadBack, rx.State):
     announcement: str = ""
     announcement_kind: str = "info"
     players: int = 0
+    # the animateur's tablets only (live/runtime/presence.py): players' pages with a live
+    # socket now, and the warning of a mass drop
+    phones: int = 0
+    phones_warning: str = ""
     auto_marking: bool = False
     physical: bool = False
     patterns: list[str] = []
