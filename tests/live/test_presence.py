@@ -113,6 +113,12 @@ def test_workers_players_are_counted_once_in_redis_and_a_silent_worker_drops_out
             assert await b.total(7) == (1, False)
             assert await b.redis.hkeys(f"{b.prefix}7") == [b"b"]  # (a forgotten)
             assert not await b.redis.exists(f"{b.prefix}7:a")
+            # b's set lost (Redis restarted): the next round writes it again, unchanged or not
+            await b.redis.delete(f"{b.prefix}7:b")
+            await b.write({7: {cat}})
+            assert await b.total(7) == (1, False)
+            await b.write({7: {cat, dan}})
+            assert await b.total(7) == (2, False)
         finally:
             keys = [f"{a.prefix}{e}{w}" for e in (7, 8) for w in ("", ":a", ":b")]
             await a.redis.delete(*keys)

@@ -80,21 +80,34 @@ class RedisCounts:
         self.redis = aioredis.from_url(url)
         self.prefix = namespaced(REDIS_PREFIX)
         self.worker, self.clock = worker, clock
+        self.written: dict[int, set[str]] = {}  # what this worker's sets hold in Redis
 
     async def write(self, players: dict[int, set[str]]) -> None:
+        """This worker's players, every round: a set is written again only when it changed
+        (or went: Redis restarted, or another worker took this one for gone); the others only
+        have their expiry renewed, so a quiet room costs no per-player work each second."""
         now = self.clock()
         keep = int(STALE * 10)
+        mine = {e: f"{self.prefix}{e}:{self.worker}" for e in players}
+        same = [e for e, ids in players.items() if ids and self.written.get(e) == ids]
+        if same:
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for e in same:
+                    pipe.expire(mine[e], keep)
+                renewed = await pipe.execute()
+            same = [e for e, kept in zip(same, renewed, strict=True) if kept]
         async with self.redis.pipeline(transaction=True) as pipe:
             for evening_id, ids in players.items():
                 key = f"{self.prefix}{evening_id}"
-                mine = f"{key}:{self.worker}"
-                pipe.delete(mine)
-                if ids:
-                    pipe.sadd(mine, *ids)
-                    pipe.expire(mine, keep)
+                if evening_id not in same:
+                    pipe.delete(mine[evening_id])
+                    if ids:
+                        pipe.sadd(mine[evening_id], *ids)
+                        pipe.expire(mine[evening_id], keep)
                 pipe.hset(key, self.worker, f"{now:.3f}")
                 pipe.expire(key, keep)
             await pipe.execute()
+        self.written = {e: set(ids) for e, ids in players.items()}
 
     async def total(self, evening_id: int) -> tuple[int, bool]:
         """The players connected on every worker, and whether a worker just went stale (and
