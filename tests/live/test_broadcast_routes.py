@@ -95,3 +95,20 @@ def test_one_picture_per_committed_state_for_a_batch(routed) -> None:
     (picture,) = draws[0]
     assert picture.to == room(eid)
     assert len(picture.message["delta"][HALL]["drawn_rx_state_"]) == 3  # the state after all
+
+
+def test_one_player_count_per_count_for_a_batch_of_joins(routed) -> None:
+    reg, sent = routed
+    eid = reg.store.create_evening("Soirée", PROGRAM).evening_id
+
+    async def evening() -> None:
+        await reg.join(eid, "Ana")
+        # five joins queued at once: one commit, five publications, the count told once
+        await asyncio.gather(*(reg.join(eid, f"Joueur {i}") for i in range(5)))
+        await reg.join(eid, "Zoé")
+
+    asyncio.run(evening())
+    assert [len(r) for r in sent] == [1, 1, 0, 0, 0, 0, 1]
+    counts = [r[0].message["delta"][HALL]["players_rx_state_"] for r in sent if r]
+    assert counts == [1, 6, 7]
+    assert all(r[0].to == staff_room(eid) for r in sent if r)

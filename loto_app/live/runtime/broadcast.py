@@ -40,6 +40,8 @@ log = logging.getLogger(__name__)
 _app: rx.App | None = None
 #: The sequence number of the last picture sent to everyone, per live evening.
 _pictured: weakref.WeakKeyDictionary[LiveEvening, int] = weakref.WeakKeyDictionary()
+#: The last player count sent to the animateur's tablets, per live evening.
+_counted: weakref.WeakKeyDictionary[LiveEvening, int] = weakref.WeakKeyDictionary()
 _hall_state: str = ""
 _hall_cls: type | None = None
 _refresh_event: str = ""
@@ -450,7 +452,13 @@ def routes(
             _pictured[lv] = lv.seq
             out.append(Emit(room(evening_id), delta(picture(lv))))
     elif any(isinstance(x, ev.PlayerJoined) for x in events):
-        out.append(Emit(staff_room(evening_id), delta({"players": len(lv.evening.players)})))
+        # One count per count: the joins of one batch (a storm: a dozen per commit) are
+        # published after their common commit, and each would send the same number (with
+        # several workers, each a message through Redis that every worker decodes).
+        players = len(lv.evening.players)
+        if _counted.get(lv) != players:
+            _counted[lv] = players
+            out.append(Emit(staff_room(evening_id), delta({"players": players})))
     if _desk_refresh_event and any(isinstance(x, DESK_EVENTS) for x in events):
         desk_poke = compat.poke(_event(_desk_refresh_event))
         out.append(Emit(desk_room(evening_id), desk_poke, skip_sid=actor))
