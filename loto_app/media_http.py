@@ -4,7 +4,8 @@
 - `GET /media/<digest>.webp`: a picture by its digest (storage/pictures.py), with a year's cache
   (the address is the content's hash: it never changes), `nosniff`, and a content type that is
   always an image (the app made the file itself, with Pillow);
-- `POST /_upload` (Reflex's upload endpoint, the organiser's pictures): refused with 413 before
+- `POST /media/upload` (the organiser's pictures, loto_app/media_upload.py) and `POST /_upload`
+  (Reflex's upload endpoint, which the app no longer uses): refused with 413 before
   its body is read when it announces more than a picture's limit and a margin for the form, and
   with 411 when it announces no length (a browser's upload always does). A refused body never
   reaches the disk; the handler checks each file again (loto_app/images.py).
@@ -17,6 +18,7 @@ import logging
 import re
 from typing import Any
 
+from loto_app import media_upload
 from loto_app.limits import MAX_IMAGE_BYTES
 
 log = logging.getLogger(__name__)
@@ -70,6 +72,25 @@ async def _serve_picture(digest: str, method: str, send: Any) -> None:
     await _reply(send, 200, data, headers)
 
 
+async def _upload(scope: dict[str, Any], receive: Any, send: Any) -> None:
+    """`POST /media/upload` (loto_app/media_upload.py), answered in JSON."""
+    from starlette.requests import Request
+
+    from loto_app.live.runtime.signin_limit import counted_address_of
+
+    request = Request(scope, receive)
+    peer = request.client.host if request.client else ""
+    address = counted_address_of({k.lower(): v for k, v in request.headers.items()}, peer)
+    json_type = [(b"content-type", b"application/json; charset=utf-8")]
+    try:
+        async with request.form(max_files=2, max_fields=8, max_part_size=64 * 1024) as form:
+            answer = await media_upload.upload(form, address)
+    except Exception:  # a malformed body (the parser's errors), or a failure of ours
+        log.exception("upload from %s failed", address or "this machine")
+        answer = media_upload.Answer(400, False, media_upload.BROKEN)
+    await _reply(send, answer.status, answer.body(), [*json_type, (b"cache-control", b"no-store")])
+
+
 def wrap(app: Any) -> Any:
     """The backend with the pictures' route and the upload's size limit."""
 
@@ -79,7 +100,7 @@ def wrap(app: Any) -> Any:
             if method in ("GET", "HEAD") and (found := _PATH.match(path)):
                 await _serve_picture(found.group(1), method, send)
                 return
-            if method == "POST" and path.endswith("/_upload"):
+            if method == "POST" and (path.endswith("/_upload") or path == media_upload.PATH):
                 length = next(
                     (v for k, v in scope.get("headers") or () if k == b"content-length"), None
                 )
@@ -90,6 +111,9 @@ def wrap(app: Any) -> Any:
                 if int(length) > MAX_UPLOAD_BODY:
                     log.warning("upload of %s bytes refused (413)", length.decode())
                     await _reply(send, 413, b"Payload Too Large", [])
+                    return
+                if path == media_upload.PATH:
+                    await _upload(scope, receive, send)
                     return
         await app(scope, receive, send)
 

@@ -23,6 +23,11 @@ _BACKEND = VarData(
 )
 
 
+def media_vars() -> VarData:
+    """What a page's expression needs to name the backend's origin (`getBackendURL(env.UPLOAD)`)."""
+    return _BACKEND
+
+
 def media_url(path: rx.Var[str] | str) -> rx.Var[str]:
     """The absolute address of a picture's path ("" stays "")."""
     path_var = rx.Var.create(path)

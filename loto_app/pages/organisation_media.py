@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import reflex as rx
 
+from loto_app import media_upload
 from loto_app.components.form import NATIVE_SELECT, outcome, section
-from loto_app.components.media import picture
+from loto_app.components.media import media_vars, picture
 from loto_app.components.palette import MUTED, SECTION_LINE
 from loto_app.components.ui import tid
-from loto_app.limits import MAX_IMAGE_BYTES, MAX_PARTNER_NAME, MAX_PARTNERS
+from loto_app.limits import MAX_PARTNER_NAME, MAX_PARTNERS
 from loto_app.live.states.organisation_media import EveningMedia
 
 M = EveningMedia
@@ -24,19 +25,20 @@ ACCEPT = {
 }
 
 
-def _reasons(rejected: rx.Var) -> rx.Var:
-    """react-dropzone's refusals as their codes only: [["file-too-large"], ...]."""
-    return rx.Var(
-        _js_expr=f"({rejected} || []).slice(0, 5).map((r) => "
-        f"((r && r.errors) || []).map((e) => String(e.code)))",
-        _var_type=list[list[str]],
-        _var_data=rejected._get_all_var_data(),
-    )
+#: Where the picture goes (loto_app/media_upload.py), on the backend's origin.
+UPLOAD_URL = rx.Var(
+    _js_expr=f"new URL('{media_upload.PATH}', getBackendURL(env.UPLOAD)).href",
+    _var_type=str,
+    _var_data=media_vars(),
+)
 
 
-def _chooser(upload_id: str, label: str, on_drop: rx.EventHandler, disabled) -> rx.Component:
-    """A button that opens the file chooser (or takes a dropped file) and sends it at once."""
-    zone = rx.upload(
+def _chooser(upload_id: str, label: str, kind: str, target: rx.Var, disabled) -> rx.Component:
+    """A button that opens the file chooser; the chosen picture is sent at once by
+    assets/upload.js to `POST /media/upload` with what it is for (`target`), and the answer
+    comes back through the hidden form (`_answer_form`)."""
+    input_id = f"{upload_id}-input"
+    return rx.box(
         rx.button(
             rx.icon("image-up", size=22),
             label,
@@ -44,26 +46,35 @@ def _chooser(upload_id: str, label: str, on_drop: rx.EventHandler, disabled) -> 
             font_weight="700",
             type="button",
             disabled=disabled,
+            on_click=rx.call_script(f"document.getElementById('{input_id}').click()"),
             custom_attrs=tid(f"{upload_id}-button"),
         ),
-        id=upload_id,
-        accept=ACCEPT,
-        max_files=1,
-        multiple=False,
-        max_size=MAX_IMAGE_BYTES,
-        disabled=disabled,
-        on_drop=on_drop(rx.upload_files(upload_id=upload_id)),
-        # only the reasons go to the server (a refused file itself would go with them:
-        # socket.io sends a File in an event as binary, far over the socket's frame limit)
-        on_drop_rejected=lambda rejected: M.upload_refused(_reasons(rejected)),
-        border="none",
-        padding="0",
+        rx.el.input(
+            type="file",
+            id=input_id,
+            accept=",".join([*ACCEPT, *(x for exts in ACCEPT.values() for x in exts)]),
+            hidden=True,
+            custom_attrs={
+                "aria-label": label.removesuffix("…"),
+                "data-loto-upload": kind,
+                "data-target": target,
+                "data-url": UPLOAD_URL,
+            },
+        ),
         custom_attrs=tid(upload_id),
     )
-    # the dropzone's own file input (hidden, reached by the button): named for screen readers
-    file_input = zone.children[0].children[0]
-    file_input.custom_attrs["aria-label"] = label.removesuffix("…")
-    return zone
+
+
+def _answer_form() -> rx.Component:
+    """The hidden form assets/upload.js submits with the server's answer to an upload (or the
+    reason a file was not sent)."""
+    return rx.form(
+        rx.el.input(type="hidden", name="answer"),
+        on_submit=M.uploaded,
+        reset_on_submit=False,
+        display="none",
+        custom_attrs={"data-testid": "media-upload-answer", "aria-hidden": "true"},
+    )
 
 
 def _lot_row(lot: rx.Var[dict[str, str]]) -> rx.Component:
@@ -191,7 +202,7 @@ def media() -> rx.Component:
                 **NATIVE_SELECT,
             ),
             "2. La photo",
-            _chooser("lot-photo", "Choisir la photo…", M.upload_lot_photo, M.lot_choice == ""),
+            _chooser("lot-photo", "Choisir la photo…", "lot", M.lot_choice, M.lot_choice == ""),
         ),
         rx.vstack(rx.foreach(M.lots, _lot_row), spacing="0", width="100%"),
         rx.heading("Partenaires", as_="h3", size="5", margin_top="0.5rem"),
@@ -213,8 +224,12 @@ def media() -> rx.Component:
                 custom_attrs=tid("partner-name"),
             ),
             "2. Son logo",
-            _chooser("partner-logo", "Choisir le logo…", M.upload_logo, M.partner_name == ""),
+            _chooser(
+                "partner-logo", "Choisir le logo…", "logo", M.partner_name, M.partner_name == ""
+            ),
         ),
         rx.vstack(rx.foreach(M.partners, _partner_row), spacing="0", width="100%"),
+        _answer_form(),
+        rx.script(src="/upload.js"),
         testid="org-media",
     )

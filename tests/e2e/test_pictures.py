@@ -1,11 +1,14 @@
 """The organiser's pictures at /organisation, in the browser: a lot's photo and a partner's
 logo uploaded, shown in the lists and on the hall screen; what is not a sound picture refused
 in French with nothing stored (a renamed executable, a decompression bomb, a file too heavy,
-a text file), and an oversized upload refused by the server before its body is read."""
+a text file), an oversized upload refused by the server before its body is read, and the
+upload's own checks (`POST /media/upload`, which any worker may answer, so it trusts nothing
+from the page): a wrong secret, a text file, an unknown lot."""
 
 from __future__ import annotations
 
 import http.client
+import json
 import struct
 import urllib.parse
 import urllib.request
@@ -20,6 +23,7 @@ from test_organisation import open_page, sign_in, wait_connected
 
 from loto_app.domain.program import GameSpec, Kind, Lot, Pattern, Program, Stage
 from loto_app.limits import MAX_IMAGE_BYTES
+from loto_app.media_upload import PATH
 from loto_app.storage import pictures as stored
 from loto_app.storage.db import make_engine
 from loto_app.storage.repository import EveningStore
@@ -51,6 +55,33 @@ def _choose(page: Page, upload_id: str, name: str, mime: str, data: bytes) -> No
     page.get_by_test_id(upload_id).locator("input[type=file]").set_input_files(
         files=[{"name": name, "mimeType": mime, "buffer": data}]
     )
+
+
+def _post(netloc: str, fields: dict[str, str], file: bytes) -> tuple[int, dict]:
+    """`POST /media/upload` as a client other than the page would: its status and JSON answer."""
+    boundary = "loto-test-boundary"
+    parts = [
+        f'--{boundary}\r\nContent-Disposition: form-data; name="{k}"\r\n\r\n{v}\r\n'.encode()
+        for k, v in fields.items()
+    ]
+    parts.append(
+        f'--{boundary}\r\nContent-Disposition: form-data; name="file"; filename="x.jpg"\r\n'
+        "Content-Type: image/jpeg\r\n\r\n".encode()
+        + file
+        + f"\r\n--{boundary}--\r\n".encode()
+    )
+    body = b"".join(parts)
+    conn = http.client.HTTPConnection(netloc, timeout=30)
+    conn.request(
+        "POST",
+        PATH,
+        body=body,
+        headers={"Content-Type": f"multipart/form-data; boundary={boundary}"},
+    )
+    response = conn.getresponse()
+    answer = json.loads(response.read())
+    conn.close()
+    return response.status, answer
 
 
 def _said(page: Page, text: str) -> None:
@@ -138,9 +169,13 @@ def test_lot_photos_and_partners_logos_and_what_is_refused(
     # The server refuses an upload bigger than a picture before reading its body (a client
     # that skips the page's check): the headers alone get a 413; nothing stored.
     backend = urllib.parse.urlsplit(src)
-    for length, status in ((MAX_IMAGE_BYTES + 512 * 1024, 413), (None, 411)):
+    for path, length, status in (
+        (PATH, MAX_IMAGE_BYTES + 512 * 1024, 413),
+        (PATH, None, 411),
+        ("/_upload", MAX_IMAGE_BYTES + 512 * 1024, 413),  # (Reflex's own, unused by the app)
+    ):
         conn = http.client.HTTPConnection(backend.netloc, timeout=30)
-        conn.putrequest("POST", "/_upload")
+        conn.putrequest("POST", path)
         conn.putheader("Content-Type", "multipart/form-data; boundary=x")
         conn.putheader("Reflex-Client-Token", "t")
         conn.putheader("Reflex-Event-Handler", "x")
@@ -151,6 +186,21 @@ def test_lot_photos_and_partners_logos_and_what_is_refused(
         conn.endheaders()  # (and no body)
         assert conn.getresponse().status == status
         conn.close()
+    assert stored.count(engine, eid) == 1
+
+    # The upload is checked by itself, not by the page (any worker may answer it): a wrong
+    # secret, a text file, a lot of no game are refused in French, and nothing is stored.
+    photo = pictures.photo("Cafetière", (90, 90, 200))
+    form = {"code": creds.join_code, "secret": SECRET, "kind": "lot", "target": LOTS[1]}
+    for fields, file, status, said in (
+        ({**form, "secret": "pas-le-bon"}, photo, 403, "secret de l'organisateur incorrect"),
+        (form, b"Liste des lots\n", 400, "pas une image"),
+        ({**form, "target": "Un lot inconnu"}, photo, 400, ""),
+        ({**form, "kind": "autre"}, photo, 400, "réessayez"),
+    ):
+        got_status, answer = _post(backend.netloc, fields, file)
+        assert (got_status, answer["ok"]) == (status, False), (fields, answer)
+        assert said in answer["message"] and answer["message"], answer
     assert stored.count(engine, eid) == 1
 
     # A partner's logo: its name, then the picture; listed, then taken away.

@@ -187,7 +187,11 @@ def limiter() -> SignInLimiter:
 def counted_address(router: Any) -> str:
     """The address a sign-in through this Reflex router counts against ("" when not counted:
     this machine itself, not through a proxy)."""
-    headers, peer = network.request_headers(router), network.peer_of(router)
+    return counted_address_of(network.request_headers(router), network.peer_of(router))
+
+
+def counted_address_of(headers: Any, peer: str) -> str:
+    """`counted_address` of a request's headers (lower-case names) and peer address."""
     ip = network.parse_ip(peer)
     if ip is not None and ip.is_loopback and not network.forwarded(headers, peer):
         return ""

@@ -3,16 +3,17 @@ the phones while the lot is in play, and in the program), and the partners' logo
 screen's welcome, entracte and end, small during games). A substate of `OrganisationState`:
 every action needs the organiser's sign-in, checked in the database (`_signed_in_now`).
 
-An upload goes through Reflex's upload endpoint (its size capped before the body is read,
-loto_app/media_http.py), then here: its size again, then Pillow (loto_app/images.py: an image
-by its own bytes, no decompression bomb, upright, small, WebP, no metadata), then the engine's
-move (`set_lot_photo`, `add_partner`), whose commit writes the picture in the same transaction
-(storage/pictures.py): a refusal, at any step, stores nothing and says why in French.
+A picture is sent by the page over HTTP (assets/upload.js, `POST /media/upload`), which any
+worker may answer: loto_app/media_upload.py checks the organiser's stored code and secret, the
+size, then Pillow (loto_app/images.py: an image by its own bytes, no decompression bomb, upright,
+small, WebP, no metadata), then plays the engine's move (`set_lot_photo`, `add_partner`), whose
+commit writes the picture in the same transaction (storage/pictures.py): a refusal, at any step,
+stores nothing and says why in French. The answer comes back here (`uploaded`).
 """
 
 from __future__ import annotations
 
-import asyncio
+import json
 import logging
 from typing import Any
 
@@ -20,8 +21,8 @@ import reflex as rx
 
 from loto_app.domain.engine import Evening, lot_key
 from loto_app.domain.errors import LotoError
-from loto_app.images import ImageRefused, Picture, check_size, media_path, process
-from loto_app.limits import MAX_IMAGE_BYTES, MAX_PARTNER_NAME
+from loto_app.images import Picture, media_path
+from loto_app.limits import MAX_PARTNER_NAME
 from loto_app.live.input.guards import BadInput, as_text, refuse
 from loto_app.live.present.show import photo
 from loto_app.live.runtime import registry
@@ -75,50 +76,37 @@ class EveningMedia(OrganisationState):
     # ------------------------------------------------------------------ uploads
 
     @rx.event
-    async def upload_lot_photo(self, files: list[rx.UploadFile]):
-        """A photo for the chosen lot (it replaces the lot's photo, if any)."""
-        if not await self._signed_in_now("upload_lot_photo"):
+    async def uploaded(self, form_data: Any):
+        """What became of a picture the page sent (assets/upload.js: `POST /media/upload`,
+        loto_app/media_upload.py, which any worker may have answered): the server's answer,
+        `{"ok", "message"}`, or why the page did not send the file (`{"reason"}`, react-dropzone's
+        codes), or `{"sending"}` while it goes; the lists again once a picture is stored."""
+        try:
+            raw = as_text(
+                form_data.get("answer") if isinstance(form_data, dict) else None, "answer", 1000
+            )
+            answer = json.loads(raw)
+            if not isinstance(answer, dict):
+                raise BadInput(f"answer {raw!r:.80}")
+        except (BadInput, ValueError) as exc:
+            refuse(self._who(), "uploaded", exc)
             return
-        lot = self.lot_choice
-        if not lot:
-            return self._say("Choisissez d'abord le lot de la photo.", ok=False)
-        picture = await self._picture("upload_lot_photo", files, logo=False)
-        if picture is not None and await self._play(
-            "upload_lot_photo",
-            lambda e: e.set_lot_photo(lot, picture.digest),
-            picture,
-        ):
-            self._say(f"Photo enregistrée pour « {lot} ».", ok=True)
-
-    @rx.event
-    async def upload_logo(self, files: list[rx.UploadFile]):
-        """A partner's logo, with the name typed beside it."""
-        if not await self._signed_in_now("upload_logo"):
-            return
-        name = " ".join(self.partner_name.split())
-        if not name:
-            return self._say("Écrivez d'abord le nom du partenaire.", ok=False)
-        picture = await self._picture("upload_logo", files, logo=True)
-        if picture is not None and await self._play(
-            "upload_logo", lambda e: e.add_partner(name, picture.digest), picture
-        ):
+        if answer.get("sending") is True:
+            return self._say("Envoi de l'image…", ok=True)
+        reason = answer.get("reason")
+        if isinstance(reason, str):
+            log.info("%s: the page did not send a picture: %s", self._who(), reason[:40])
+            return self._say(
+                DROP_REASONS.get(reason, "Ce fichier ne peut pas être envoyé."), ok=False
+            )
+        ok, message = answer.get("ok"), answer.get("message")
+        if not isinstance(ok, bool) or not isinstance(message, str) or not message:
+            return self._say("L'envoi n'a pas abouti : réessayez.", ok=False)
+        self._say(message[:300], ok=ok)
+        if ok and await self._signed_in_now("uploaded"):
+            # (the upload may have been committed by another worker: catch up)
+            self._show((await registry.live(self._evening_id)).evening)
             self.partner_name = ""
-            self._say(f"Logo de « {name} » enregistré.", ok=True)
-
-    @rx.event
-    def upload_refused(self, rejected: Any):
-        """The page's dropzone refused a file before sending it (not an image, too heavy):
-        its reasons' codes, [[code, ...], ...] (react-dropzone's)."""
-        codes = [
-            c[:40]
-            for reasons in (rejected[:5] if isinstance(rejected, list) else [])
-            if isinstance(reasons, list)
-            for c in reasons[:5]
-            if isinstance(c, str)
-        ]
-        log.info("%s: the page refused an upload: %s", self._who(), codes or repr(rejected)[:80])
-        reason = next((DROP_REASONS[c] for c in codes if c in DROP_REASONS), None)
-        self._say(reason or "Ce fichier ne peut pas être envoyé.", ok=False)
 
     # ------------------------------------------------------------------ removals
 
@@ -148,25 +136,6 @@ class EveningMedia(OrganisationState):
             self._say(f"Logo de « {name} » retiré.", ok=True)
 
     # ------------------------------------------------------------------ helpers
-
-    async def _picture(self, handler: str, files: list[Any], *, logo: bool) -> Picture | None:
-        """The one uploaded file, checked and made small (None: refused, and said; nothing
-        at all for a drop whose files the page refused: `upload_refused` says why)."""
-        if files == []:
-            return None
-        if not isinstance(files, list) or len(files) != 1:
-            refuse(self._who(), handler, f"{len(files) if isinstance(files, list) else files!r}")
-            self._say("Une image à la fois.", ok=False)
-            return None
-        upload = files[0]
-        try:
-            check_size(getattr(upload, "size", None))
-            data = await upload.read(MAX_IMAGE_BYTES + 1)
-            return await asyncio.to_thread(process, data, logo=logo)
-        except ImageRefused as exc:
-            refuse(self._who(), handler, f"{getattr(upload, 'filename', '?')!r:.60}: {exc}")
-            self._say(exc.user_message, ok=False)
-            return None
 
     async def _play(self, handler: str, move: Any, picture: Picture | None) -> bool:
         """The engine's move, the picture written with its commit; the lists again."""
