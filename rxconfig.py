@@ -86,12 +86,16 @@ def _db_url() -> str:
     return url
 
 
-# One process (the embedded default): per-client states in memory. The database is the source
-# of truth and a page re-identifies itself from its local storage after a restart, so nothing is
-# lost; Reflex's disk manager cost ~30 % of the server's CPU in a 400-phone join storm
-# (bench/README.md). With REFLEX_REDIS_URL set, Reflex picks its Redis manager by itself.
-_state_manager = {} if os.environ.get("REFLEX_REDIS_URL") else {"state_manager_mode": "memory"}
-
+# Per-client states in memory, in every process: one process (the embedded default) and each of
+# several workers alike. The database is the source of truth and a page re-identifies itself
+# from its local storage whenever it (re)connects (Reflex re-hydrates every reconnect: see
+# loto_app/live/gate/rehydrate.py), so nothing is lost when a phone's socket lands on another
+# worker or a worker restarts: the state is rebuilt there, as after a restart of one process.
+# Reflex's disk manager cost ~30 % of the server's CPU in a 400-phone join storm, and its Redis
+# manager (which it picks by itself when REFLEX_REDIS_URL is set) loaded, locked and saved the
+# state in Redis around every event: ~0.4 ms of CPU per event, twice a one-process join's CPU on
+# two workers (bench/README.md). Redis still carries what workers share: the rooms' broadcasts,
+# the phones' count, Reflex's token map, the sign-in limits and the screens' pairing codes.
 config = rx.Config(
     app_name="loto_app",
     # SQLite file by default; e.g. postgresql://root@127.0.0.1:5432/test for a server.
@@ -115,5 +119,5 @@ config = rx.Config(
     ],
     # A hall app has nothing to index: no sitemap.xml, and no warning about the default plugin.
     disable_plugins=[rx.plugins.SitemapPlugin],
-    **_state_manager,
+    state_manager_mode="memory",  # every process, with Redis or not: see above
 )

@@ -13,7 +13,6 @@ from hypothesis import strategies as st
 
 from loto_app.live.present.room import HOLD, MIN_LOST, WARNING, DropWatch, is_mass_drop
 from loto_app.live.runtime.presence import STALE, MemoryCounts, Presence, RedisCounts
-from loto_app.live.runtime.redis_loss import Marker
 
 
 def test_a_third_of_the_room_gone_within_seconds_warns_until_they_are_back() -> None:
@@ -146,27 +145,5 @@ def test_after_a_failed_round_the_counts_settle_before_any_warning() -> None:
         assert await at(STALE + 1, 12) == ""
         assert await at(STALE + 2, 4) == WARNING  # the Wi-Fi, this time
         assert (await presence.view(1))["phones"] == 4
-
-    asyncio.run(scenario())
-
-
-def test_a_worker_finds_out_that_redis_lost_its_data(monkeypatch: pytest.MonkeyPatch) -> None:
-    if not _redis_up():
-        pytest.skip("Redis not reachable at 127.0.0.1:6379")
-    monkeypatch.setenv("LOTO_DB_URL", f"sqlite:///presence-{uuid.uuid4().hex}.db")
-
-    async def scenario() -> None:
-        marker = Marker("redis://127.0.0.1:6379")
-        try:
-            assert not await marker.lost()  # (never put: Redis was away at the start)
-            await marker.redis.delete(marker.key)
-            await marker.put()
-            assert not await marker.lost()  # a blip: Redis kept everything
-            await marker.redis.delete(marker.key)  # restarted without its disk
-            assert await marker.lost()
-            assert not await marker.lost()  # (set again: the next check compares with now)
-        finally:
-            await marker.redis.delete(marker.key)
-            await marker.redis.aclose()
 
     asyncio.run(scenario())

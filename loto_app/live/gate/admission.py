@@ -1,22 +1,21 @@
 """Several workers: a worker hands Reflex at most `SLOTS` of its phones' events at once; the
-others wait their turn, in order of arrival, before any lock is taken.
+others wait their turn, in order of arrival.
 
-With Redis, Reflex locks a client's state in Redis for each event, and the lock expires after
-10 s (`redis_lock_expiration`): the event's handler then fails and its work is lost. Reflex
-starts every event the moment it arrives, so in a join storm a worker processes a thousand at
-once, each a slice at a time: on 2 cores shared with the load generator, 1,000 phones joining
-at once on 2 workers held their locks 1.5-9.8 s and a few expired (bench/load.py, 2026-12-06).
-Here, an event that finds every slot taken waits for one with no lock held; once admitted it
-runs alongside `SLOTS - 1` others only, and holds its lock for a fraction of a second. A page's
-hydrate (a phone arriving: its page shows "Connexion…" until it is answered) waits behind the
-events of pages already loaded, so that the wait of a storm is spent there: a phone let in
-goes through its join and its cartons at once, and those already playing (a claim) never wait
-behind a crowd arriving.
+Reflex starts every event the moment it arrives, so in a join storm a worker processes a
+thousand at once, each a slice at a time: every phone then waits as long as the slowest, and
+while Reflex kept its states in Redis (before 2026-12-06, see rxconfig.py) each held its Redis
+lock that long: on 2 cores shared with the load generator, 1,000 phones joining at once on 2
+workers held their locks 1.5-9.8 s and a few expired (bench/load.py). Here, an event that finds
+every slot taken waits for one; once admitted it runs alongside `SLOTS - 1` others only. A
+page's hydrate (a phone arriving: its page shows "Connexion…" until it is answered) waits
+behind the events of pages already loaded, so that the wait of a storm is spent there: a phone
+let in goes through its join and its cartons at once, and those already playing (a claim)
+never wait behind a crowd arriving.
 
 Events a handler chains (the on_load handlers after a hydrate, an event a handler returns) are
 not counted again: their parent was. A slot is given back when its event's processing is done
 (its future), or after `HOLD_MAX` s whatever happens, so that a future that never ends cannot
-shrink the gate. One process keeps its states in memory, with no lock to expire: no gate.
+shrink the gate. One process runs without it (measured there without: bench/README.md).
 """
 
 from __future__ import annotations

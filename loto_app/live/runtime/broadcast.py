@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 from loto_app.domain import events as ev
 from loto_app.live import compat
 from loto_app.live.present.snapshot import public_snapshot
-from loto_app.live.runtime import fanout, redis_loss, registry
+from loto_app.live.runtime import fanout, registry
 from loto_app.live.runtime.live_evening import LiveEvening
 from loto_app.storage.db import database_url
 
@@ -139,12 +139,6 @@ def _rooms_across_workers(app: rx.App, redis_url: str):
         # (before any connection: its listener starts on the first one)
         fanout.assign(app.sio, _redis_manager(redis_url, channel=rooms_channel()))
         log.info("socket.io rooms relayed through Redis at %s", redis_url)
-        global _marker
-        _marker = redis_loss.Marker(redis_url)
-        try:
-            await _marker.put()
-        except Exception:  # (Redis not there yet: the first reconnect puts it, reloads nothing)
-            log.exception("could not put this worker's key in Redis")
         yield
 
     return task
@@ -207,17 +201,11 @@ def _redis_manager(url: str, channel: str) -> Any:
 
 async def resync_local_rooms() -> None:
     """Send the current public picture of every evening this worker serves to its own
-    sockets (not through Redis): after a Redis outage, room messages may have been lost."""
+    sockets (not through Redis): after a Redis outage, room messages may have been lost. The
+    pages' states are not in Redis (rxconfig.py: in each worker's memory): a Redis restarted
+    without its data costs them nothing."""
     await asyncio.sleep(0.5)  # let the other workers reconnect and commit what was in flight
-    try:
-        lost = _marker is not None and await _marker.lost()
-    except Exception:
-        log.exception("could not tell whether Redis lost its data")
-        lost = False
     for evening_id in list(registry.served()):
-        if lost:
-            await reload_room(evening_id)
-            continue
         try:
             # (a full picture: were a move's broadcast to overtake it, the next one repairs it)
             lv = await registry.live(evening_id)
@@ -233,54 +221,6 @@ async def resync_local_rooms() -> None:
             log.warning("evening %s: public picture re-sent after a Redis reconnect", evening_id)
         except Exception:
             log.exception("evening %s: resync after a Redis reconnect failed", evening_id)
-
-
-_marker: redis_loss.Marker | None = None
-
-#: Every page of an evening loads again (its Reflex state was lost with Redis's data) after a
-#: random wait of up to the given milliseconds (a thousand phones do not all load in the same
-#: second); the identity in local storage is kept (see `reload_page`).
-RELOAD_LATER = (
-    "setTimeout(function () {"
-    " Storage.prototype.setItem = function () {}; window.location.reload();"
-    " }, Math.random() * %d)"
-)
-
-
-async def reload_room(evening_id: int) -> None:
-    """Redis lost its data: this worker's pages of the evening load again, now rather than at
-    their next tap (which the lost-state rule would drop): the tablets at once, the other
-    pages spread over a few seconds (ten milliseconds a page, 2 to 30 s)."""
-    assert _app is not None and _app.sio is not None
-    ns = _app.event_namespace.namespace
-    pages = len(compat.manager_rooms(_app.sio.manager).get(ns, {}).get(room(evening_id), {}))
-    spread = min(30_000, max(2_000, 10 * pages))
-    try:
-        for to, wait, skip in (
-            (staff_room(evening_id), 0, None),
-            (room(evening_id), spread, _staff_sids(evening_id)),
-        ):
-            script = compat.poke(compat.call_script(RELOAD_LATER % wait))
-            await _app.sio.emit(
-                "event", script, to=to, namespace=ns, skip_sid=skip, ignore_queue=True
-            )
-        log.warning(
-            "evening %s: Redis lost its data: %d page(s) here load again within %d s",
-            evening_id,
-            pages,
-            spread // 1000,
-        )
-    except Exception:
-        log.exception(
-            "evening %s: reloading the pages after Redis lost its data failed", evening_id
-        )
-
-
-def _staff_sids(evening_id: int) -> list[str]:
-    """This worker's tablets of the evening (already told to load again)."""
-    assert _app is not None and _app.sio is not None
-    ns = _app.event_namespace.namespace
-    return list(compat.manager_rooms(_app.sio.manager).get(ns, {}).get(staff_room(evening_id), {}))
 
 
 def delta(values: dict[str, Any]) -> dict[str, Any]:

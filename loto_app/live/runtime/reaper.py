@@ -1,6 +1,6 @@
 """Expire what gone clients left in memory: a four-hour evening without a leak.
 
-With one process, Reflex keeps each client token's state tree in memory
+Reflex keeps each client token's state tree in memory
 (`StateManagerMemory`) until an hour after that token's last event. A hall's phones come back
 many times in an evening (sleep, Wi-Fi, reloads), and a phone that wakes up often comes back
 under a *new* token: the browser lost its tab, or the server had not noticed the old socket die
@@ -19,8 +19,9 @@ seconds:
 Nothing is lost by dropping: a page that comes back (same token or a new one) hydrates again
 with what its local storage holds (the player's secret, the staff's sign-in), its `on_load`
 handler finds the player or the sign-in in the database again, and the room broadcast gives it
-the hall's picture; the database holds the truth. With Redis (`REFLEX_REDIS_URL`) the state
-lives in Redis, which expires it by itself: the reaper does not run.
+the hall's picture; the database holds the truth. With several workers each keeps the states
+of its own sockets (rxconfig.py) and runs its own reaper: the state a phone left on a worker
+when its socket came back on another is dropped there like any gone client's.
 
 It reads the Reflex 0.10 state manager's bookkeeping and the token manager's connected tokens
 through `compat.MemoryStates` and `compat.connected_tokens` (loto_app/live/compat.py), and

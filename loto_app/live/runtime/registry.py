@@ -237,7 +237,7 @@ class Registry:
 # ---------------------------------------------------------------------- the process's registry
 
 _store: EveningStore | None = None
-#: One process without Redis (rxconfig.py: Reflex's states in memory) is its database's only writer.
+#: One process without Redis is its database's only writer.
 _default = Registry(sole_writer=not os.environ.get("REFLEX_REDIS_URL"))
 
 
