@@ -44,11 +44,22 @@ if _server not in ("granian", "uvicorn"):
     raise SystemExit(f"LOTO_SERVER={_server!r}: say uvicorn (the default) or granian")
 
 
+# Redis (REFLEX_REDIS_URL, the operator's setting) is the app's, not Reflex's: handed on as
+# LOTO_REDIS_URL (loto_app/shared_redis.py: the rooms, the phones' count, the sign-in limits,
+# the screens' pairing) and hidden from Reflex, which would otherwise keep its token registry
+# there (every connect and disconnect a few Redis commands and keyspace notifications that every
+# worker decodes) to route updates between workers: none are, a page's state living with its
+# socket (see `state_manager_mode` below). Done in every process that loads this file, before
+# Reflex reads its settings; the processes it starts inherit the result.
+if _operator_redis := os.environ.pop("REFLEX_REDIS_URL", ""):
+    os.environ["LOTO_REDIS_URL"] = _operator_redis
+
+
 def _workers() -> int:
-    """Worker processes: one without Redis; with REFLEX_REDIS_URL, GRANIAN_WORKERS (the name
-    Reflex reads for Granian, and deploy/loto.service sets), else Reflex's own default for
-    several workers (2 per core and one, at most 8)."""
-    if not os.environ.get("REFLEX_REDIS_URL"):
+    """Worker processes: one without Redis; with REFLEX_REDIS_URL (LOTO_REDIS_URL by now),
+    GRANIAN_WORKERS (the name Reflex reads for Granian, and deploy/loto.service sets), else
+    Reflex's own default for several workers (2 per core and one, at most 8)."""
+    if not os.environ.get("LOTO_REDIS_URL"):
         return 1
     raw = os.environ.get("GRANIAN_WORKERS", "").strip()
     if not raw:
@@ -92,10 +103,9 @@ def _db_url() -> str:
 # loto_app/live/gate/rehydrate.py), so nothing is lost when a phone's socket lands on another
 # worker or a worker restarts: the state is rebuilt there, as after a restart of one process.
 # Reflex's disk manager cost ~30 % of the server's CPU in a 400-phone join storm, and its Redis
-# manager (which it picks by itself when REFLEX_REDIS_URL is set) loaded, locked and saved the
+# manager (which it picked by itself when it saw REFLEX_REDIS_URL) loaded, locked and saved the
 # state in Redis around every event: ~0.4 ms of CPU per event, twice a one-process join's CPU on
-# two workers (bench/README.md). Redis still carries what workers share: the rooms' broadcasts,
-# the phones' count, Reflex's token map, the sign-in limits and the screens' pairing codes.
+# two workers (bench/README.md). Redis carries what the workers share (above).
 config = rx.Config(
     app_name="loto_app",
     # SQLite file by default; e.g. postgresql://root@127.0.0.1:5432/test for a server.

@@ -179,6 +179,7 @@ class AppServer:
         else:
             self.db_url = f"sqlite:///{self.tmp / 'loto.db'}"
             self.env.pop("REFLEX_REDIS_URL", None)
+            self.env.pop("LOTO_REDIS_URL", None)
             self.env.pop("GRANIAN_WORKERS", None)
         self.env["LOTO_DB_URL"] = self.db_url
         self.starts = 0

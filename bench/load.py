@@ -216,6 +216,8 @@ class Started:
         self.web = self.tmp / "web"
         self.env["REFLEX_WEB_WORKDIR"] = str(self.web)
         self.pg_db = ""
+        for name in ("REFLEX_REDIS_URL", "LOTO_REDIS_URL"):  # (one process: none)
+            self.env.pop(name, None)
         if args.scale_out:  # a fresh PostgreSQL database, Redis, 2 workers
             self.pg_db = f"loto_load_{uuid.uuid4().hex[:8]}"
             self.env["LOTO_DB_URL"] = args.pg_url.rsplit("/", 1)[0] + f"/{self.pg_db}"

@@ -127,6 +127,7 @@ def prod_build(tmp_path_factory: pytest.TempPathFactory) -> Any:
     _migrate(db)
     env = {**os.environ, "VENV": str(Path(sys.executable).parent.parent), "LOTO_DB_URL": db}
     env.pop("REFLEX_REDIS_URL", None)
+    env.pop("LOTO_REDIS_URL", None)  # (rxconfig.py's name for it, once loaded here)
     try:
         return serving.build(tmp / "web", serving.free_port(), env, tmp / "server.log")
     except RuntimeError as exc:

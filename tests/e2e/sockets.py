@@ -119,11 +119,17 @@ def marks(engine: Any, evening_id: int) -> set[tuple[int, int]]:
     return {(r.carton_no, r.number) for r in rows}
 
 
-def reconnect_with_a_new_token(page: Page, inject: Injector, timeout: float = 30.0) -> str:
+def reconnect_with_a_new_token(
+    page: Page, inject: Injector, timeout: float = 30.0, *, must_renew: bool = True
+) -> str:
     """Cut the page off its socket while the server keeps the old connection, so that the page
     reconnects at once with a client token the server still sees in use: the server hands it a
     new token (upstream Reflex issue 6252) and a fresh, empty Reflex state. Returns the new
-    token, once the page adopted it."""
+    token, once the page adopted it.
+
+    Without `must_renew` (several workers, each with its own token registry), the reconnect may
+    land on the other worker, which takes the token as it is (and builds the page's state from
+    its stored identity): then the token in use, once the page is connected again."""
     before = page.evaluate("() => window.sessionStorage.getItem('token')")
     sockets, tokens = inject.sockets, len(inject.new_tokens)
     inject.cut_page_off()
@@ -131,6 +137,11 @@ def reconnect_with_a_new_token(page: Page, inject: Injector, timeout: float = 30
     while (inject.sockets == sockets or len(inject.new_tokens) == tokens) and (
         time.monotonic() < deadline
     ):
+        if not must_renew and inject.sockets > sockets:
+            expect(page.get_by_test_id("connection-banner")).to_have_count(0, timeout=15_000)
+            page.wait_for_timeout(1000)  # (a new token comes with the connect, if at all)
+            if len(inject.new_tokens) == tokens:
+                return before
         page.wait_for_timeout(50)
     assert inject.sockets > sockets, "the page did not reconnect"
     assert len(inject.new_tokens) > tokens, "the server did not hand the page a new token"
@@ -152,10 +163,14 @@ def new_token_round_trip(
     browser: Browser,
     phone: dict,
     results_dir: Path,
+    *,
+    must_renew: bool = True,
 ) -> None:
-    """Shared by test_reconnect.py (one process, in-memory state) and test_scale_out.py (Redis,
-    two workers): a phone marks a pion, its socket is cut under it, it reconnects with a new token;
-    cartons, pion and board are back, the same player keeps playing, nobody new registered."""
+    """Shared by test_reconnect.py (one process) and test_scale_out.py (two workers, where the
+    reconnect may land on the other worker and keep its token: `must_renew` False): a phone
+    marks a pion, its socket is cut under it, it reconnects, with a new token on the worker
+    that still holds the old socket; cartons, pion and board are back, the same player keeps
+    playing, nobody new registered."""
     page = browser.new_context(**phone).new_page()
     # each pion's batch a second after the touch (not one every three minutes: see
     # test_marks_offline.py)
@@ -200,7 +215,7 @@ def new_token_round_trip(
     expect(page.get_by_test_id(first)).to_have_attribute("data-marked", "true")
 
     for round_ in range(2):  # twice: the second reconnect starts from an adopted new token
-        reconnect_with_a_new_token(page, inject)
+        reconnect_with_a_new_token(page, inject, must_renew=must_renew)
         expect(page.get_by_test_id("connection-banner")).to_have_count(0, timeout=15_000)
         expect(page.locator("[data-testid^=carton-]")).to_have_count(3, timeout=15_000)
         got = sorted(

@@ -1,10 +1,10 @@
 """Several backend workers with Redis: the room broadcast reaches phones on every worker.
 
-The app runs as in production with `REFLEX_REDIS_URL` (the rooms and Reflex's token registry in
-Redis; each worker keeps its pages' states in memory) and two workers of the lean server
-(gunicorn, `lean_server.LeanWorker`, as one process runs), on a fresh PostgreSQL database, from
-a copy of the tree (its own `.web`, so that the in-process app of the other browser tests is left
-alone).
+The app runs as in production with `REFLEX_REDIS_URL` (the rooms, the phones' count and the
+sign-in limits in Redis; each worker keeps its pages' states in memory) and two workers of the
+lean server (gunicorn, `lean_server.LeanWorker`, as one process runs), on a fresh PostgreSQL
+database, from a copy of the tree (its own `.web`, so that the in-process app of the other
+browser tests is left alone).
 """
 
 from __future__ import annotations
@@ -220,12 +220,12 @@ def test_draws_reach_phones_on_both_workers(
     claimer.screenshot(path=results_dir / "claimer.png", full_page=True)
 
 
-def test_a_reconnect_that_gets_a_new_token_is_not_noticed_with_redis(
+def test_a_reconnect_while_the_old_socket_is_held_is_not_noticed_on_two_workers(
     scaled_app: dict, browser: Browser, phone: dict, results_dir: Path
 ) -> None:
-    """Redis keeps Reflex's token registry: a phone that reconnects before the server noticed
-    the drop gets a new token there too (its state is rebuilt from its stored identity, on
-    whichever worker), and must not notice it either."""
+    """A phone that reconnects before the server noticed the drop gets a new token from the
+    worker that still holds the old socket (another worker takes the token as it is, and
+    rebuilds the page's state from its stored identity), and must not notice it either."""
     engine = make_engine(scaled_app["db_url"])
     # an evening of its own: the other test's game is running, and cartons bought now would
     # only play the next one
@@ -243,5 +243,6 @@ def test_a_reconnect_that_gets_a_new_token_is_not_noticed_with_redis(
         browser,
         phone,
         results_dir,
+        must_renew=False,
     )
     engine.dispose()

@@ -23,13 +23,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import os
 import time
 from collections import deque
 from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any
 
 from loto_app.live import compat
+from loto_app.shared_redis import redis_url
 
 if TYPE_CHECKING:
     import reflex as rx
@@ -143,7 +143,7 @@ class Admission:
 def install(app: rx.App) -> None:
     """With several workers (`REFLEX_REDIS_URL`), gate the app's events once its event
     processor exists (a lifespan task, registered after Reflex's own, which makes it)."""
-    if not os.environ.get("REFLEX_REDIS_URL"):
+    if not redis_url():
         return
 
     @contextlib.asynccontextmanager

@@ -25,6 +25,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from loto_app import shared_redis
 from loto_app.domain import events as ev
 from loto_app.live import compat
 from loto_app.live.present.snapshot import public_snapshot
@@ -123,7 +124,7 @@ def bind(app: rx.App, hall_state: type, refresh_handler: str) -> None:
     _hall_state, _hall_cls = hall_state.get_full_name(), hall_state
     _refresh_event = refresh_handler
     registry.on_change(publish)
-    redis_url = os.environ.get("REFLEX_REDIS_URL")
+    redis_url = shared_redis.redis_url()
     if redis_url:
         app.register_lifespan_task(_rooms_across_workers(app, redis_url))
     elif app.sio is not None:

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import logging
 import math
-import os
 import secrets
 import time
 from collections.abc import Callable
@@ -33,6 +32,7 @@ from loto_app.live.runtime.signin_limit import (
     namespaced,
 )
 from loto_app.refusal import Refusal
+from loto_app.shared_redis import redis_url
 
 log = logging.getLogger("loto_app.live")
 
@@ -208,6 +208,6 @@ def store() -> PairingStore:
     """The process's pairing store (Redis-backed when `REFLEX_REDIS_URL` is set)."""
     global _store
     if _store is None:
-        url = os.environ.get("REFLEX_REDIS_URL")
+        url = redis_url()
         _store = PairingStore(RedisCodes(url), RedisCounter(url)) if url else PairingStore()
     return _store

@@ -34,6 +34,7 @@ from typing import Any
 from loto_app.live import compat
 from loto_app.live.present.room import WARNING, DropWatch
 from loto_app.live.runtime import broadcast
+from loto_app.shared_redis import redis_url
 
 log = logging.getLogger(__name__)
 
@@ -226,7 +227,7 @@ async def tell(sid: str, evening_id: int) -> None:
 async def run(app: Any) -> None:
     """The lifespan task: count every `PERIOD` seconds while the app runs."""
     global _presence, _app
-    url = os.environ.get("REFLEX_REDIS_URL")
+    url = redis_url()
     counts = RedisCounts(url, worker_name()) if url else MemoryCounts()
     _presence, _app = Presence(counts), app
     failing = False

@@ -16,19 +16,18 @@ after the last call was closed otherwise, is simply refused by the engine).
 configured database) through this module's functions. Tests make their own on a SQLite file,
 with a recording publisher.
 
-One process (no `REFLEX_REDIS_URL`: Reflex keeps its states in memory, so there is no second
-worker) is the database's only writer: its evenings in memory are the log's latest state, and
-nothing asks the database whether another process committed (a page load or a batch did; ~8 %
-of a join's server CPU). Should another process commit all the same (two apps on one
-database), the commit it races fails on the log's (evening, seq) key, the evening is replayed
-from the database and the registry catches up before every move from then on.
+One process (no `REFLEX_REDIS_URL`, so no second worker) is the database's only writer: its
+evenings in memory are the log's latest state, and nothing asks the database whether another
+process committed (a page load or a batch did; ~8 % of a join's server CPU). Should another
+process commit all the same (two apps on one database), the commit it races fails on the log's
+(evening, seq) key, the evening is replayed from the database and the registry catches up
+before every move from then on.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import os
 import secrets
 import uuid
 from collections.abc import Awaitable, Callable
@@ -37,6 +36,7 @@ from dataclasses import dataclass
 from loto_app.domain import events as ev
 from loto_app.domain.errors import LotoError
 from loto_app.live.runtime.live_evening import Extra, LiveEvening, Move
+from loto_app.shared_redis import redis_url
 from loto_app.storage.db import make_engine
 from loto_app.storage.repository import EveningStore
 
@@ -238,7 +238,7 @@ class Registry:
 
 _store: EveningStore | None = None
 #: One process without Redis is its database's only writer.
-_default = Registry(sole_writer=not os.environ.get("REFLEX_REDIS_URL"))
+_default = Registry(sole_writer=not redis_url())
 
 
 def store() -> EveningStore:

@@ -20,7 +20,6 @@ from __future__ import annotations
 import hashlib
 import logging
 import math
-import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -28,6 +27,7 @@ from typing import Any
 
 from loto_app import network
 from loto_app.refusal import Refusal
+from loto_app.shared_redis import redis_url
 
 log = logging.getLogger("loto_app.live")
 
@@ -179,7 +179,7 @@ def limiter() -> SignInLimiter:
     """The process's limiter (Redis-backed when `REFLEX_REDIS_URL` is set)."""
     global _limiter
     if _limiter is None:
-        url = os.environ.get("REFLEX_REDIS_URL")
+        url = redis_url()
         _limiter = SignInLimiter(RedisCounter(url) if url else MemoryCounter())
     return _limiter
 
