@@ -80,7 +80,7 @@ async def _upload(scope: dict[str, Any], receive: Any, send: Any) -> None:
 
     request = Request(scope, receive)
     peer = request.client.host if request.client else ""
-    address = counted_address_of({k.lower(): v for k, v in request.headers.items()}, peer)
+    address = counted_address_of(request.headers, peer)  # (lower-case names)
     json_type = [(b"content-type", b"application/json; charset=utf-8")]
     try:
         async with request.form(max_files=2, max_fields=8, max_part_size=64 * 1024) as form:

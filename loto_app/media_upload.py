@@ -40,6 +40,16 @@ WRONG = (
     "Code de soirée ou secret de l'organisateur incorrect : rechargez la page et reconnectez-vous."
 )
 BROKEN = "L'envoi n'a pas abouti : réessayez."
+#: Why the page did not send a file (assets/upload.js; react-dropzone's codes), as the organiser
+#: reads them.
+DROP_REASONS = {
+    "file-invalid-type": (
+        "Ce fichier n'est pas une image : envoyez une photo JPEG, PNG, WebP ou GIF."
+    ),
+    "file-too-large": "Fichier trop lourd : 8 Mo au plus. Envoyez une photo plus légère.",
+    "file-too-small": "Le fichier est vide : choisissez une photo.",
+    "too-many-files": "Une image à la fois.",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,7 +88,7 @@ async def upload(form: Any, address: str) -> Answer:
         return Answer(400, False, BROKEN)
     if len(files) != 1 or isinstance(files[0], str):
         log.warning("upload from %s refused: %d files", address or "this machine", len(files))
-        return Answer(400, False, "Une image à la fois.")
+        return Answer(400, False, DROP_REASONS["too-many-files"])
     try:
         await signin_limit.limiter().check(address)
     except signin_limit.TooManyAttempts as exc:

@@ -5,7 +5,6 @@ uvicorn or websockets that was renamed or reshaped fails here, by name, rather t
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import inspect
 import time
 from pathlib import Path
@@ -234,18 +233,10 @@ def test_connected_tokens_are_the_token_managers() -> None:
         tokens = LocalTokenManager()
         app = SimpleNamespace(event_namespace=SimpleNamespace(_token_manager=tokens))
         connected = compat.connected_tokens(app)  # type: ignore[arg-type]
-        assert isinstance(connected, compat.LocalTokens)
         await tokens.link_token_to_sid("tok", "sid")
         assert "tok" in connected
-        assert len(connected) == 1
-        # a socket record of another worker, cached by the token manager: not connected here
-        other = dataclasses.replace(tokens.token_to_socket["tok"], instance_id="another-worker")
-        tokens.token_to_socket["elsewhere"] = other
-        assert "elsewhere" not in connected
-        assert len(connected) == 1
         await tokens.disconnect_token("tok", "sid")
         assert "tok" not in connected
-        assert len(connected) == 0
 
     asyncio.run(scenario())
     assert isinstance(the_app.app.event_namespace._token_manager, LocalTokenManager)

@@ -27,19 +27,10 @@ from loto_app.live.input.guards import BadInput, as_text, refuse
 from loto_app.live.present.show import photo
 from loto_app.live.runtime import registry
 from loto_app.live.states.organisation import OrganisationState
+from loto_app.media_upload import BROKEN, DROP_REASONS
 from loto_app.storage.pictures import writer
 
 log = logging.getLogger("loto_app.live")
-
-#: The dropzone's reasons (react-dropzone's codes), as the organiser reads them.
-DROP_REASONS = {
-    "file-invalid-type": (
-        "Ce fichier n'est pas une image : envoyez une photo JPEG, PNG, WebP ou GIF."
-    ),
-    "file-too-large": "Fichier trop lourd : 8 Mo au plus. Envoyez une photo plus légère.",
-    "file-too-small": "Le fichier est vide : choisissez une photo.",
-    "too-many-files": "Une image à la fois.",
-}
 
 
 class EveningMedia(OrganisationState):
@@ -101,7 +92,7 @@ class EveningMedia(OrganisationState):
             )
         ok, message = answer.get("ok"), answer.get("message")
         if not isinstance(ok, bool) or not isinstance(message, str) or not message:
-            return self._say("L'envoi n'a pas abouti : réessayez.", ok=False)
+            return self._say(BROKEN, ok=False)
         self._say(message[:300], ok=ok)
         if ok and await self._signed_in_now("uploaded"):
             # (the upload may have been committed by another worker: catch up)
