@@ -40,7 +40,6 @@ __all__ = [
     "FIELD_MARKER",
     "FORM_DATA",
     "HYDRATE",
-    "LocalTokens",
     "MemoryStates",
     "RedisManager",
     "WebSocketsSansIOProtocol",
@@ -222,27 +221,10 @@ def drop_connection_overlay(app: rx.App) -> None:
     app.app_wraps[(5, "Overlay")] = lambda _stateful: None
 
 
-class LocalTokens:
-    """The client tokens with a socket on this process, a live view of the event namespace's
-    token manager (`_token_manager.token_to_socket`): with Redis, that mapping also caches
-    records of sockets on other workers (their `instance_id` is not this one's), which are
-    not connected here."""
-
-    def __init__(self, manager: Any) -> None:
-        self.manager = manager
-
-    def __contains__(self, token: object) -> bool:
-        record = self.manager.token_to_socket.get(token)
-        return record is not None and record.instance_id == self.manager.instance_id
-
-    def __len__(self) -> int:
-        mine = self.manager.instance_id
-        return sum(1 for r in self.manager.token_to_socket.values() if r.instance_id == mine)
-
-
-def connected_tokens(app: rx.App) -> LocalTokens:
-    """The client tokens with a socket on this process (a live view, `LocalTokens`)."""
-    return LocalTokens(app.event_namespace._token_manager)
+def connected_tokens(app: rx.App) -> dict[str, Any]:
+    """The client tokens with a socket on this process (the event namespace's token manager,
+    `_token_manager.token_to_socket`; a local registry: Reflex is given no Redis, rxconfig.py)."""
+    return app.event_namespace._token_manager.token_to_socket
 
 
 class MemoryStates:
