@@ -30,6 +30,7 @@ from loto_app.domain.verdicts import VERDICT_LABELS, Verdict
 from loto_app.present import SHARE_LABELS, VOUCHER, euros
 from loto_app.records.reconciliation import Reconciliation, reconcile
 from loto_app.storage import models as m
+from loto_app.storage.eventlog import evening_rows
 from loto_app.storage.repository import EveningStore
 
 #: One audit log entry: its sequence number, its time (UTC) and its event.
@@ -1063,10 +1064,7 @@ def build_report(store: EveningStore, evening_id: int) -> EveningReport:
         KeyError: no such evening.
     """
     with Session(store.engine) as s:
-        row = s.get(m.EveningRow, evening_id)
-        series = s.get(m.SeriesRow, evening_id)
-        if row is None or series is None:
-            raise KeyError(f"no evening {evening_id}")
+        row, series = evening_rows(s, evening_id)
         program = Program.from_dict(row.program)
         audit_rows = s.exec(
             select(m.AuditRow.seq, m.AuditRow.at, m.AuditRow.payload, m.AuditRow.hash)
