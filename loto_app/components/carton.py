@@ -15,7 +15,7 @@ from loto_app.components.palette import (
     ON_SOLID,
     step,
 )
-from loto_app.components.ui import tid
+from loto_app.components.ui import big_button, tid
 from loto_app.live.present.views import CartonView
 from loto_app.live.states.hall import HallView
 from loto_app.live.states.player import PlayerState
@@ -161,13 +161,12 @@ def carton_card(c: rx.Var[CartonView]) -> rx.Component:
         ),
         # one tap arms it ("Confirmer : QUINE ?"), a second tap on the same spot claims
         # (assets/loto.js): a slip of the thumb never claims
-        rx.button(
+        big_button(
             _claim_label(c),
+            f"claim-{c.no}",
             on_click=PlayerState.claim(c.no),
             disabled=~can_claim,
             width="100%",
-            size="4",
-            min_height="3.5rem",
             font_size="1.5rem",
             font_weight="900",
             background=rx.cond(can_claim, ACCENT, step("gray", 3)),
@@ -175,10 +174,7 @@ def carton_card(c: rx.Var[CartonView]) -> rx.Component:
             color=rx.cond(can_claim, ON_SOLID, step("gray", 11)),
             white_space="normal",
             height="auto",
-            custom_attrs=tid(
-                f"claim-{c.no}",
-                **{"data-claim": c.no, "data-confirm": HallView.claim_confirm},
-            ),
+            custom_attrs={"data-claim": c.no, "data-confirm": HallView.claim_confirm},
         ),
         rx.cond(
             can_claim,

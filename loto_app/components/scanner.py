@@ -15,7 +15,7 @@ import reflex as rx
 from reflex.utils.imports import ImportVar
 
 from loto_app.components.palette import INK, MUTED, SECTION_LINE
-from loto_app.components.ui import tid
+from loto_app.components.ui import big_button, tid
 
 SCRIPT = "/scan.js"
 JSQR = "jsqr@1.4.0"
@@ -58,19 +58,16 @@ def scanner(
         JsQR.create(),
         rx.script(src=SCRIPT),
         rx.flex(
-            rx.button(
-                rx.icon("scan-qr-code", size=26),
-                label,
+            big_button(
+                (rx.icon("scan-qr-code", size=26), label),
+                f"{scanner_id}-start",
                 type="button",
-                size="4",
-                min_height="3.5rem",
                 height="auto",
                 padding_y="0.5rem",
                 white_space="normal",
                 width="100%",
                 font_size="1.3rem",
-                font_weight="700",
-                custom_attrs=tid(f"{scanner_id}-start", **{"data-scan-start": scanner_id}),
+                custom_attrs={"data-scan-start": scanner_id},
             ),
             rx.button(
                 "Arrêter la caméra",

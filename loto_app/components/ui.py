@@ -30,10 +30,19 @@ def tid(name: Any, **more: Any) -> dict[str, Any]:
 
 
 def big_button(label: Any, testid: str, **props: Any) -> rx.Component:
-    """A large button for a thumb (at least 56 px high); props override the defaults."""
+    """A large button for a thumb (at least 56 px high).
+
+    Args:
+        label: its text, or a tuple of its children (an icon and a text, two lines of text).
+        testid: its data-testid (more attributes in `custom_attrs`).
+        props: override the defaults; a default given as None is left to the theme (the font
+            of a Radix button of that size).
+    """
     style = {"size": "4", "min_height": "3.5rem", "font_size": "1.35rem", "font_weight": "700"}
     attrs = {**tid(testid), **props.pop("custom_attrs", {})}
-    return rx.button(label, custom_attrs=attrs, **{**style, **props})
+    children = label if isinstance(label, tuple) else (label,)
+    chosen = {k: v for k, v in {**style, **props}.items() if v is not None}
+    return rx.button(*children, custom_attrs=attrs, **chosen)
 
 
 def quiet_button(label: Any, testid: str, **props: Any) -> rx.Component:

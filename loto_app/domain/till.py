@@ -1,7 +1,8 @@
 """The till: sales of cartons, their payments, refunds, and the totals the caissier closes.
 
 Pure bookkeeping over `Sale` records kept by the engine (which applies the sale events); the
-money rules themselves (who may sell, when) are moves of `Evening`.
+money rules themselves (who may sell, when) are moves of `Evening`. The totals are added up
+here once, for the desk and for the report alike (`totals`, over any `SaleFigures`).
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Protocol, TypeVar
 
 from loto_app.limits import MAX_STAFF_NAME as MAX_STAFF_NAME
 
@@ -18,7 +20,8 @@ from loto_app.limits import MAX_STAFF_NAME as MAX_STAFF_NAME
 
 
 class SaleStatus(StrEnum):
-    """Where a sale stands."""
+    """Where a sale stands. A refund is no status of its own: it is a cancelled sale that gave
+    its money back (`refunded`), as the engine records it (one `SaleCancelled` event)."""
 
     PENDING = "pending"  # ordered on a phone, "à régler": no cartons yet
     PAID = "paid"  # cartons handed, money received
@@ -55,6 +58,30 @@ class Sale:
     refunded_cents: int = 0
 
 
+class SaleFigures(Protocol):
+    """What the till reads of a sale (and never writes): the engine's `Sale`, the report's
+    `SaleRecord`."""
+
+    status: SaleStatus
+    amount_cents: int
+    refunded_cents: int
+    quantity: int
+    kind: str
+    method: str
+    seller: str
+    cashier: str
+
+
+S = TypeVar("S", bound=SaleFigures)
+
+
+def refunded(sale: SaleFigures) -> bool:
+    """Whether a sale was refunded: paid, then cancelled with its money given back (an order
+    cancelled before it was paid, or a free carton withdrawn, gave nothing back: only
+    cancelled)."""
+    return sale.status is SaleStatus.CANCELLED and sale.refunded_cents > 0
+
+
 @dataclass(frozen=True, slots=True)
 class TillTotals:
     """What the caissier counts: money received, by vendeur, kind and method."""
@@ -64,23 +91,32 @@ class TillTotals:
     pending_cents: int
     sales: int  # paid sales (not cancelled)
     cartons: int  # cartons (vitrine: units) in those sales
+    cancelled: int  # sales cancelled (orders) or refunded
     by_seller: dict[str, int]
     by_kind: dict[str, int]
     by_method: dict[str, int]
 
+    @property
+    def collected_cents(self) -> int:
+        """Every payment received, before refunds."""
+        return self.received_cents + self.refunded_cents
 
-def totals(sales: list[Sale]) -> TillTotals:
-    """Add up the till: cancelled sales count only as refunds (their money was given back)."""
+
+def totals(sales: Iterable[SaleFigures]) -> TillTotals:
+    """Add up the till: cancelled sales count only as refunds (their money was given back); a
+    sale counts for whoever took its money (`counter_name`)."""
     by_seller: dict[str, int] = defaultdict(int)
     by_kind: dict[str, int] = defaultdict(int)
     by_method: dict[str, int] = defaultdict(int)
-    received = refunded = pending = count = cartons = 0
+    received = given_back = pending = count = cartons = cancelled = 0
     for s in sales:
-        if s.status is SaleStatus.PENDING:
+        status = SaleStatus(s.status)  # (refuses any other vocabulary, never counts it as paid)
+        if status is SaleStatus.PENDING:
             pending += s.amount_cents
             continue
-        if s.status is SaleStatus.CANCELLED:
-            refunded += s.refunded_cents
+        if status is SaleStatus.CANCELLED:
+            given_back += s.refunded_cents
+            cancelled += 1
             continue
         received += s.amount_cents
         count += 1
@@ -89,7 +125,15 @@ def totals(sales: list[Sale]) -> TillTotals:
         by_kind[s.kind] += s.amount_cents
         by_method[s.method] += s.amount_cents
     return TillTotals(
-        received, refunded, pending, count, cartons, dict(by_seller), dict(by_kind), dict(by_method)
+        received,
+        given_back,
+        pending,
+        count,
+        cartons,
+        cancelled,
+        dict(by_seller),
+        dict(by_kind),
+        dict(by_method),
     )
 
 
@@ -102,6 +146,12 @@ def counter_name(seller: str, cashier: str) -> str:
     sold a pack or settled an order): the vendeur, else the one who settled the order, else
     nobody (a free loto's cartons ordered on a phone). Desk, report and organiser alike."""
     return seller or cashier or NO_COUNTER
+
+
+def counted_by(sales: Iterable[S], name: str) -> list[S]:
+    """The sales whose money `name` took (`counter_name`), cancelled ones included: what a
+    vendeur's desk lists and adds up (`totals`), the report's line for them."""
+    return [s for s in sales if counter_name(s.seller, s.cashier) == name]
 
 
 def pending_orders(sales: Iterable[Sale], player_id: str) -> list[Sale]:

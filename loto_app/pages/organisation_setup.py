@@ -751,14 +751,14 @@ def edit_program() -> rx.Component:
                         loading=F.creating,
                         flex="2 1 16rem",
                     ),
-                    rx.button(
+                    big_button(
                         "Fermer sans enregistrer",
+                        "org-edit-cancel",
                         on_click=F.cancel_edit,
                         variant="outline",
-                        size="4",
                         flex="1 1 12rem",
-                        min_height="3.5rem",
-                        custom_attrs=tid("org-edit-cancel"),
+                        font_size=None,
+                        font_weight=None,
                     ),
                     gap="0.75rem",
                     wrap="wrap",
@@ -773,13 +773,13 @@ def edit_program() -> rx.Component:
                     "Les parties qui n'ont pas commencé, leurs lots, le tarif et les réglages "
                     "se modifient jusqu'au début de chaque partie.",
                 ),
-                rx.button(
+                big_button(
                     "Modifier le programme, les lots ou le tarif",
+                    "org-edit-open",
                     on_click=F.open_edit,
-                    size="4",
-                    min_height="3.5rem",
                     width="100%",
-                    custom_attrs=tid("org-edit-open"),
+                    font_size=None,
+                    font_weight=None,
                 ),
                 spacing="3",
                 width="100%",

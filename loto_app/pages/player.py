@@ -333,18 +333,21 @@ def _order_waiting() -> rx.Component:
 
 
 def _offer(o) -> rx.Component:
-    return rx.button(
-        rx.text(o.label, font_weight="800", font_size="1.15rem"),
-        rx.text(o.price, font_weight="600", font_size="1.1rem"),
+    return big_button(
+        (
+            rx.text(o.label, font_weight="800", font_size="1.15rem"),
+            rx.text(o.price, font_weight="600", font_size="1.1rem"),
+        ),
+        o.testid,
         on_click=PlayerState.choose(o.index),
         size="3",
         variant="outline",
         height="auto",
-        min_height="3.5rem",
         padding_y="0.5rem",
         flex_direction="column",
         white_space="normal",
-        custom_attrs=tid(o.testid),
+        font_size=None,
+        font_weight=None,
     )
 
 

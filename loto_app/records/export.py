@@ -23,6 +23,7 @@ from typing import Any
 
 from fpdf.fonts import FontFace
 
+from loto_app.domain.till import SaleStatus, refunded
 from loto_app.present import euros
 from loto_app.records import numbers
 from loto_app.records._pdf import new_pdf
@@ -796,9 +797,9 @@ class _Doc:
             if s.seller and s.cashier:
                 staff += f" / {s.cashier}"
             status = s.status_label
-            if s.status in ("cancelled", "refunded"):
+            if s.status is SaleStatus.CANCELLED:
                 status += f" par {s.cancelled_by} à {hour(s.cancelled_at)} : {s.cancel_reason}"
-                if s.refunded_cents:
+                if refunded(s):
                     status += f" ({euros(s.refunded_cents)} rendus)"
             rows.append(
                 (
@@ -807,7 +808,9 @@ class _Doc:
                     s.player_name,
                     f"{s.pack_label} ({s.kind_label.lower()})",
                     euros(s.amount_cents),
-                    "—" if s.method == "pending" and s.status != "pending" else s.method_label,
+                    "—"
+                    if s.method == "pending" and s.status is not SaleStatus.PENDING
+                    else s.method_label,
                     staff,
                     status,
                 )

@@ -25,6 +25,7 @@ from loto_app.domain.program import carton_kind_label
 from loto_app.domain.reglement import Reglement, reglement
 from loto_app.records._pdf import new_pdf
 from loto_app.storage import models as m
+from loto_app.storage.eventlog import evening_rows
 from loto_app.storage.repository import EveningStore
 
 #: Cartons on one page.
@@ -249,9 +250,6 @@ def paper_pdf_for(store: EveningStore, evening_id: int, carton_nos: Iterable[int
         KeyError: no such evening, or a carton not in its série.
     """
     with Session(store.engine) as s:
-        row = s.get(m.EveningRow, evening_id)
-        series = s.get(m.SeriesRow, evening_id)
-    if row is None or series is None:
-        raise KeyError(f"no evening {evening_id}")
+        row, series = evening_rows(s, evening_id)
     rules = reglement(store.current_program(evening_id), row.name)
     return paper_pdf(row.name, series.code, cartons_for(store, evening_id, carton_nos), rules=rules)

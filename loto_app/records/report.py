@@ -25,11 +25,12 @@ from loto_app.domain import commitment as draws
 from loto_app.domain import events as ev
 from loto_app.domain.program import KIND_LABELS, Kind, Program
 from loto_app.domain.serial import lot_ticket_code
-from loto_app.domain.till import METHOD_LABELS, counter_name, totals
+from loto_app.domain.till import METHOD_LABELS, SaleStatus, refunded, totals
 from loto_app.domain.verdicts import VERDICT_LABELS, Verdict
 from loto_app.present import SHARE_LABELS, VOUCHER, euros
 from loto_app.records.reconciliation import Reconciliation, reconcile
 from loto_app.storage import models as m
+from loto_app.storage.eventlog import evening_rows
 from loto_app.storage.repository import EveningStore
 
 #: One audit log entry: its sequence number, its time (UTC) and its event.
@@ -62,12 +63,13 @@ GAME_STATUS_LABELS: dict[str, str] = {
     "awaiting_unmark": "Lots attribués, démarquage non annoncé",
     "finished": "Terminée",
 }
-SALE_STATUS_LABELS: dict[str, str] = {
-    "paid": "Payée",
-    "pending": "À régler",
-    "cancelled": "Annulée",
-    "refunded": "Remboursée",
+SALE_STATUS_LABELS: dict[SaleStatus, str] = {
+    SaleStatus.PAID: "Payée",
+    SaleStatus.PENDING: "À régler",
+    SaleStatus.CANCELLED: "Annulée",
 }
+#: A cancelled sale that gave its money back (`till.refunded`).
+REFUNDED_LABEL = "Remboursée"
 #: The name shown for a claim made at the desk on a carton nobody holds.
 PAPER_NAME = "Carton papier"
 
@@ -259,7 +261,8 @@ class GameReport:
 
 @dataclass(frozen=True, slots=True)
 class SaleRecord:
-    """A sale of a pack of cartons, as it ended up (paid, à régler, cancelled or refunded)."""
+    """A sale of a pack of cartons, as it ended up: paid, à régler, or cancelled (refunded
+    when it gave money back, `till.refunded`)."""
 
     no: int
     at: datetime
@@ -276,8 +279,7 @@ class SaleRecord:
     method_label: str
     seller: str
     cashier: str
-    status: str  # "paid" | "pending" | "cancelled" | "refunded"
-    status_label: str
+    status: SaleStatus
     settled_at: datetime | None
     purchase_no: int
     carton_nos: tuple[int, ...]
@@ -286,10 +288,19 @@ class SaleRecord:
     cancel_reason: str
     refunded_cents: int
 
+    def __post_init__(self) -> None:
+        # one vocabulary, the domain's: a status named otherwise is refused, not miscounted
+        object.__setattr__(self, "status", SaleStatus(self.status))
+
+    @property
+    def status_label(self) -> str:
+        """The status in French: "Remboursée" for a cancelled sale that gave money back."""
+        return REFUNDED_LABEL if refunded(self) else SALE_STATUS_LABELS[self.status]
+
 
 @dataclass(frozen=True, slots=True)
 class TillSummary:
-    """The till's totals, as the caissier counts them (same rules as `till.totals`)."""
+    """The till's totals, as the caissier counts them (`till.totals`), sorted and labelled."""
 
     collected_cents: int  # every payment received, before refunds
     refunded_cents: int
@@ -837,7 +848,7 @@ def sale_lines(
                     "method": e.method,
                     "seller": e.seller,
                     "cashier": "",
-                    "status": "pending" if pending else "paid",
+                    "status": SaleStatus.PENDING if pending else SaleStatus.PAID,
                     "settled_at": None if pending else at,
                     "purchase_no": e.purchase_no,
                     "cancelled_at": None,
@@ -847,7 +858,7 @@ def sale_lines(
                 }
             case ev.PaymentConfirmed() if e.sale_no in sales:
                 sales[e.sale_no].update(
-                    status="paid",
+                    status=SaleStatus.PAID,
                     method=e.method,
                     cashier=e.cashier,
                     settled_at=at,
@@ -855,7 +866,7 @@ def sale_lines(
                 )
             case ev.SaleCancelled() if e.sale_no in sales:
                 sales[e.sale_no].update(
-                    status="refunded" if e.refunded_cents else "cancelled",
+                    status=SaleStatus.CANCELLED,
                     cancelled_at=at,
                     cancelled_by=e.by,
                     cancel_reason=e.reason,
@@ -873,7 +884,6 @@ def sale_lines(
                 pack_label=_pack_label(program, s["offer"], s["kind"], s["quantity"], s["planche"]),
                 kind_label=_kind_label(s["kind"]),
                 method_label=METHOD_LABELS.get(s["method"], s["method"]),
-                status_label=SALE_STATUS_LABELS[s["status"]],
                 carton_nos=tuple(cartons.get(s["purchase_no"], ())),
             )
         )
@@ -881,27 +891,11 @@ def sale_lines(
 
 
 def till_summary(lines: Iterable[SaleRecord], entries: Iterable[Entry] = ()) -> TillSummary:
-    """Add up the sale lines (a cancelled sale counts only by its refund; an order settled at
-    the caisse counts for whoever settled it, by their one name, as `till.totals` does), and
-    read the till's closing and the free cartons from the entries."""
-    lines = list(lines)
-    by_seller: dict[str, int] = defaultdict(int)
-    by_kind: dict[str, int] = defaultdict(int)
-    by_method: dict[str, int] = defaultdict(int)
-    received = refunded = pending = count = cartons = cancelled = 0
-    for s in lines:
-        if s.status == "pending":
-            pending += s.amount_cents
-        elif s.status in ("cancelled", "refunded"):
-            refunded += s.refunded_cents
-            cancelled += 1
-        else:
-            received += s.amount_cents
-            count += 1
-            cartons += s.quantity
-            by_seller[counter_name(s.seller, s.cashier)] += s.amount_cents
-            by_kind[s.kind] += s.amount_cents
-            by_method[s.method] += s.amount_cents
+    """The till's totals over the sale lines, as the desk adds them up (`till.totals`: a
+    cancelled sale counts only by its refund; an order settled at the caisse counts for whoever
+    settled it, by their one name), sorted and labelled; the till's closing and the free
+    cartons read from the entries."""
+    t = totals(lines)
     closed_by, closed_at, free = "", None, 0
     for _, at, e in entries:
         if isinstance(e, ev.TillClosed):
@@ -909,17 +903,17 @@ def till_summary(lines: Iterable[SaleRecord], entries: Iterable[Entry] = ()) -> 
         elif isinstance(e, ev.CartonsSold) and e.reason == "consolation":
             free += len(e.carton_nos)
     return TillSummary(
-        collected_cents=received + refunded,
-        refunded_cents=refunded,
-        received_cents=received,
-        pending_cents=pending,
-        sales=count,
-        cartons=cartons,
-        cancelled=cancelled,
+        collected_cents=t.collected_cents,
+        refunded_cents=t.refunded_cents,
+        received_cents=t.received_cents,
+        pending_cents=t.pending_cents,
+        sales=t.sales,
+        cartons=t.cartons,
+        cancelled=t.cancelled,
         free_cartons=free,
-        by_seller=tuple(sorted(by_seller.items())),
-        by_kind=tuple((k, _kind_label(k), by_kind[k]) for k in sorted(by_kind)),
-        by_method=tuple((k, METHOD_LABELS.get(k, k), by_method[k]) for k in sorted(by_method)),
+        by_seller=tuple(sorted(t.by_seller.items())),
+        by_kind=tuple((k, _kind_label(k), t.by_kind[k]) for k in sorted(t.by_kind)),
+        by_method=tuple((k, METHOD_LABELS.get(k, k), t.by_method[k]) for k in sorted(t.by_method)),
         closed=closed_at is not None,
         closed_by=closed_by,
         closed_at=closed_at,
@@ -1035,9 +1029,8 @@ def _consistency(
     }
     for line in report.sales:
         row = sale_rows.pop(line.no, None)
-        status = "cancelled" if line.status == "refunded" else line.status
         if row is None or (row.status, row.amount_cents, row.refunded_cents) != (
-            status,
+            line.status.value,
             line.amount_cents,
             line.refunded_cents,
         ):
@@ -1071,10 +1064,7 @@ def build_report(store: EveningStore, evening_id: int) -> EveningReport:
         KeyError: no such evening.
     """
     with Session(store.engine) as s:
-        row = s.get(m.EveningRow, evening_id)
-        series = s.get(m.SeriesRow, evening_id)
-        if row is None or series is None:
-            raise KeyError(f"no evening {evening_id}")
+        row, series = evening_rows(s, evening_id)
         program = Program.from_dict(row.program)
         audit_rows = s.exec(
             select(m.AuditRow.seq, m.AuditRow.at, m.AuditRow.payload, m.AuditRow.hash)

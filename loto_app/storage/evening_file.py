@@ -45,7 +45,7 @@ from loto_app.domain.program import Program
 from loto_app.storage import models as m
 from loto_app.storage import projections
 from loto_app.storage.audit import GENESIS, canonical_time, entry_hash
-from loto_app.storage.eventlog import amended
+from loto_app.storage.eventlog import amended, evening_rows
 from loto_app.storage.projections import project
 from loto_app.storage.repository import EveningStore
 
@@ -100,10 +100,7 @@ def export_lines(store: EveningStore, evening_id: int) -> Iterator[str]:
         KeyError: no such evening.
     """
     with Session(store.engine) as s:
-        row = s.get(m.EveningRow, evening_id)
-        series = s.get(m.SeriesRow, evening_id)
-        if row is None or series is None:
-            raise KeyError(f"no evening {evening_id}")
+        row, series = evening_rows(s, evening_id)
         staff = s.exec(
             select(m.StaffRow).where(m.StaffRow.evening_id == evening_id).order_by(m.StaffRow.id)
         ).all()

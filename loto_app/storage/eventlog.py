@@ -28,6 +28,19 @@ AUDIT_TABLE: sa.Table = m.AuditRow.__table__  # type: ignore[attr-defined]
 NEEDS_PROGRAM = (ev.GameStarted, ev.StageAwarded)
 
 
+def evening_rows(s: Session, evening_id: int) -> tuple[m.EveningRow, m.SeriesRow]:
+    """An evening's row and its série's (its code and secret key).
+
+    Raises:
+        KeyError: no such evening.
+    """
+    row = s.get(m.EveningRow, evening_id)
+    series = s.get(m.SeriesRow, evening_id)
+    if row is None or series is None:
+        raise KeyError(f"no evening {evening_id}")
+    return row, series
+
+
 def amended(payload: dict[str, Any]) -> Program:
     """The program a `ProgramAmended` payload holds."""
     return Program.from_dict(json.loads(payload["program"]))
@@ -48,10 +61,7 @@ class EventLog:
 
     def _program_and_key(self, s: Session, evening_id: int) -> tuple[Program, bytes]:
         if evening_id not in self._meta:
-            row = s.get(m.EveningRow, evening_id)
-            series = s.get(m.SeriesRow, evening_id)
-            if row is None or series is None:
-                raise KeyError(f"no evening {evening_id}")
+            row, series = evening_rows(s, evening_id)
             self._meta[evening_id] = (Program.from_dict(row.program), bytes.fromhex(series.key_hex))
             self._codes_by_id[evening_id] = row.join_code
         return self._meta[evening_id]

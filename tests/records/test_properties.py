@@ -4,83 +4,23 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import random
-from datetime import UTC, datetime, timedelta
 
 from hypothesis import HealthCheck, given
 from hypothesis import settings as hsettings
 from hypothesis import strategies as st
+from till_scenario import evening_after, report_of, till_ops
 
 from loto_app.domain.engine import Evening
 from loto_app.domain.errors import LotoError
 from loto_app.domain.program import DrawSource, Settings, demo_program
-from loto_app.domain.till import SaleStatus, totals
+from loto_app.domain.till import SaleStatus, refunded, totals
 from loto_app.records.export import read_report_csv, report_csv
-from loto_app.records.report import report_from_entries
-
-T0 = datetime(2025, 3, 1, 18, 30, tzinfo=UTC)
-PLAYERS = ("p0", "p1", "p2")
-N_OFFERS = len(demo_program("A").offers)
-
-
-def report_of(e: Evening):
-    entries = [(i + 1, T0 + timedelta(seconds=7 * i), x) for i, x in enumerate(e.history)]
-    return report_from_entries(entries, e.program, name="Loto")
-
-
-till_ops = st.lists(
-    st.one_of(
-        st.tuples(
-            st.just("desk"),
-            st.sampled_from(PLAYERS),
-            st.integers(0, N_OFFERS - 1),
-            st.sampled_from(["cash", "card"]),
-            st.sampled_from(["Marie", "Luc"]),
-        ),
-        st.tuples(st.just("order"), st.sampled_from(PLAYERS), st.integers(0, N_OFFERS - 1)),
-        st.tuples(
-            st.just("confirm"),
-            st.integers(1, 12),
-            st.sampled_from(["cash", "card", "transfer"]),
-            st.sampled_from(["Jeanne", "Zoé"]),
-        ),
-        st.tuples(st.just("cancel"), st.integers(1, 12), st.sampled_from(["Erreur", "Doublon"])),
-        st.tuples(st.just("play")),
-        st.tuples(st.just("close")),
-    ),
-    max_size=30,
-)
-
-
-def drive(e: Evening, ops) -> None:
-    rng = random.Random(0)
-    for op in ops:
-        try:
-            match op:
-                case ("desk", p, offer, method, seller):
-                    e.desk_sale(p, offer, method, seller, rng=rng)
-                case ("order", p, offer):
-                    e.order(p, offer)
-                case ("confirm", no, method, cashier):
-                    e.confirm_payment(no, method, cashier, rng=rng)
-                case ("cancel", no, reason):
-                    e.cancel_sale(no, "Jeanne", reason)
-                case ("play",):  # the next game starts: its cartons can no longer be refunded
-                    e.start_game()
-                    e.draw(rng)
-                case ("close",):
-                    e.close_till("Jeanne")
-        except LotoError:
-            pass
 
 
 @hsettings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(till_ops)
 def test_report_totals_equal_the_till_totals(ops) -> None:
-    e = Evening(demo_program("A"))
-    for p in PLAYERS:
-        e.join(p, p.upper())
-    drive(e, ops)
+    e = evening_after(ops)
     r = report_of(e)
     t, engine = r.till, totals(list(e.sales.values()))
     assert (t.received_cents, t.refunded_cents, t.pending_cents, t.sales, t.cartons) == (
@@ -99,10 +39,9 @@ def test_report_totals_equal_the_till_totals(ops) -> None:
     assert t.closed == (e.till_closed_by is not None)
     for line in r.sales:
         sale = e.sales[line.no]
-        assert (line.status == "refunded" and sale.status is SaleStatus.CANCELLED) or (
-            line.status == sale.status.value
-        )
-        if line.status == "pending":
+        assert line.status is sale.status
+        assert refunded(line) == (sale.refunded_cents > 0) == (line.status_label == "Remboursée")
+        if line.status is SaleStatus.PENDING:
             assert line.status_label == "À régler" and not line.carton_nos
     rows = read_report_csv(report_csv(r))
     assert len(rows.get("ventes", [])) == len(e.sales)

@@ -7,6 +7,7 @@ import json
 import random
 from collections import Counter
 
+import pytest
 import sqlalchemy as sa
 from evening_scenario import EVENING_DATE, EVENING_NAME, Played
 from sqlmodel import Session, select
@@ -16,8 +17,10 @@ from loto_app.domain.serial import lot_ticket_code
 from loto_app.domain.till import SaleStatus, totals
 from loto_app.domain.verdicts import VERDICT_LABELS, Verdict
 from loto_app.records.export import read_report_csv, report_csv
+from loto_app.records.paper import paper_pdf_for
 from loto_app.records.report import PAPER_NAME, as_utc, build_report
 from loto_app.storage import models as m
+from loto_app.storage.evening_file import export_lines
 from loto_app.storage.repository import EveningStore
 
 
@@ -124,8 +127,7 @@ def test_every_sale_line_matches_the_sale_table(played: Played) -> None:
     assert [s.no for s in sales] == sorted(table)
     for s in sales:
         row = table[s.no]
-        status = "cancelled" if s.status == "refunded" else s.status
-        assert (status, s.amount_cents, s.method, s.seller, s.cashier) == (
+        assert (s.status, s.amount_cents, s.method, s.seller, s.cashier) == (
             row.status,
             row.amount_cents,
             row.method,
@@ -271,3 +273,20 @@ def test_a_dispute_is_on_the_report_with_who_decided_and_why(played: Played) -> 
     )
     (claim_row,) = [a for a in tables["annonces"] if int(a["annonce"]) == false.no]
     assert claim_row["décision"] == VERDICT_LABELS[Verdict.VALID]
+
+
+def test_an_unknown_evening_is_a_key_error_wherever_it_is_read(played: Played) -> None:
+    """One read of the evening's row and série (`eventlog.evening_rows`) for the report, the
+    evening file, the paper cartons and the program: an evening that is not there is a
+    KeyError, as their docstrings say."""
+    unknown = played.evening_id + 1000
+    reads = [
+        lambda: build_report(played.store, unknown),
+        lambda: list(export_lines(played.store, unknown)),
+        lambda: paper_pdf_for(played.store, unknown, [1]),
+        lambda: EveningStore(played.store.engine).current_program(unknown),
+    ]
+    for read in reads:
+        with pytest.raises(KeyError, match=f"no evening {unknown}"):
+            read()
+    assert build_report(played.store, played.evening_id).evening_id == played.evening_id

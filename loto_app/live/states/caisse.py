@@ -31,7 +31,7 @@ from loto_app.domain.till import (
     METHOD_LABELS,
     SETTLE_METHODS,
     SaleStatus,
-    counter_name,
+    counted_by,
     desk_code,
     pending_orders,
     player_for_desk_code,
@@ -194,13 +194,9 @@ class CaisseState(StaffSession, rx.State):
         pending = [s for s in sales if s.status is SaleStatus.PENDING]
         self.orders_count = len(pending)
         self.orders = [_line(e, s, names) for s in pending[:SHOWN_ORDERS]]
-        mine = (
-            sales
-            if self.role == "caissier"
-            else [s for s in sales if counter_name(s.seller, s.cashier) == self.staff_name]
-        )
+        mine = sales if self.role == "caissier" else counted_by(sales, self.staff_name)
         self.sales = [_line(e, s, names) for s in reversed(mine[-SHOWN_SALES:])]
-        t = totals(sales if self.role == "caissier" else mine)
+        t = totals(mine)
         self.received, self.refunded, self.pending = (
             euros(t.received_cents),
             euros(t.refunded_cents),
