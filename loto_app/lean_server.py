@@ -28,8 +28,8 @@ from typing import Any, ClassVar
 
 from uvicorn_worker import UvicornWorker
 
-from loto_app.live.compat import WebSocketsSansIOProtocol, ws_open
-from loto_app.live.runtime.fanout import SCOPE_KEY
+from loto_app.live import compat
+from loto_app.live.runtime import fanout
 
 
 class LeanWorker(UvicornWorker):
@@ -47,22 +47,11 @@ class LeanWorker(UvicornWorker):
     }
 
 
-class DirectWriteProtocol(WebSocketsSansIOProtocol):
+class DirectWriteProtocol(compat.FrameWriterProtocol):
     """uvicorn's sans-I/O websocket protocol (`ws="websockets-sansio"`), whose ASGI scope holds
-    its `write_frame` under `fanout.SCOPE_KEY`: the fan-out of a draw then writes the ready-made
-    frame on each phone's connection, without waking the socket's writer task and the three
-    ASGI `send` wrappers (Starlette's, Reflex's, engine.io's) for each phone."""
+    its `write_frame` under `fanout.SCOPE_KEY` (`compat.FrameWriterProtocol`): the fan-out of a
+    draw then writes the ready-made frame on each phone's connection, without waking the
+    socket's writer task and the three ASGI `send` wrappers (Starlette's, Reflex's, engine.io's)
+    for each phone."""
 
-    async def run_asgi(self) -> None:
-        """Run the app on this connection's scope, with `write_frame` in it."""
-        self.scope[SCOPE_KEY] = self.write_frame  # type: ignore[literal-required]
-        await super().run_asgi()
-
-    def write_frame(self, frame: bytes) -> bool:
-        """Write a complete, unmasked websocket frame on the connection, if it is open, with no
-        extension (no compression), no fragmented message under way and its write buffer not
-        full; else False (the caller sends the ordinary way, which waits for the buffer)."""
-        if not ws_open(self):
-            return False
-        self.transport.write(frame)
-        return True
+    SCOPE_KEY = fanout.SCOPE_KEY

@@ -46,8 +46,8 @@ from loto_app.live.states.session import StaffSession, reload_if_lost
 
 if TYPE_CHECKING:
     from reflex.app import App
+    from reflex.event import Event
     from reflex.state import BaseState
-    from reflex_base.event import Event
 
 log = logging.getLogger("loto_app.live")
 
