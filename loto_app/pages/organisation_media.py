@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import reflex as rx
 
-from loto_app import media_upload
+from loto_app import uploads
 from loto_app.components.form import NATIVE_SELECT, outcome, section
 from loto_app.components.media import media_url, picture
 from loto_app.components.palette import MUTED, SECTION_LINE
@@ -26,7 +26,7 @@ ACCEPT = {
 
 
 #: Where the picture goes (loto_app/media_upload.py), on the backend's origin.
-UPLOAD_URL = media_url(media_upload.PATH)
+UPLOAD_URL = media_url(uploads.PATH)
 
 
 def _chooser(upload_id: str, label: str, kind: str, target: rx.Var, disabled) -> rx.Component:

@@ -42,8 +42,8 @@ from loto_app.live.input.guards import BadInput, as_int, as_text, form, refuse
 from loto_app.live.runtime import broadcast, registry
 from loto_app.live.states.session import StaffSession
 from loto_app.payments import provider
-from loto_app.present import euros, plural, share_note, ticket_view
 from loto_app.storage.access import StaffMember
+from loto_app.wording import euros, plural, share_note, ticket_view
 
 log = logging.getLogger(__name__)
 

@@ -17,7 +17,7 @@ from loto_app.live.input.guards import BadInput, as_text, form, refuse
 from loto_app.live.input.printed_cartons import BadCartons, read_cartons
 from loto_app.live.runtime import registry
 from loto_app.live.states.caisse import CaisseState, _ranges, desk_tariff
-from loto_app.present import euros, plural
+from loto_app.wording import euros, plural
 
 WHY = {"sold": "déjà vendu", "unknown": "inconnu dans cette série (numéro ou code faux)"}
 

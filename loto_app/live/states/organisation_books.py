@@ -21,10 +21,10 @@ from loto_app.domain.till import SaleStatus
 from loto_app.live.input.guards import BadInput, as_int, as_text, choice, form, refuse
 from loto_app.live.runtime import registry
 from loto_app.live.states.organisation import OrganisationState
-from loto_app.present import plural
 from loto_app.records import proces_verbal
 from loto_app.records.paper import cartons_for, paper_pdf
 from loto_app.records.report import build_report, local_time
+from loto_app.wording import plural
 
 log = logging.getLogger("loto_app.live")
 

@@ -27,8 +27,8 @@ from loto_app.live.input.guards import BadInput, as_text, refuse
 from loto_app.live.present.show import photo
 from loto_app.live.runtime import registry
 from loto_app.live.states.organisation import OrganisationState
-from loto_app.media_upload import BROKEN, DROP_REASONS
 from loto_app.storage.pictures import writer
+from loto_app.uploads import BROKEN, DROP_REASONS
 
 log = logging.getLogger("loto_app.live")
 
