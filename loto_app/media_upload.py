@@ -13,7 +13,8 @@ metadata), then the engine's move, whose commit writes the picture (storage/pict
 refusal, at any step, stores nothing. The answer is JSON, `ok` and the French sentence the
 page shows (`EveningMedia.uploaded`, which also shows the lists again); the body's size was
 capped before it was read (loto_app/media_http.py). The address and the sentences the page and
-its state share are in loto_app/uploads.py.
+its state share are in loto_app/uploads.py; the move is played as every page's
+(`registry.attempt`: the refusal logged and said the one way).
 """
 
 from __future__ import annotations
@@ -118,10 +119,16 @@ async def upload(form: Any, address: str) -> Answer:
             return e.set_lot_photo(target, picture.digest)
         return e.add_partner(target, picture.digest)
 
-    try:
-        await registry.play(evening_id, move, writer(evening_id, picture))
-    except LotoError as exc:
-        log.warning("%s: %s %r refused: %s", who, kind, target, exc)
-        return Answer(400, False, exc.user_message)
+    refusal: list[LotoError] = []
+    played = await registry.attempt(
+        evening_id,
+        move,
+        who=who,
+        handler=f"upload of the {kind} {target!r}",
+        refused=refusal.append,
+        extra=writer(evening_id, picture),
+    )
+    if played is None:
+        return Answer(400, False, refusal[0].user_message)
     log.info("%s: %s %r stored (%s)", who, kind, target, picture.digest[:12])
     return Answer(200, True, done)

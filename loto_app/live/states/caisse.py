@@ -561,9 +561,8 @@ class CaisseState(StaffSession, rx.State):
         pid, offer, method = self._selling
         lv = registry.loaded(self._evening_id)
         if not (handler == "sell" and pid and isinstance(exc, PendingOrder) and lv):
-            self._refused(handler, exc)
+            self._tell(exc.user_message)
             return
-        refuse(self._who(), handler, exc)
         self._show(lv.evening)
         self._extra = (pid, offer, method)
         price = euros(lv.evening.offer(offer).price_cents)

@@ -93,23 +93,35 @@ class BrowserSession(rx.State, mixin=True):
         move: Callable[[Evening], list[ev.Event]],
         *,
         checked: bool = False,
+        say: Callable[[str], object] | None = None,
     ) -> list[ev.Event] | None:
         """Run a move through the engine on behalf of this socket, the actor (the room
-        messages that follow skip it: it shows its own move's result). None when refused
-        (logged, and told in French).
+        messages that follow skip it: it shows its own move's result), then `_played`: the one
+        way every page state plays. None when refused: logged (`registry.attempt`) and told in
+        French, by `say(text)` when the handler names where (a form's own message), else by
+        `_move_refused` (the state's `_tell`).
 
         `checked`: the handler checked the session itself earlier in this event
         (`_may_play`), so that it is not read from the database twice."""
         if not checked and not await self._may_play(handler):
             return None
-        try:
-            events = await registry.play(
-                self._evening_id, move, actor=self.router.session.session_id
-            )
-        except LotoError as exc:
-            self._move_refused(handler, exc)
-            return None
-        await self._played(events)
+
+        def refused(exc: LotoError) -> None:
+            if say is None:
+                self._move_refused(handler, exc)
+            else:
+                say(exc.user_message)
+
+        events = await registry.attempt(
+            self._evening_id,
+            move,
+            who=self._who(),
+            handler=handler,
+            refused=refused,
+            actor=self.router.session.session_id,
+        )
+        if events is not None:
+            await self._played(events)
         return events
 
     async def _may_play(self, handler: str) -> bool:
@@ -117,8 +129,8 @@ class BrowserSession(rx.State, mixin=True):
         raise NotImplementedError
 
     def _move_refused(self, handler: str, exc: LotoError) -> None:
-        """The engine refused the move (a rule, a state of the game)."""
-        self._refused(handler, exc)
+        """The engine refused the move (a rule, a state of the game; logged already): say why."""
+        self._tell(exc.user_message)
 
     async def _played(self, events: list[ev.Event]) -> None:
         """The move was committed: a message of a refusal before it no longer holds."""
