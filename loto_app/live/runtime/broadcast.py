@@ -230,9 +230,10 @@ async def enter(
 
 
 async def reload_page(sid: str) -> None:
-    """Make one browser reload its page. Used when Reflex's per-client state was lost (Redis
-    restarted, or expired an idle state): the identity kept in the browser's local storage is
-    sent again by a page load, and the page's on_load handler signs it back in."""
+    """Make one browser reload its page. Used when Reflex's per-client state was lost (the
+    process that held it in memory restarted, or dropped it once idle): the identity kept in the
+    browser's local storage is sent again by a page load, and the page's on_load handler signs
+    it back in."""
     # The state that lost its identity may still send its (empty) local-storage vars: this
     # page stops writing local storage before it reloads, so the identity survives.
     script = "Storage.prototype.setItem = function () {}; window.location.reload()"

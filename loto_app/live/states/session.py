@@ -3,8 +3,10 @@ someone in is built on.
 
 - `BrowserSession`: an identity the browser keeps in its local storage (`code`, `secret`, with
   the storage names each page chose) and the server resolves against the database; the page's
-  route (`ROUTE`); how a refusal is logged and told (`_who`, `_refused`); and when this socket's
-  state was lost (`_lost`: Redis restarted or expired it while the browser kept its identity).
+  route (`ROUTE`); how a refusal is logged and told (`_who`, `_refused`); how a move is played
+  (`_play`, the one way every page state plays); and when this socket's state was lost (`_lost`:
+  the process that held it in memory restarted or dropped it once idle, while the browser kept
+  its identity).
   `PlayerState` and every staff state use it.
 - `StaffSession`: a member of the association signed in with the evening's code and a secret
   (the animateur, the desk's vendeurs and caissiers, the organiser): one `login`, `resume` and
