@@ -10,12 +10,13 @@ import os
 
 import reflex as rx
 
-# The garbage collector's full passes walk every object of the process: with 1,000 connected
-# phones that is ~300-390 ms during which no draw goes out, and under the default thresholds
-# they came every ~8 s during draws (bench/load.py: 2 draws in 20 took 360 ms instead of 55;
-# they collected next to nothing: Reflex's per-client objects are long-lived, freed by reference
-# counting). Larger thresholds make them rare (a few per evening); young collections stay
-# cheap. Set here because this file is loaded by every server process before the app.
+# The garbage collector's full passes walk every object of the process: with a thousand
+# connected phones, hundreds of milliseconds during which no draw goes out, and under the default
+# thresholds they came every few seconds during draws, collecting next to nothing (Reflex's
+# per-client objects are long-lived, freed by reference counting). Larger thresholds make them
+# rare (a few per evening); young collections stay cheap. Set here because this file is loaded
+# by every server process before the app. (Figures: bench/README.md, "Figures behind the
+# settings".)
 gc.set_threshold(50_000, 20, 100)
 
 # The socket refuses frames over 128 KB (Reflex's default is 1 MB): no real event comes near it,
@@ -24,8 +25,8 @@ gc.set_threshold(50_000, 20, 100)
 os.environ.setdefault("REFLEX_SOCKET_MAX_HTTP_BUFFER_SIZE", "131072")
 
 # engine.io's ping, every 60 s rather than Reflex's 25: with nothing drawn, the pings were most
-# of what a thousand connected phones cost the server (bench/load.py `idle_cpu_server_ms_per_s`,
-# 15 -> 8.6 ms a second at 1,000 phones). A dead link was already noticed only after the
+# of what a thousand connected phones cost the server (bench/load.py `idle_cpu_server_ms_per_s`;
+# figures: bench/README.md). A dead link was already noticed only after the
 # interval plus Reflex's 120 s timeout (145 s, now 180 s): a phone that goes offline says so at
 # once (the browser closes its socket), and a hall's NAT keeps a connection far longer than a
 # minute without traffic. Set REFLEX_SOCKET_INTERVAL to change it.
@@ -33,10 +34,10 @@ os.environ.setdefault("REFLEX_SOCKET_INTERVAL", "60")
 
 
 # Which server `reflex run --env prod` runs: the lean server, gunicorn running uvicorn
-# (loto_app/lean_server.py; the default since 2026-12-05), or Granian with LOTO_SERVER=granian.
-# The lean one keeps ~105 KB per connected phone against Granian's ~245, and writes a draw's
-# frame straight on each phone's connection: its fan-out to 2,000 phones costs ~40 ms of CPU
-# against Granian's ~100 (README "Capacité"). Reflex picks gunicorn by itself whenever it is
+# (loto_app/lean_server.py, the default), or Granian with LOTO_SERVER=granian. The lean one
+# keeps under half of Granian's memory per connected phone, and writes a draw's frame straight
+# on each phone's connection: a fan-out a fraction of Granian's CPU (figures: bench/README.md
+# and README "Capacité"). Reflex picks gunicorn by itself whenever it is
 # installed, so the choice is always made here, and LOTO_SERVER wins over a REFLEX_USE_GRANIAN
 # inherited from a parent process (one that loaded this file, say).
 _server = os.environ.get("LOTO_SERVER", "uvicorn").strip().lower() or "uvicorn"
@@ -76,8 +77,8 @@ if _server == "uvicorn":
     # worker opens its own Redis and database connections on first use, and accepts on the
     # listening socket gunicorn shares among all of them. gunicorn restarts a worker whose event
     # loop has not ticked for --timeout s (30 by default): one flooded by a join storm on a busy
-    # machine was killed with its ~500 phones (bench/load.py, 2026-12-06); 300 s still catches
-    # a hung one (Granian never restarts a worker but a dead one).
+    # machine was killed with its hundreds of phones (bench/README.md); 300 s still catches a
+    # hung one (Granian never restarts a worker but a dead one).
     os.environ["GUNICORN_CMD_ARGS"] = (
         f"--worker-class loto_app.lean_server.LeanWorker --workers {_workers()} --timeout 300"
     )
@@ -102,18 +103,18 @@ def _db_url() -> str:
 # from its local storage whenever it (re)connects (Reflex re-hydrates every reconnect: see
 # loto_app/live/gate/rehydrate.py), so nothing is lost when a phone's socket lands on another
 # worker or a worker restarts: the state is rebuilt there, as after a restart of one process.
-# Reflex's disk manager cost ~30 % of the server's CPU in a 400-phone join storm, and its Redis
-# manager (which it picked by itself when it saw REFLEX_REDIS_URL) loaded, locked and saved the
-# state in Redis around every event: ~0.4 ms of CPU per event, twice a one-process join's CPU on
-# two workers (bench/README.md). Redis carries what the workers share (above).
+# Reflex's disk manager wrote every state to disk after every event, and its Redis manager
+# (which it picked by itself when it saw REFLEX_REDIS_URL) loaded, locked and saved the state in
+# Redis around every event: both cost a large share of the server's CPU in a join storm
+# (figures: bench/README.md). Redis carries what the workers share (above).
 config = rx.Config(
     app_name="loto_app",
     # SQLite file by default; e.g. postgresql://root@127.0.0.1:5432/test for a server.
     db_url=_db_url(),
     telemetry_enabled=False,
-    # Brotli sidecars next to gzip ones: a cold /jouer over slow 4G drops from 340 to 275 KiB
-    # (bench/phone.py). Browsers ask for br only over HTTPS or localhost; plain HTTP on a hall's
-    # LAN keeps getting gzip.
+    # Brotli sidecars next to gzip ones: a cold /jouer over slow 4G is a fifth lighter
+    # (bench/phone.py; figures: bench/README.md). Browsers ask for br only over HTTPS or
+    # localhost; plain HTTP on a hall's LAN keeps getting gzip.
     frontend_compression_formats=["brotli", "gzip"],
     # No "Built with Reflex" badge (it links to reflex.dev).
     show_built_with_reflex=False,

@@ -208,7 +208,7 @@ class Started:
         self.env = dict(os.environ)
         self.env.setdefault("VENV", str(VENV))  # for scripts/with-env.sh
         self.env["LOTO_DB_URL"] = f"sqlite:///{self.tmp / 'loto.db'}"
-        self.env["REFLEX_STATES_WORKDIR"] = str(self.tmp / "states")  # disk state manager
+        self.env["REFLEX_STATES_WORKDIR"] = str(self.tmp / "states")  # (reflex run empties it)
         # A private frontend directory: `reflex run` initialises it (npm install from npm's
         # cache, vite build: ~30 s) instead of rewriting the checkout's .web/, which other runs
         # of the app may be installing or building at the same moment (a copy of it can be

@@ -1,25 +1,25 @@
 """The lean server, the default of `reflex run --env prod` (rxconfig.py; `LOTO_SERVER=granian`
 for Granian), one process or several workers with Redis: under half the memory per connected
-phone, and a fan-out 2.5 times cheaper.
+phone, and a cheaper fan-out (figures: bench/README.md, "Figures behind the settings").
 
 Granian 2.8.9 gives each websocket tungstenite's default 128 KiB read buffer, allocated up front,
-and no option reaches it: ~245-285 KB of server memory per connected phone (bench/load.py,
-README "Capacité"). A broadcast of thousands on a small server runs out of memory before it runs
-out of CPU, so rxconfig.py asks Reflex for its other production server: gunicorn (its workers)
-running this uvicorn worker, with httptools and the `websockets` library's sans-I/O protocol:
-~105-116 KB per phone (bench/load.py, 1,000 and 2,000 phones, 2026-12-04 and 05).
+and no option reaches it. A broadcast of thousands on a small server runs out of memory before
+it runs out of CPU, so rxconfig.py asks Reflex for its other production server: gunicorn (its
+workers) running this uvicorn worker, with httptools and the `websockets` library's sans-I/O
+protocol.
 
 The worker differs from uvicorn's own in three settings, all about the websocket under
 engine.io: uvicorn's sans-I/O implementation of `websockets` (one task and one queue per
-socket; the legacy one keeps four more tasks, three events and a stream reader per socket: 6 KB
-more per phone, and more CPU per join, measured side by side); no websocket-level ping
-(engine.io already pings every phone every 60 s, rxconfig.py; uvicorn's own every 20 s doubled
-what idle phones cost) and no permessage-deflate (each compressed socket keeps two zlib
-streams, hundreds of KB; Granian does not compress either, and the messages are small).
+socket; the legacy one keeps four more tasks, three events and a stream reader per socket: more
+memory per phone, and more CPU per join, measured side by side); no websocket-level ping
+(engine.io already pings every phone, rxconfig.py; uvicorn's own, more often, doubled what idle
+phones cost) and no permessage-deflate (each compressed socket keeps two zlib streams; Granian
+does not compress either, and the messages are small).
 
 And one addition: the fan-out of a message to a room writes its websocket frame, built once, on
-each idle connection right away (`DirectWriteProtocol`, loto_app/live/runtime/fanout.py): a
-draw's picture to 2,000 phones, ~40 ms of CPU against ~100 through each socket's writer task.
+each idle connection right away (`DirectWriteProtocol`, loto_app/live/runtime/fanout.py),
+without waking each socket's writer task. What it reaches of uvicorn's protocol is
+`compat.FrameWriterProtocol`'s (loto_app/live/compat/websocket.py).
 """
 
 from __future__ import annotations
@@ -28,8 +28,8 @@ from typing import Any, ClassVar
 
 from uvicorn_worker import UvicornWorker
 
-from loto_app.live.compat import WebSocketsSansIOProtocol, ws_open
-from loto_app.live.runtime.fanout import SCOPE_KEY
+from loto_app.live import compat
+from loto_app.live.runtime import fanout
 
 
 class LeanWorker(UvicornWorker):
@@ -47,22 +47,11 @@ class LeanWorker(UvicornWorker):
     }
 
 
-class DirectWriteProtocol(WebSocketsSansIOProtocol):
+class DirectWriteProtocol(compat.FrameWriterProtocol):
     """uvicorn's sans-I/O websocket protocol (`ws="websockets-sansio"`), whose ASGI scope holds
-    its `write_frame` under `fanout.SCOPE_KEY`: the fan-out of a draw then writes the ready-made
-    frame on each phone's connection, without waking the socket's writer task and the three
-    ASGI `send` wrappers (Starlette's, Reflex's, engine.io's) for each phone."""
+    its `write_frame` under `fanout.SCOPE_KEY` (`compat.FrameWriterProtocol`): the fan-out of a
+    draw then writes the ready-made frame on each phone's connection, without waking the
+    socket's writer task and the three ASGI `send` wrappers (Starlette's, Reflex's, engine.io's)
+    for each phone."""
 
-    async def run_asgi(self) -> None:
-        """Run the app on this connection's scope, with `write_frame` in it."""
-        self.scope[SCOPE_KEY] = self.write_frame  # type: ignore[literal-required]
-        await super().run_asgi()
-
-    def write_frame(self, frame: bytes) -> bool:
-        """Write a complete, unmasked websocket frame on the connection, if it is open, with no
-        extension (no compression), no fragmented message under way and its write buffer not
-        full; else False (the caller sends the ordinary way, which waits for the buffer)."""
-        if not ws_open(self):
-            return False
-        self.transport.write(frame)
-        return True
+    SCOPE_KEY = fanout.SCOPE_KEY

@@ -133,14 +133,15 @@ marks_path.install(app, f"{PlayerState.get_full_name()}.save_marks")
 # (live/gate/frame_guard.py), then the per-client rate limit and payload shape
 # (live/gate/ratelimit.py).
 frame_guard.install(app)
-# Several workers: each hands Reflex at most a few dozen events at once, the others wait their
-# turn before any Redis lock is taken (live/gate/admission.py).
+# Several workers: each hands Reflex at most a few dozen of its phones' events at once, the
+# others wait their turn, in order of arrival (live/gate/admission.py).
 admission.install(app)
 app.add_middleware(EventGate())
 # A page whose Reflex state was rebuilt (a restart, a new client token) fills itself in before
 # its first snapshot, so it never shows an empty evening (live/gate/rehydrate.py).
 app.add_middleware(WarmHydrate(PlayerState, JoinPrefill, AnimateurState, ScreenState))
-# One process: drop the in-memory states that gone clients left (live/runtime/reaper.py).
+# Every process (one, or each of several workers): drop the in-memory states its gone clients
+# left, keep its connected ones (live/runtime/reaper.py).
 app.register_lifespan_task(reaper.run)
 # The animateur's count of the phones connected, on every worker (live/runtime/presence.py).
 app.register_lifespan_task(presence.run)

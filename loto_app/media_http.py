@@ -18,7 +18,7 @@ import logging
 import re
 from typing import Any
 
-from loto_app import media_upload
+from loto_app import media_upload, uploads
 from loto_app.limits import MAX_IMAGE_BYTES
 
 log = logging.getLogger(__name__)
@@ -87,7 +87,7 @@ async def _upload(scope: dict[str, Any], receive: Any, send: Any) -> None:
             answer = await media_upload.upload(form, address)
     except Exception:  # a malformed body (the parser's errors), or a failure of ours
         log.exception("upload from %s failed", address or "this machine")
-        answer = media_upload.Answer(400, False, media_upload.BROKEN)
+        answer = media_upload.Answer(400, False, uploads.BROKEN)
     await _reply(send, answer.status, answer.body(), [*json_type, (b"cache-control", b"no-store")])
 
 
@@ -100,7 +100,7 @@ def wrap(app: Any) -> Any:
             if method in ("GET", "HEAD") and (found := _PATH.match(path)):
                 await _serve_picture(found.group(1), method, send)
                 return
-            if method == "POST" and (path.endswith("/_upload") or path == media_upload.PATH):
+            if method == "POST" and (path.endswith("/_upload") or path == uploads.PATH):
                 length = next(
                     (v for k, v in scope.get("headers") or () if k == b"content-length"), None
                 )
@@ -112,7 +112,7 @@ def wrap(app: Any) -> Any:
                     log.warning("upload of %s bytes refused (413)", length.decode())
                     await _reply(send, 413, b"Payload Too Large", [])
                     return
-                if path == media_upload.PATH:
+                if path == uploads.PATH:
                     await _upload(scope, receive, send)
                     return
         await app(scope, receive, send)

@@ -12,7 +12,9 @@ file's size, Pillow (loto_app/images.py: an image by its own bytes, no bomb, sma
 metadata), then the engine's move, whose commit writes the picture (storage/pictures.py). A
 refusal, at any step, stores nothing. The answer is JSON, `ok` and the French sentence the
 page shows (`EveningMedia.uploaded`, which also shows the lists again); the body's size was
-capped before it was read (loto_app/media_http.py).
+capped before it was read (loto_app/media_http.py). The address and the sentences the page and
+its state share are in loto_app/uploads.py; the move is played as every page's
+(`registry.attempt`: the refusal logged and said the one way).
 """
 
 from __future__ import annotations
@@ -26,30 +28,22 @@ from typing import Any
 from loto_app.domain.errors import LotoError
 from loto_app.images import ImageRefused, Picture, check_size, process
 from loto_app.limits import MAX_CODE, MAX_IMAGE_BYTES, MAX_PARTNER_NAME, MAX_SECRET
+from loto_app.live.runtime import registry, signin_limit
+from loto_app.live.runtime.identity import access
+from loto_app.storage.pictures import writer
+from loto_app.uploads import BROKEN, DROP_REASONS
 
 #: The partner's name as typed (the engine keeps it to MAX_PARTNER_NAME once spaces are folded).
 MAX_TYPED_NAME = 4 * MAX_PARTNER_NAME
 
 log = logging.getLogger("loto_app.live")
 
-PATH = "/media/upload"
 KINDS = ("lot", "logo")
 MAX_TARGET = 200  # a lot's description (the program's limit is lower)
 
 WRONG = (
     "Code de soirée ou secret de l'organisateur incorrect : rechargez la page et reconnectez-vous."
 )
-BROKEN = "L'envoi n'a pas abouti : réessayez."
-#: Why the page did not send a file (assets/upload.js; react-dropzone's codes), as the organiser
-#: reads them.
-DROP_REASONS = {
-    "file-invalid-type": (
-        "Ce fichier n'est pas une image : envoyez une photo JPEG, PNG, WebP ou GIF."
-    ),
-    "file-too-large": "Fichier trop lourd : 8 Mo au plus. Envoyez une photo plus légère.",
-    "file-too-small": "Le fichier est vide : choisissez une photo.",
-    "too-many-files": "Une image à la fois.",
-}
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,10 +69,6 @@ def _text(form: Any, name: str, limit: int) -> str | None:
 async def upload(form: Any, address: str) -> Answer:
     """Check and store one picture from the parsed form of `POST /media/upload`, sent from
     `address` (the sign-in limit's key: "" is not counted, this machine itself)."""
-    from loto_app.live.runtime import registry, signin_limit
-    from loto_app.live.runtime.identity import access
-    from loto_app.storage.pictures import writer
-
     code, secret = _text(form, "code", MAX_CODE), _text(form, "secret", MAX_SECRET)
     kind = _text(form, "kind", 8)
     target = _text(form, "target", MAX_TARGET if kind == "lot" else MAX_TYPED_NAME)
@@ -129,10 +119,16 @@ async def upload(form: Any, address: str) -> Answer:
             return e.set_lot_photo(target, picture.digest)
         return e.add_partner(target, picture.digest)
 
-    try:
-        await registry.play(evening_id, move, writer(evening_id, picture))
-    except LotoError as exc:
-        log.warning("%s: %s %r refused: %s", who, kind, target, exc)
-        return Answer(400, False, exc.user_message)
+    refusal: list[LotoError] = []
+    played = await registry.attempt(
+        evening_id,
+        move,
+        who=who,
+        handler=f"upload of the {kind} {target!r}",
+        refused=refusal.append,
+        extra=writer(evening_id, picture),
+    )
+    if played is None:
+        return Answer(400, False, refusal[0].user_message)
     log.info("%s: %s %r stored (%s)", who, kind, target, picture.digest[:12])
     return Answer(200, True, done)

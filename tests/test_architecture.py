@@ -1,6 +1,8 @@
 """What the layers' contracts (import-linter, `make lint`) cannot say: no Reflex state is
-declared in a page module, and every exception that carries a French message for a person is a
-`Refusal` (one root: a page tells `exc.user_message` whatever layer refused)."""
+declared in a page module; every exception that carries a French message for a person is a
+`Refusal` (one root: a page tells `exc.user_message` whatever layer refused); and every move
+made outside the runtime goes the one way (a page state's `_play`, the upload's
+`registry.attempt`), so that a refusal is logged and said alike everywhere."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ from pathlib import Path
 
 import reflex as rx
 
+import loto_app
 from loto_app.refusal import Refusal
 
 
@@ -69,3 +72,21 @@ def test_a_refusal_keeps_its_detail_and_its_french_message() -> None:
     assert InvalidNumber("91").user_message.startswith("Le numéro doit")
     assert InvalidNumber("91", "Autre.").user_message == "Autre."
     assert "3 minutes" in TooManyAttempts("10.0.0.1", 150).user_message
+
+
+def test_every_move_outside_the_runtime_is_played_the_one_way() -> None:
+    """No module outside live/runtime/ calls `registry.play` itself (the page states play
+    through `BrowserSession._play`, the HTTP upload through `registry.attempt`), and no state
+    class has a `_play` of its own."""
+    from loto_app.live.states.session import BrowserSession
+
+    root = Path(loto_app.__file__).parent
+    callers = [
+        p.relative_to(root).as_posix()
+        for p in sorted(root.rglob("*.py"))
+        if "registry.play(" in p.read_text() and p.parent.name != "runtime"
+    ]
+    assert callers == []
+    states = [c for m in app_modules() for c in declared(m, rx.State)]
+    assert len(states) > 15
+    assert [c for c in states if "_play" in vars(c)] == [BrowserSession]

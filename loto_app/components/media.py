@@ -1,41 +1,23 @@
 """The evening's pictures on a page: a lot's photo, the partners' logos. A picture's address is
 a path the backend serves (`/media/<digest>.webp`, loto_app/media_http.py); on the page it is
 made absolute on the backend's origin, as Reflex does for its uploads (the frontend and the
-backend share one origin in production, not in the browser tests)."""
+backend share one origin in production, not in the browser tests: `media_url`)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import reflex as rx
-from reflex.vars import VarData
-from reflex_base.constants import Dirs
-from reflex_base.utils.imports import ImportVar
 
 from loto_app.components.palette import LINE
 from loto_app.components.ui import tid
-
-_BACKEND = VarData(
-    imports={
-        f"$/{Dirs.STATE_PATH}": "getBackendURL",
-        "$/env.json": ImportVar(tag="env", is_default=True),
-    }
-)
-
-
-def media_vars() -> VarData:
-    """What a page's expression needs to name the backend's origin (`getBackendURL(env.UPLOAD)`)."""
-    return _BACKEND
+from loto_app.live import compat
 
 
 def media_url(path: rx.Var[str] | str) -> rx.Var[str]:
-    """The absolute address of a picture's path ("" stays "")."""
-    path_var = rx.Var.create(path)
-    return rx.Var(
-        _js_expr=f"(({path_var}) ? new URL(({path_var}), getBackendURL(env.UPLOAD)).href : '')",
-        _var_type=str,
-        _var_data=VarData.merge(_BACKEND, path_var._get_all_var_data()),
-    )
+    """The absolute address of a picture's path, or of another path the backend serves ("" stays
+    ""; `compat.backend_url`: Reflex offers no documented var for it)."""
+    return compat.backend_url(path)
 
 
 def picture(src: rx.Var[str] | str, alt: Any, **props: Any) -> rx.Component:

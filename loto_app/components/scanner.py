@@ -12,7 +12,6 @@ from __future__ import annotations
 from typing import Any
 
 import reflex as rx
-from reflex.utils.imports import ImportVar
 
 from loto_app.components.palette import INK, MUTED, SECTION_LINE
 from loto_app.components.ui import big_button, tid
@@ -28,7 +27,7 @@ class JsQR(rx.Fragment):
 
     def add_imports(self) -> dict[str, Any]:
         """jsQR's default export, and React's effect."""
-        return {JSQR: ImportVar(tag="jsQR", is_default=True), "react": "useEffect"}
+        return {JSQR: rx.ImportVar(tag="jsQR", is_default=True), "react": "useEffect"}
 
     def add_hooks(self) -> list[str | rx.Var]:
         """Hand jsQR to the page's script once the page is there."""

@@ -15,9 +15,6 @@ from typing import Protocol, TypeVar
 
 from loto_app.limits import MAX_STAFF_NAME as MAX_STAFF_NAME
 
-# The money format lives with the rest of the wording; live/states/caisse.py still imports it from
-# here (to switch to loto_app.present, then this line goes).
-
 
 class SaleStatus(StrEnum):
     """Where a sale stands. A refund is no status of its own: it is a cancelled sale that gave

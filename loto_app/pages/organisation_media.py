@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import reflex as rx
 
-from loto_app import media_upload
+from loto_app import uploads
 from loto_app.components.form import NATIVE_SELECT, outcome, section
-from loto_app.components.media import media_vars, picture
+from loto_app.components.media import media_url, picture
 from loto_app.components.palette import MUTED, SECTION_LINE
 from loto_app.components.ui import tid
 from loto_app.limits import MAX_PARTNER_NAME, MAX_PARTNERS
@@ -26,11 +26,7 @@ ACCEPT = {
 
 
 #: Where the picture goes (loto_app/media_upload.py), on the backend's origin.
-UPLOAD_URL = rx.Var(
-    _js_expr=f"new URL('{media_upload.PATH}', getBackendURL(env.UPLOAD)).href",
-    _var_type=str,
-    _var_data=media_vars(),
-)
+UPLOAD_URL = media_url(uploads.PATH)
 
 
 def _chooser(upload_id: str, label: str, kind: str, target: rx.Var, disabled) -> rx.Component:

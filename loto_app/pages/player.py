@@ -35,7 +35,7 @@ from loto_app.live.states.player import SHOW_JOUER, PlayerState
 from loto_app.live.states.player import TITLE as PLAYER_TITLE
 from loto_app.live.states.prefs import Prefs
 from loto_app.pages import join
-from loto_app.present import HALF_LOT
+from loto_app.wording import HALF_LOT
 
 TITLE = PLAYER_TITLE
 

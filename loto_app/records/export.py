@@ -24,10 +24,10 @@ from typing import Any
 from fpdf.fonts import FontFace
 
 from loto_app.domain.till import SaleStatus, refunded
-from loto_app.present import euros
 from loto_app.records import numbers
 from loto_app.records._pdf import new_pdf
 from loto_app.records.report import EveningReport, GameReport, local_time
+from loto_app.wording import euros
 
 SECTIONS = (
     "soiree",

@@ -9,9 +9,9 @@ hash; and the signatures.
 
 from __future__ import annotations
 
-from loto_app.present import euros
 from loto_app.records.export import _Doc, when
 from loto_app.records.report import EveningReport, GameReport
+from loto_app.wording import euros
 
 
 class _Verbal(_Doc):

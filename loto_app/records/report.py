@@ -27,11 +27,11 @@ from loto_app.domain.program import KIND_LABELS, Kind, Program
 from loto_app.domain.serial import lot_ticket_code
 from loto_app.domain.till import METHOD_LABELS, SaleStatus, refunded, totals
 from loto_app.domain.verdicts import VERDICT_LABELS, Verdict
-from loto_app.present import SHARE_LABELS, VOUCHER, euros
 from loto_app.records.reconciliation import Reconciliation, reconcile
 from loto_app.storage import models as m
 from loto_app.storage.eventlog import evening_rows
 from loto_app.storage.repository import EveningStore
+from loto_app.wording import SHARE_LABELS, VOUCHER, euros
 
 #: One audit log entry: its sequence number, its time (UTC) and its event.
 Entry = tuple[int, datetime, ev.Event]

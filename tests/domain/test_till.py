@@ -34,7 +34,7 @@ from loto_app.domain.till import (
     totals,
 )
 from loto_app.domain.verdicts import Verdict
-from loto_app.present import euros
+from loto_app.wording import euros
 
 KEY = b"t" * 32
 QUINE = GameSpec(Kind.CLASSIQUE, (Stage(Pattern.ONE_LINE, Lot("Jambon", 2500)),))

@@ -30,9 +30,9 @@ from playwright.sync_api import expect
 from pypdf import PdfReader
 from sqlmodel import Session, select
 
-from loto_app.present import euros
 from loto_app.storage import models as m
 from loto_app.storage.db import make_engine
+from loto_app.wording import euros
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page

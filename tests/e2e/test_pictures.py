@@ -23,10 +23,10 @@ from test_organisation import open_page, sign_in, wait_connected
 
 from loto_app.domain.program import GameSpec, Kind, Lot, Pattern, Program, Stage
 from loto_app.limits import MAX_IMAGE_BYTES
-from loto_app.media_upload import PATH
 from loto_app.storage import pictures as stored
 from loto_app.storage.db import make_engine
 from loto_app.storage.repository import EveningStore
+from loto_app.uploads import PATH
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page

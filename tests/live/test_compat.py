@@ -1,11 +1,13 @@
 """Every name of `loto_app.live.compat`, imported and exercised on the libraries' real classes:
 after an upgrade (`make upgrade`), a private symbol of Reflex, python-socketio, python-engineio,
-uvicorn or websockets that was renamed or reshaped fails here, by name, rather than a draw."""
+uvicorn or websockets that was renamed or reshaped fails here, by name, rather than a draw. And
+the library constants copied into a pure layer (`PINNED`) are still the libraries' own."""
 
 from __future__ import annotations
 
 import asyncio
 import inspect
+import json
 import time
 from pathlib import Path
 from types import SimpleNamespace
@@ -17,15 +19,19 @@ from reflex.istate.manager.memory import StateManagerMemory
 from reflex.istate.manager.token import BaseStateToken
 from reflex.state import State
 from reflex.utils.token_manager import LocalTokenManager
+from reflex_base.constants.event import Endpoint
 from reflex_base.event import Event
 from reflex_base.event.context import EventContext
 from reflex_base.event.processor.base_state_processor import BaseStateEventProcessor
 from reflex_base.event.processor.future import EventFuture
+from reflex_base.utils.form import FORM_DATA_ENTRIES_KEY
+from reflex_base.utils.format import format_event_handler
 from sio_harness import serve, stop, until
 
 import loto_app.loto_app as the_app
 from loto_app import lean_server
 from loto_app.live import compat
+from loto_app.live.input import marks_batch
 from loto_app.live.runtime import fanout
 from loto_app.live.states.animateur import AnimateurState
 from loto_app.live.states.player import PlayerState
@@ -37,10 +43,27 @@ STATE_JS = next(
 
 
 def test_every_name_is_tested_here() -> None:
-    """A name added to compat without a test here fails this."""
+    """A name added to compat without a test here fails this; so does a name of one of its
+    modules that the package does not hand on."""
     source = Path(__file__).read_text()
     missing = [n for n in compat.__all__ if f"compat.{n}" not in source]
     assert not missing, missing
+    modules = (compat.reflex_app, compat.reflex_vars, compat.sockets, compat.websocket)
+    for module in modules:
+        assert set(module.__all__) <= set(compat.__all__), module.__name__
+        assert all(getattr(compat, n) is getattr(module, n) for n in module.__all__)
+    assert set(compat.__all__) == {n for m in modules for n in m.__all__}
+
+
+#: Library constants a pure layer reads, copied there as literals (live/input/ imports no Reflex).
+PINNED = {"marks_batch.FORM_ENTRIES": (marks_batch.FORM_ENTRIES, FORM_DATA_ENTRIES_KEY)}
+
+
+def test_the_pinned_constants_are_the_libraries() -> None:
+    for name, (copy, library) in PINNED.items():
+        assert copy == library, name
+    js = STATE_JS.read_text()
+    assert f'const FORM_DATA_ENTRIES_KEY = "{marks_batch.FORM_ENTRIES}";' in js
 
 
 # ------------------------------------------------------------------------------------ Reflex
@@ -49,15 +72,22 @@ def test_every_name_is_tested_here() -> None:
 def test_the_frontend_speaks_the_names_compat_sends() -> None:
     """The form key, the hydrate event and the script event are the frontend's (state.js)."""
     js = STATE_JS.read_text()
-    assert f'const FORM_DATA_ENTRIES_KEY = "{compat.FORM_DATA}";' in js
     assert f'event.name == "{compat.CALL_SCRIPT}"' in js
     assert f"${{app.state_name}}.{compat.HYDRATE}`" in js
+    assert f'socket.current.on("{compat.UPDATE}", (update) =>' in js
+    assert f'socket.emit("{compat.UPDATE}", ' in js
     spec = rx.call_script("1 + 1")
     assert spec.handler.fn.__qualname__ == compat.CALL_SCRIPT
     event = compat.call_script("window.location.reload()")
     assert event["name"] == compat.CALL_SCRIPT
     assert set(event["payload"]) == set(inspect.signature(rx.call_script).parameters)
     assert compat.poke(event) == {"events": [event]}
+    assert compat.poke() == {"events": []}
+    # an event the page sends back: the shape Reflex's own frontend events have
+    spec = PlayerState.refresh()
+    mine = compat.event(f"{PlayerState.get_full_name()}.refresh")
+    assert set(mine) == set(Event.__dataclass_fields__)  # (name, payload, router_data)
+    assert mine["name"] == format_event_handler(spec.handler) and mine["payload"] == {}
 
 
 def test_a_hand_made_delta_is_what_reflex_sends() -> None:
@@ -76,6 +106,30 @@ def test_a_hand_made_delta_is_what_reflex_sends() -> None:
         await manager.close()
 
     asyncio.run(scenario())
+
+
+def test_a_raw_javascript_var_names_the_backend_as_reflex_does() -> None:
+    """`backend_url`: the expression Reflex's own upload links use (its state.js looks for it),
+    the imports it needs (state.js's export, env.json's UPLOAD), and a state var's own data
+    (its state, for the page's hooks) kept with it."""
+    from loto_app.live.states.hall import HallView
+
+    js = STATE_JS.read_text()
+    assert f'a.href.includes("{compat.BACKEND_ORIGIN}")' in js
+    assert "export const getBackendURL = " in js
+    assert "UPLOAD" in Endpoint.__members__
+    fixed = compat.backend_url("/media/upload")
+    assert str(fixed) == (
+        '(("/media/upload") ? new URL(("/media/upload"), getBackendURL(env.UPLOAD)).href : \'\')'
+    )
+    data = fixed._get_all_var_data()
+    assert data is not None
+    imports = {lib: [v.tag for v in vs] for lib, vs in data.imports}
+    assert imports == {"$/utils/state": ["getBackendURL"], "$/env.json": ["env"]}
+    photo = compat.backend_url(HallView.lot_photo)
+    assert str(HallView.lot_photo) in str(photo)
+    photo_data = photo._get_all_var_data()
+    assert photo_data is not None and photo_data.state == HallView.get_full_name()
 
 
 def test_the_app_state_and_its_load_events() -> None:
@@ -267,6 +321,8 @@ def test_engineio_sockets_on_a_served_connection() -> None:
             assert await until(lambda: compat.writer_idle(sock))
             write = environs[eio_sid][compat.ASGI_SCOPE][fanout.SCOPE_KEY]
             assert isinstance(write.__self__, compat.WebSocketsSansIOProtocol)
+            assert isinstance(write.__self__, compat.FrameWriterProtocol)
+            assert lean_server.DirectWriteProtocol.SCOPE_KEY == fanout.SCOPE_KEY
             assert isinstance(write.__self__, lean_server.DirectWriteProtocol)
             assert compat.ws_open(write.__self__)
             from engineio import packet as eio_packet
@@ -281,6 +337,98 @@ def test_engineio_sockets_on_a_served_connection() -> None:
             await stop(server, task, clients)
 
     assert asyncio.run(run()) == ['42["q",1]']
+
+
+def test_updates_reach_a_room_of_the_pages_namespace() -> None:
+    """`send` on a real served connection (a room, one socket, here only), `app_rooms` reads
+    the room; the app's own namespace is Reflex's event namespace."""
+    app = the_app.app
+    assert compat.serves_pages(app)
+    assert compat.event_namespace(app) == app.event_namespace.namespace == "/_event"
+    assert not compat.serves_pages(SimpleNamespace(sio=None, event_namespace=None))  # type: ignore[arg-type]
+
+    async def run() -> list[str]:
+        sio, server, task, clients = await serve(True, ["hall"])
+        try:
+            (client,) = clients
+            page = SimpleNamespace(sio=sio, event_namespace=SimpleNamespace(namespace="/"))
+            assert client.sid in compat.app_rooms(page)["hall"]  # type: ignore[arg-type]
+            await compat.send(page, compat.delta("s", {"n": 1}), "hall")  # type: ignore[arg-type]
+            update = compat.poke(compat.event("s.refresh"))
+            await compat.send(page, update, client.sid, here_only=True)  # type: ignore[arg-type]
+            await compat.send(page, {"x": 1}, "hall", skip_sid=client.sid)  # type: ignore[arg-type]
+            await until(lambda: len(client.events) == 2)
+            await asyncio.sleep(0.05)  # (the skipped one would be in by now)
+            return client.events
+        finally:
+            await stop(server, task, clients)
+
+    events = [json.loads(e[2:]) for e in asyncio.run(run())]
+    assert events == [
+        [compat.UPDATE, {"delta": {"s": {f"n{compat.FIELD_MARKER}": 1}}}],
+        [compat.UPDATE, {"events": [{"name": "s.refresh", "payload": {}, "router_data": {}}]}],
+    ]
+
+
+def test_a_packet_manager_is_handed_each_message_encoded_once() -> None:
+    """`PacketManager` on a real server (`assign_manager`, before any client: `serving`): a
+    room message's engine.io packets and recipients go to `deliver` (the server's `emit`
+    passes `HERE_ONLY`, which it drops); a message with a callback goes the library's way; so
+    does one whose recipients cannot be read (`failed` told)."""
+    delivered: list[tuple[list[str], list[str]]] = []
+    failures: list[str] = []
+
+    class Manager(compat.PacketManager):
+        broken = 0  # the next calls of `get_participants` that raise
+
+        def deliver(self, eio_sids: list[str], eio_pkts: list[object]) -> None:
+            delivered.append((eio_sids, [p.encode() for p in eio_pkts]))  # type: ignore[attr-defined]
+            for eio_sid in eio_sids:
+                for p in eio_pkts:
+                    compat.queue_packet(self.server.eio.sockets[eio_sid], p)
+
+        def get_participants(self, namespace: str, room: object) -> object:
+            if self.broken:
+                self.broken -= 1
+                raise AttributeError("renamed")
+            return super().get_participants(namespace, room)
+
+        def failed(self, exc: Exception, where: str) -> None:
+            failures.append(where)
+
+    assert compat.HERE_ONLY in inspect.signature(socketio.AsyncServer.emit).parameters
+    assert compat.HERE_ONLY in inspect.getsource(socketio.AsyncRedisManager.emit)
+    assert list(inspect.signature(socketio.AsyncManager.is_connected).parameters) == [
+        "self",
+        "sid",
+        "namespace",
+    ]
+
+    async def run() -> list[str]:
+        sio = socketio.AsyncServer(async_mode="asgi")
+        manager = Manager()
+        assert not compat.serving(sio)
+        compat.assign_manager(sio, manager)
+        assert sio.manager is manager and manager.server is sio
+        sio2, server, task, clients = await serve(False, ["hall", "hall"], manager=manager)
+        try:
+            assert compat.serving(sio2)
+            a, b = clients
+            await sio2.emit("n", 1, to="hall", skip_sid=b.sid)
+            await sio2.emit("n", (2, 3), to="hall")
+            manager.broken = 1  # (the library's emit, which follows, reads them again)
+            await sio2.emit("n", 4, to="hall")
+            await until(lambda: len(a.events) == 3 and len(b.events) == 2)
+            return a.events
+        finally:
+            await stop(server, task, clients)
+
+    assert asyncio.run(run()) == ['42["n",1]', '42["n",2,3]', '42["n",4]']
+    assert [(len(sids), pkts) for sids, pkts in delivered] == [
+        (1, ['42["n",1]']),
+        (2, ['42["n",2,3]']),
+    ]
+    assert failures == ["the message to 'hall'"]
 
 
 def test_the_redis_manager_calls_reconnected_on_a_new_connection() -> None:

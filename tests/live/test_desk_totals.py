@@ -14,7 +14,7 @@ from test_session import root_on, sub
 from till_scenario import CASHIERS, SELLERS, evening_after, report_of, till_ops
 
 from loto_app.domain.till import counted_by, totals
-from loto_app.present import euros
+from loto_app.wording import euros
 
 
 def desk() -> Any:

@@ -13,10 +13,10 @@ from evening_scenario import EVENING_NAME, Played
 
 from loto_app.domain.engine import Evening
 from loto_app.domain.program import demo_program
-from loto_app.present import euros
 from loto_app.records._pdf import fold_cp1252
 from loto_app.records.export import SECTIONS, amount, read_report_csv, report_csv, report_pdf
 from loto_app.records.report import report_from_entries
+from loto_app.wording import euros
 
 
 def pdf_text(data: bytes) -> str:

@@ -2,10 +2,9 @@
 others wait their turn, in order of arrival.
 
 Reflex starts every event the moment it arrives, so in a join storm a worker processes a
-thousand at once, each a slice at a time: every phone then waits as long as the slowest, and
-while Reflex kept its states in Redis (before 2026-12-06, see rxconfig.py) each held its Redis
-lock that long: on 2 cores shared with the load generator, 1,000 phones joining at once on 2
-workers held their locks 1.5-9.8 s and a few expired (bench/load.py). Here, an event that finds
+thousand at once, each a slice at a time: every phone then waits as long as the slowest (when
+Reflex kept its states in Redis, each held its lock in Redis that long, and some expired:
+bench/README.md, "Figures behind the settings"). Here, an event that finds
 every slot taken waits for one; once admitted it runs alongside `SLOTS - 1` others only. A
 page's hydrate (a phone arriving: its page shows "Connexion…" until it is answered) waits
 behind the events of pages already loaded, so that the wait of a storm is spent there: a phone

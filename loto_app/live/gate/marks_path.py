@@ -80,11 +80,8 @@ class MarksPath:
         ack = await answer(batch)
         if ack is None:
             return
-        update = {**compat.delta(self.state, {"marks_ack": ack_text(ack)}), "events": []}
-        assert self.app.sio is not None
-        await self.app.sio.emit(
-            "event", update, to=sid, namespace=self.app.event_namespace.namespace
-        )
+        update = compat.delta(self.state, {"marks_ack": ack_text(ack)}) | compat.poke()
+        await compat.send(self.app, update, sid)
 
     def forget(self, sid: str) -> None:
         """The socket is gone."""

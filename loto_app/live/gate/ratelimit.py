@@ -23,9 +23,10 @@ near the limit: marking as fast as a thumb can tap is 3-5 events/s, a page load 
 Several workers each keep their own buckets: a client's socket, hence its events, stays on
 one worker.
 
-Last, an event that needs a session but reaches a page state whose Reflex state was lost (Redis
-restarted or expired it) makes the page load again instead of running (`session.reload_if_lost`):
-the rule for every page that signs someone in, in one place.
+Last, an event that needs a session but reaches a page state whose Reflex state was lost (the
+process that held it in memory restarted, or dropped it once idle) makes the page load again
+instead of running (`session.reload_if_lost`): the rule for every page that signs someone in,
+in one place.
 """
 
 from __future__ import annotations
@@ -46,8 +47,8 @@ from loto_app.live.states.session import StaffSession, reload_if_lost
 
 if TYPE_CHECKING:
     from reflex.app import App
+    from reflex.event import Event
     from reflex.state import BaseState
-    from reflex_base.event import Event
 
 log = logging.getLogger("loto_app.live")
 

@@ -35,8 +35,8 @@ from loto_app.live import compat
 
 if TYPE_CHECKING:
     from reflex.app import App
+    from reflex.event import Event
     from reflex.state import BaseState, StateUpdate
-    from reflex_base.event import Event
 
 log = logging.getLogger(__name__)
 

@@ -28,8 +28,8 @@ from loto_app.domain.program import (
     demo_program,
 )
 from loto_app.limits import MAX_SECRET, MAX_SERIES
-from loto_app.present import amount_text
 from loto_app.refusal import Refusal
+from loto_app.wording import amount_text
 
 MAX_GAMES = 30
 MAX_OFFERS = 20

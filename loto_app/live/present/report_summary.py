@@ -8,9 +8,9 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from loto_app.present import euros, plural
 from loto_app.records import numbers
 from loto_app.records.report import local_time
+from loto_app.wording import euros, plural
 
 
 @dataclasses.dataclass

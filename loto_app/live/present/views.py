@@ -10,7 +10,7 @@ from loto_app.domain.program import Kind, carton_kind_label
 from loto_app.domain.serial import check_code
 from loto_app.domain.till import SaleStatus
 from loto_app.domain.verdicts import VERDICT_LABELS, Verdict
-from loto_app.present import HALF_LOT, TicketView, euros, plural, share_note, ticket_view
+from loto_app.wording import HALF_LOT, TicketView, euros, plural, share_note, ticket_view
 
 
 @dataclasses.dataclass

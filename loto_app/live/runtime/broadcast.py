@@ -108,7 +108,7 @@ async def recheck_staff(evening_id: int) -> None:
     next action)."""
     if _app is None or not _staff_recheck_event:
         return
-    await _emit(compat.poke(_event(_staff_recheck_event)), staff_room(evening_id))
+    await _emit(compat.poke(compat.event(_staff_recheck_event)), staff_room(evening_id))
 
 
 def bind_desk(refresh_handler: str) -> None:
@@ -138,7 +138,7 @@ def _rooms_across_workers(app: rx.App, redis_url: str):
     async def task() -> AsyncIterator[None]:
         assert app.sio is not None
         # (before any connection: its listener starts on the first one)
-        fanout.assign(app.sio, _redis_manager(redis_url, channel=rooms_channel()))
+        compat.assign_manager(app.sio, _redis_manager(redis_url, channel=rooms_channel()))
         log.info("socket.io rooms relayed through Redis at %s", redis_url)
         yield
 
@@ -163,30 +163,11 @@ class _RedisManager(compat.RedisManager, fanout.FastEmit):
     workers published meanwhile never reached them. The messages it relays are queued on this
     worker's sockets by `fanout.FastEmit`.
 
-    A message to one socket of this worker is sent here only, not through Redis: Reflex answers
-    every event of a phone on the socket that sent it (a join's hydrate, the marks' acks), and
-    python-socketio publishes every emit, which each other worker decoded only to find the
-    socket was not its own (a JSON round trip per reply and per worker, and Redis traffic). A
-    socket of another worker, a room, everyone: through Redis, as before."""
-
-    async def emit(  # type: ignore[override]
-        self,
-        event: str,
-        data: Any,
-        namespace: str | None = None,
-        room: Any = None,
-        skip_sid: Any = None,
-        callback: Any = None,
-        to: Any = None,
-        **kwargs: Any,
-    ) -> None:
-        room = to or room
-        ns = namespace or "/"
-        if callback is None and isinstance(room, str) and self.is_connected(room, ns):
-            kwargs["ignore_queue"] = True  # (python-socketio's "this host only")
-        await super().emit(
-            event, data, namespace=ns, room=room, skip_sid=skip_sid, callback=callback, **kwargs
-        )
+    A message to one socket of this worker is sent here only, not through Redis
+    (`compat.RedisManager`): Reflex answers every event of a phone on the socket that sent it (a
+    join's hydrate, the marks' acks), and python-socketio publishes every emit, which each other
+    worker decoded only to find the socket was not its own (a JSON round trip per reply and per
+    worker, and Redis traffic). A socket of another worker, a room, everyone: through Redis."""
 
     def reconnected(self) -> None:
         with contextlib.suppress(RuntimeError):  # no running loop: nothing to resync
@@ -211,14 +192,8 @@ async def resync_local_rooms() -> None:
             # (a full picture: were a move's broadcast to overtake it, the next one repairs it)
             lv = await registry.live(evening_id)
             snap = delta(picture(lv))
-            assert _app is not None and _app.sio is not None
-            await _app.sio.emit(
-                "event",
-                snap,
-                to=room(evening_id),
-                namespace=_app.event_namespace.namespace,
-                ignore_queue=True,
-            )
+            assert _app is not None
+            await compat.send(_app, snap, room(evening_id), here_only=True)
             log.warning("evening %s: public picture re-sent after a Redis reconnect", evening_id)
         except Exception:
             log.exception("evening %s: resync after a Redis reconnect failed", evening_id)
@@ -229,16 +204,9 @@ def delta(values: dict[str, Any]) -> dict[str, Any]:
     return compat.delta(_hall_state, values)
 
 
-def _event(handler: str) -> dict[str, Any]:
-    """The event that makes a page call one of its handlers (`<state full name>.<handler>`)."""
-    return {"name": handler, "payload": {}, "router_data": {}}
-
-
 async def _emit(message: dict[str, Any], to: str, skip_sid: str | None = None) -> None:
-    assert _app is not None and _app.sio is not None, "broadcast.bind() was not called"
-    await _app.sio.emit(
-        "event", message, to=to, namespace=_app.event_namespace.namespace, skip_sid=skip_sid
-    )
+    assert _app is not None, "broadcast.bind() was not called"
+    await compat.send(_app, message, to, skip_sid=skip_sid)
 
 
 async def enter(
@@ -251,7 +219,7 @@ async def enter(
 ) -> None:
     """Put a socket in the evening's rooms."""
     assert _app is not None and _app.sio is not None
-    ns = _app.event_namespace.namespace
+    ns = compat.event_namespace(_app)
     await _app.sio.enter_room(sid, room(evening_id), namespace=ns)
     if desk:
         await _app.sio.enter_room(sid, desk_room(evening_id), namespace=ns)
@@ -262,9 +230,10 @@ async def enter(
 
 
 async def reload_page(sid: str) -> None:
-    """Make one browser reload its page. Used when Reflex's per-client state was lost (Redis
-    restarted, or expired an idle state): the identity kept in the browser's local storage is
-    sent again by a page load, and the page's on_load handler signs it back in."""
+    """Make one browser reload its page. Used when Reflex's per-client state was lost (the
+    process that held it in memory restarted, or dropped it once idle): the identity kept in the
+    browser's local storage is sent again by a page load, and the page's on_load handler signs
+    it back in."""
     # The state that lost its identity may still send its (empty) local-storage vars: this
     # page stops writing local storage before it reloads, so the identity survives.
     script = "Storage.prototype.setItem = function () {}; window.location.reload()"
@@ -401,9 +370,9 @@ def routes(
             _counted[lv] = players
             out.append(Emit(staff_room(evening_id), delta({"players": players})))
     if _desk_refresh_event and any(isinstance(x, DESK_EVENTS) for x in events):
-        desk_poke = compat.poke(_event(_desk_refresh_event))
+        desk_poke = compat.poke(compat.event(_desk_refresh_event))
         out.append(Emit(desk_room(evening_id), desk_poke, skip_sid=actor))
-    poke = compat.poke(_event(_refresh_event))
+    poke = compat.poke(compat.event(_refresh_event))
     if any(isinstance(x, (ev.GameStarted, ev.UnmarkAllowed)) for x in events):
         # which cartons play, marks and annulments reset: everyone's private view
         return [*out, Emit(room(evening_id), poke)]

@@ -4,9 +4,9 @@ python-socketio 5.18's `AsyncManager.emit` encodes a message once, then creates 
 per recipient (`_send_eio_packet` -> `eio.send_packet` -> `AsyncSocket.send` -> `queue.put`) and
 gathers them: for a draw's picture to 1,000 phones, a thousand tasks created, scheduled and
 awaited (10-15 % of the broadcast's server CPU, measured: the rest is each socket's writer and
-Granian). A socket's `send` only checks that its client
-still answers pings and puts the packet on the socket's queue (its writer task sends it), so the
-same can be done for every recipient in one loop, synchronously: `FastEmit.emit`. Same packet,
+Granian). A socket's `send` only checks that its client still answers pings and puts the packet
+on the socket's queue (its writer task sends it), so the same can be done for every recipient
+in one loop, synchronously: `FastEmit` (the packets built by `compat.PacketManager`). Same packet,
 same per-socket order (the queue), same checks; a socket whose client stopped answering goes the
 library's way (`send` closes it).
 
@@ -27,8 +27,6 @@ import time
 from typing import Any
 
 import socketio
-from engineio import packet as eio_packet
-from socketio import packet as sio_packet
 
 from loto_app.live import compat
 
@@ -37,54 +35,16 @@ log = logging.getLogger(__name__)
 _tasks: set[asyncio.Task] = set()  # the slow sends in flight (a task needs a strong reference)
 
 
-class FastEmit(socketio.AsyncManager):
-    """`AsyncManager` whose callback-less `emit` queues the packet on each recipient's socket in
-    one loop (see the module's docstring)."""
+class FastEmit(compat.PacketManager):
+    """The manager whose callback-less `emit` queues the packet on each recipient's socket in
+    one loop (see the module's docstring): python-socketio's manager encodes the message and
+    names its recipients (`compat.PacketManager`), `queue_all` sends it."""
 
-    async def emit(  # type: ignore[override]
-        self,
-        event: str,
-        data: Any,
-        namespace: str,
-        room: Any = None,
-        skip_sid: Any = None,
-        callback: Any = None,
-        to: Any = None,
-        **kwargs: Any,
-    ) -> None:
-        room = to or room
-        kwargs.pop("ignore_queue", None)  # (AsyncServer.emit always passes it; no queue here)
-        if callback is not None or kwargs or namespace not in compat.manager_rooms(self):
-            await super().emit(
-                event, data, namespace, room=room, skip_sid=skip_sid, callback=callback, **kwargs
-            )
-            return
-        if isinstance(data, tuple):
-            data = list(data)
-        elif data is not None:
-            data = [data]
-        else:
-            data = []
-        skip = skip_sid if isinstance(skip_sid, list) else [skip_sid]
-        try:
-            pkt = self.server.packet_class(
-                sio_packet.EVENT, namespace=namespace, data=[event, *data]
-            )
-            encoded = pkt.encode()
-            eio_pkts = [
-                eio_packet.Packet(eio_packet.MESSAGE, p)
-                for p in (encoded if isinstance(encoded, list) else [encoded])
-            ]
-            eio_sids = [
-                eio_sid
-                for sid, eio_sid in self.get_participants(namespace, room)
-                if sid not in skip
-            ]
-        except Exception as exc:  # (an upgrade changed what this reads): the library's emit
-            _failed(exc, f"the message to {room!r}")
-            await super().emit(event, data, namespace, room=room, skip_sid=skip_sid)
-            return
+    def deliver(self, eio_sids: list[str], eio_pkts: list[Any]) -> None:
         queue_all(self.server, eio_sids, eio_pkts)
+
+    def failed(self, exc: Exception, where: str) -> None:
+        _failed(exc, where)
 
 
 #: Where a websocket's ASGI scope holds its `write_frame(frame) -> bool`, when the server offers
@@ -207,20 +167,12 @@ def _failed(exc: Exception, where: str) -> None:
 def install(server: socketio.AsyncServer) -> None:
     """Make a `FastEmit` the server's (single-process) manager, in place of the plain one it was
     given, before any client connected: python-socketio takes any manager (its
-    `client_manager`), and one is handed its server by `set_server`, as the server does."""
+    `client_manager`), and one is handed its server as the server does (`compat.assign_manager`)."""
     manager = server.manager
     if isinstance(manager, FastEmit):
         return
     if type(manager) is not socketio.AsyncManager:
         raise TypeError(f"unexpected socket.io manager {type(manager).__name__}")
-    if server.manager_initialized or compat.manager_rooms(manager):
+    if compat.serving(server):
         raise RuntimeError("the socket.io server already serves clients: too late for FastEmit")
-    assign(server, FastEmit())
-
-
-def assign(server: socketio.AsyncServer, manager: socketio.AsyncManager) -> None:
-    """Make `manager` the server's, as the server does with the one it is given: handed the
-    server (`set_server`), initialized on the first connection."""
-    manager.set_server(server)
-    server.manager = manager
-    server.manager_initialized = False
+    compat.assign_manager(server, FastEmit())

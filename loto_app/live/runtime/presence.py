@@ -134,7 +134,7 @@ class RedisCounts:
 
 def local_players(app: Any) -> tuple[dict[int, set[str]], set[int]]:
     """This process's connected players per evening, and the evenings with a tablet here."""
-    rooms = compat.manager_rooms(app.sio.manager).get(app.event_namespace.namespace, {})
+    rooms = compat.app_rooms(app)
     players: dict[int, set[str]] = {}
     staff: set[int] = set()
     for name, members in list(rooms.items()):
@@ -202,13 +202,7 @@ class Presence:
 
 async def _send(app: Any, to: str, view: dict[str, Any]) -> None:
     """To this process's own sockets only (every worker tells its own tablets)."""
-    await app.sio.emit(
-        "event",
-        broadcast.delta(view),
-        to=to,
-        namespace=app.event_namespace.namespace,
-        ignore_queue=True,
-    )
+    await compat.send(app, broadcast.delta(view), to, here_only=True)
 
 
 _presence: Presence | None = None
@@ -233,7 +227,7 @@ async def run(app: Any) -> None:
     failing = False
     while True:
         await asyncio.sleep(PERIOD)
-        if app.sio is None or app.event_namespace is None:
+        if not compat.serves_pages(app):
             continue
         try:
             await _presence.sweep(app)

@@ -24,7 +24,7 @@ of its own sockets (rxconfig.py) and runs its own reaper: the state a phone left
 when its socket came back on another is dropped there like any gone client's.
 
 It reads the Reflex 0.10 state manager's bookkeeping and the token manager's connected tokens
-through `compat.MemoryStates` and `compat.connected_tokens` (loto_app/live/compat.py), and
+through `compat.MemoryStates` and `compat.connected_tokens` (loto_app/live/compat/), and
 `tests/live/test_reaper.py` runs the reaper on the real classes.
 """
 

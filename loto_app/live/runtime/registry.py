@@ -35,6 +35,7 @@ from dataclasses import dataclass
 
 from loto_app.domain import events as ev
 from loto_app.domain.errors import LotoError
+from loto_app.live.input.guards import refuse
 from loto_app.live.runtime.live_evening import Extra, LiveEvening, Move
 from loto_app.shared_redis import redis_url
 from loto_app.storage.db import make_engine
@@ -283,6 +284,29 @@ async def play(
         LotoError: the move is illegal; nothing changed and nothing is published.
     """
     return await _default.play(evening_id, move, extra, actor)
+
+
+async def attempt(
+    evening_id: int,
+    move: Move,
+    *,
+    who: str,
+    handler: str,
+    refused: Callable[[LotoError], object],
+    extra: Extra | None = None,
+    actor: str | None = None,
+) -> list[ev.Event] | None:
+    """`play`, with the engine's refusal handled the one way: logged precisely (`refuse`: the
+    handler, who, the rule's English detail), then handed to `refused`, which says its French
+    `user_message` where the caller shows it; None then. Every page state plays through it
+    (`BrowserSession._play`, live/states/session.py), and so does the HTTP upload
+    (loto_app/media_upload.py)."""
+    try:
+        return await play(evening_id, move, extra, actor)
+    except LotoError as exc:
+        refuse(who, handler, exc)
+        refused(exc)
+        return None
 
 
 async def join(evening_id: int, name: str, origin: str = "hall") -> tuple[str, str]:

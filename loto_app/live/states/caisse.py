@@ -42,8 +42,8 @@ from loto_app.live.input.guards import BadInput, as_int, as_text, form, refuse
 from loto_app.live.runtime import broadcast, registry
 from loto_app.live.states.session import StaffSession
 from loto_app.payments import provider
-from loto_app.present import euros, plural, share_note, ticket_view
 from loto_app.storage.access import StaffMember
+from loto_app.wording import euros, plural, share_note, ticket_view
 
 log = logging.getLogger(__name__)
 
@@ -557,9 +557,8 @@ class CaisseState(StaffSession, rx.State):
         pid, offer, method = self._selling
         lv = registry.loaded(self._evening_id)
         if not (handler == "sell" and pid and isinstance(exc, PendingOrder) and lv):
-            self._refused(handler, exc)
+            self._tell(exc.user_message)
             return
-        refuse(self._who(), handler, exc)
         self._show(lv.evening)
         self._extra = (pid, offer, method)
         price = euros(lv.evening.offer(offer).price_cents)

@@ -12,12 +12,10 @@ from typing import Any
 import reflex as rx
 
 from loto_app.domain import events as ev
-from loto_app.domain.errors import LotoError
 from loto_app.live.input.guards import BadInput, as_text, form, refuse
 from loto_app.live.input.printed_cartons import BadCartons, read_cartons
-from loto_app.live.runtime import registry
 from loto_app.live.states.caisse import CaisseState, _ranges, desk_tariff
-from loto_app.present import euros, plural
+from loto_app.wording import euros, plural
 
 WHY = {"sold": "déjà vendu", "unknown": "inconnu dans cette série (numéro ou code faux)"}
 
@@ -47,17 +45,14 @@ class PrintedSale(CaisseState):
         pid = uuid.uuid4().hex[:16]
         name = name or f"Carton papier n° {cartons[0][0]}"
         seller = self.staff_name
-        try:
-            events = await registry.play(
-                self._evening_id,
-                lambda e: e.sell_printed(pid, name, offer, cartons, method, seller),
-                actor=self.router.session.session_id,
-            )
-        except LotoError as exc:
-            refuse(self._who(), "sell_printed", exc)
-            return self._answer(exc.user_message, False)
-        lv = await registry.live(self._evening_id, fresh=False)
-        self._show(lv.evening)
+        events = await self._play(
+            "sell_printed",
+            lambda e: e.sell_printed(pid, name, offer, cartons, method, seller),
+            checked=True,
+            say=lambda text: self._answer(text, False),
+        )
+        if events is None:
+            return None
         refused = [x for x in events if isinstance(x, ev.PaperCartonRefused)]
         if refused:
             said = " ; ".join(f"carton n° {r.carton_no or '?'} {WHY[r.why]}" for r in refused)

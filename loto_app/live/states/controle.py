@@ -15,7 +15,6 @@ from typing import ClassVar
 import reflex as rx
 
 from loto_app.domain import events as ev
-from loto_app.domain.errors import LotoError
 from loto_app.domain.verdicts import Verdict
 from loto_app.limits import MAX_CARTON_NO, MAX_CODE, MAX_SERIES
 from loto_app.live.input.guards import BadInput, as_int, as_text, form
@@ -103,15 +102,13 @@ class ControleState(StaffSession, ReadBack, rx.State):
             return
         lv = await registry.live(self._evening_id, fresh=False)
         series = series or lv.evening.program.series
-        try:
-            events = await registry.play(
-                self._evening_id,
-                lambda e: e.paper_claim(series, no, check),
-                actor=self.router.session.session_id,
-            )
-        except LotoError as exc:
-            self._refused("check_carton", exc)
-            self._forget()
+        events = await self._play(
+            "check_carton",
+            lambda e: e.paper_claim(series, no, check),
+            checked=True,
+            say=self._carton_refused,
+        )
+        if events is None:
             return
         claims = [x for x in events if isinstance(x, ev.ClaimMade)]
         if not claims:
@@ -137,6 +134,11 @@ class ControleState(StaffSession, ReadBack, rx.State):
         self.message = ""
 
     # ------------------------------------------------------------------ helpers
+
+    def _carton_refused(self, text: str) -> None:
+        """The engine refused the check: why, and no carton shown."""
+        self._tell(text)
+        self._forget()
 
     def _forget(self) -> None:
         self.verdict = self.verdict_kind = ""

@@ -16,7 +16,7 @@ code and secret the browser remembers (`rx.LocalStorage`) are only ever used to 
 from __future__ import annotations
 
 import asyncio
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import reflex as rx
 
@@ -25,6 +25,9 @@ from loto_app.live.input.guards import BadInput, choice, refuse
 from loto_app.live.runtime import registry, signin_limit
 from loto_app.live.states.session import StaffSession
 from loto_app.storage.access import StaffMember
+
+if TYPE_CHECKING:
+    from loto_app.domain import events as ev
 
 NOT_SIGNED_IN = "Réservé à l'organisateur : connectez-vous avec le code et le secret de la soirée."
 
@@ -114,6 +117,10 @@ class OrganisationState(StaffSession, rx.State):
 
     def _login_said(self, text: str) -> None:
         self.login_message = text
+
+    async def _played(self, events: list[ev.Event]) -> None:
+        """A task's move committed: nothing to clear (`message` is the event gate's; each task
+        says its own results)."""
 
     async def _tasks(self) -> list[Any]:
         """The organiser's task states of this client (whichever state asks)."""

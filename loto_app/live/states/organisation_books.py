@@ -15,16 +15,15 @@ import reflex as rx
 
 from loto_app.domain import events as ev
 from loto_app.domain.engine import MAX_DECISION_REASON, MAX_PAPER_SHEETS, Evening, GameStatus
-from loto_app.domain.errors import LotoError
 from loto_app.domain.program import Kind
 from loto_app.domain.till import SaleStatus
 from loto_app.live.input.guards import BadInput, as_int, as_text, choice, form, refuse
 from loto_app.live.runtime import registry
 from loto_app.live.states.organisation import OrganisationState
-from loto_app.present import plural
 from loto_app.records import proces_verbal
 from loto_app.records.paper import cartons_for, paper_pdf
 from loto_app.records.report import build_report, local_time
+from loto_app.wording import plural
 
 log = logging.getLogger("loto_app.live")
 
@@ -85,13 +84,11 @@ class EveningBooks(OrganisationState):
             )
         if not await self._signed_in_now("print_paper"):
             return None
-        try:
-            events = await registry.play(
-                self._evening_id, lambda e: e.print_paper(kind, sheets, "organisateur")
-            )
-        except LotoError as exc:
-            refuse(self._who(), "print_paper", exc)
-            return self._say(exc.user_message, False)
+        events = await self._play(
+            "print_paper", lambda e: e.print_paper(kind, sheets, "organisateur"), checked=True
+        )
+        if events is None:
+            return None
         nos = next(list(x.carton_nos) for x in events if isinstance(x, ev.PaperPrinted))
         try:
             cartons = await asyncio.to_thread(cartons_for, registry.store(), self._evening_id, nos)
@@ -194,11 +191,10 @@ class EveningBooks(OrganisationState):
             return
         reason = self.close_reason
         self.close_asked, self.close_open = False, []
-        try:
-            await registry.play(self._evening_id, lambda e: e.close_evening("organisateur", reason))
-        except LotoError as exc:
-            refuse(self._who(), "close_evening", exc)
-            self._say(exc.user_message, False)
+        closed = await self._play(
+            "close_evening", lambda e: e.close_evening("organisateur", reason), checked=True
+        )
+        if closed is None:
             return
         log.warning("evening %s: closed by the organiser", self._evening_id)
         await self._show_closed()

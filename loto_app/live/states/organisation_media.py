@@ -15,20 +15,21 @@ from __future__ import annotations
 
 import json
 import logging
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import reflex as rx
 
 from loto_app.domain.engine import Evening, lot_key
-from loto_app.domain.errors import LotoError
-from loto_app.images import Picture, media_path
+from loto_app.images import media_path
 from loto_app.limits import MAX_PARTNER_NAME
 from loto_app.live.input.guards import BadInput, as_text, refuse
 from loto_app.live.present.show import photo
 from loto_app.live.runtime import registry
 from loto_app.live.states.organisation import OrganisationState
-from loto_app.media_upload import BROKEN, DROP_REASONS
-from loto_app.storage.pictures import writer
+from loto_app.uploads import BROKEN, DROP_REASONS
+
+if TYPE_CHECKING:
+    from loto_app.domain import events as ev
 
 log = logging.getLogger("loto_app.live")
 
@@ -110,7 +111,10 @@ class EveningMedia(OrganisationState):
             return self._refused("remove_lot_photo", exc)
         if not await self._signed_in_now("remove_lot_photo"):
             return
-        if await self._play("remove_lot_photo", lambda e: e.set_lot_photo(chosen, ""), None):
+        removed = await self._play(
+            "remove_lot_photo", lambda e: e.set_lot_photo(chosen, ""), checked=True
+        )
+        if removed is not None:
             self._say(f"Photo retirée de « {chosen} ».", ok=True)
 
     @rx.event
@@ -123,22 +127,17 @@ class EveningMedia(OrganisationState):
         if not await self._signed_in_now("remove_partner"):
             return
         name = next((p["name"] for p in self.partners if p["digest"] == chosen), "")
-        if await self._play("remove_partner", lambda e: e.remove_partner(chosen), None):
+        removed = await self._play(
+            "remove_partner", lambda e: e.remove_partner(chosen), checked=True
+        )
+        if removed is not None:
             self._say(f"Logo de « {name} » retiré.", ok=True)
 
     # ------------------------------------------------------------------ helpers
 
-    async def _play(self, handler: str, move: Any, picture: Picture | None) -> bool:
-        """The engine's move, the picture written with its commit; the lists again."""
-        eid = self._evening_id
-        try:
-            await registry.play(eid, move, writer(eid, picture) if picture else None)
-        except LotoError as exc:
-            refuse(self._who(), handler, exc)
-            self._say(exc.user_message, ok=False)
-            return False
-        self._show((await registry.live(eid, fresh=False)).evening)
-        return True
+    async def _played(self, events: list[ev.Event]) -> None:
+        """A removal committed: the lists again."""
+        self._show((await registry.live(self._evening_id, fresh=False)).evening)
 
     def _show(self, e: Evening) -> None:
         seen: dict[str, str] = {}

@@ -13,7 +13,6 @@ from typing import Any
 
 import reflex as rx
 
-from loto_app.domain.errors import LotoError
 from loto_app.live.input.disputes import decision_move, read_decision, read_withdrawal
 from loto_app.live.input.guards import BadInput, form, refuse
 from loto_app.live.present.report_summary import ReportLine, decision_lines, summarize
@@ -109,15 +108,14 @@ class EveningRecords(OrganisationState):
             "withdraw_award", lambda e: e.withdraw_award(ticket, "organisateur", reason)
         )
 
+    def _decision_refused(self, text: str) -> None:
+        self.decision_message, self.decision_ok = text, False
+
     async def _decision(self, handler: str, move: Any) -> None:
         if not await self._signed_in_now(handler):
             self.decision_message, self.decision_ok = NOT_SIGNED_IN, False
             return
-        try:
-            await registry.play(self._evening_id, move)
-        except LotoError as exc:
-            refuse(self._who(), handler, exc)
-            self.decision_message, self.decision_ok = exc.user_message, False
+        if await self._play(handler, move, checked=True, say=self._decision_refused) is None:
             return
         self.decision_message, self.decision_ok = "Décision enregistrée.", True
         await self.show_report()

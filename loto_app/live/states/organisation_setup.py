@@ -22,7 +22,7 @@ from typing import Any, ClassVar
 
 import reflex as rx
 
-from loto_app.domain.errors import InvalidProgram, LotoError
+from loto_app.domain.errors import InvalidProgram
 from loto_app.domain.program import (
     DrawSource,
     Kind,
@@ -456,21 +456,26 @@ class EveningSetup(OrganisationState):
             return
         self.creating = True
         yield
-        try:
-            await registry.play(
-                self._evening_id, lambda e: e.amend_program(program, "organisateur")
-            )
-        except LotoError as exc:
-            refuse(self._who(), "save_edit", exc)
+
+        def refused(text: str) -> None:
             self._relock(lv.evening)  # (a game may have started meanwhile)
-            self._problem(exc.user_message)
-            return
+            self._problem(text)
+
+        try:
+            played = await self._play(
+                "save_edit",
+                lambda e: e.amend_program(program, "organisateur"),
+                checked=True,
+                say=refused,
+            )
         except Exception:
             log.exception("save_edit: the amendment of evening %s failed", self._evening_id)
             self.form_error = "Le programme n'a pas pu être enregistré. Réessayez."
             return
         finally:
             self.creating = False
+        if played is None:
+            return
         log.info("organiser amended the program of evening %s", self._evening_id)
         self.evening_remote = program.settings.remote_play
         for task in await self._tasks():  # (the invitation link, when remote play is now on)

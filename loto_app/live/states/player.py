@@ -31,7 +31,7 @@ from loto_app.live.present.views import (
 )
 from loto_app.live.runtime import broadcast, identity, marks, registry
 from loto_app.live.states.session import RECONNECTING, BrowserSession, access
-from loto_app.present import TicketView
+from loto_app.wording import TicketView
 
 #: The player's page's title (pages/player.py; set by SHOW_JOUER after a join on `/`).
 TITLE = "Loto — mes cartons"

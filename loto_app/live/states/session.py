@@ -3,8 +3,10 @@ someone in is built on.
 
 - `BrowserSession`: an identity the browser keeps in its local storage (`code`, `secret`, with
   the storage names each page chose) and the server resolves against the database; the page's
-  route (`ROUTE`); how a refusal is logged and told (`_who`, `_refused`); and when this socket's
-  state was lost (`_lost`: Redis restarted or expired it while the browser kept its identity).
+  route (`ROUTE`); how a refusal is logged and told (`_who`, `_refused`); how a move is played
+  (`_play`, the one way every page state plays); and when this socket's state was lost (`_lost`:
+  the process that held it in memory restarted or dropped it once idle, while the browser kept
+  its identity).
   `PlayerState` and every staff state use it.
 - `StaffSession`: a member of the association signed in with the evening's code and a secret
   (the animateur, the desk's vendeurs and caissiers, the organiser): one `login`, `resume` and
@@ -93,23 +95,35 @@ class BrowserSession(rx.State, mixin=True):
         move: Callable[[Evening], list[ev.Event]],
         *,
         checked: bool = False,
+        say: Callable[[str], object] | None = None,
     ) -> list[ev.Event] | None:
         """Run a move through the engine on behalf of this socket, the actor (the room
-        messages that follow skip it: it shows its own move's result). None when refused
-        (logged, and told in French).
+        messages that follow skip it: it shows its own move's result), then `_played`: the one
+        way every page state plays. None when refused: logged (`registry.attempt`) and told in
+        French, by `say(text)` when the handler names where (a form's own message), else by
+        `_move_refused` (the state's `_tell`).
 
         `checked`: the handler checked the session itself earlier in this event
         (`_may_play`), so that it is not read from the database twice."""
         if not checked and not await self._may_play(handler):
             return None
-        try:
-            events = await registry.play(
-                self._evening_id, move, actor=self.router.session.session_id
-            )
-        except LotoError as exc:
-            self._move_refused(handler, exc)
-            return None
-        await self._played(events)
+
+        def refused(exc: LotoError) -> None:
+            if say is None:
+                self._move_refused(handler, exc)
+            else:
+                say(exc.user_message)
+
+        events = await registry.attempt(
+            self._evening_id,
+            move,
+            who=self._who(),
+            handler=handler,
+            refused=refused,
+            actor=self.router.session.session_id,
+        )
+        if events is not None:
+            await self._played(events)
         return events
 
     async def _may_play(self, handler: str) -> bool:
@@ -117,8 +131,8 @@ class BrowserSession(rx.State, mixin=True):
         raise NotImplementedError
 
     def _move_refused(self, handler: str, exc: LotoError) -> None:
-        """The engine refused the move (a rule, a state of the game)."""
-        self._refused(handler, exc)
+        """The engine refused the move (a rule, a state of the game; logged already): say why."""
+        self._tell(exc.user_message)
 
     async def _played(self, events: list[ev.Event]) -> None:
         """The move was committed: a message of a refusal before it no longer holds."""

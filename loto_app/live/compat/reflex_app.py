@@ -1,17 +1,8 @@
-"""Every private symbol of Reflex, python-socketio, python-engineio, uvicorn and websockets the
-app relies on, named here and nowhere else.
-
-The app is fast because it reaches, where no public hook exists, into the libraries it runs
-on: the fan-out writes a draw's frame on each phone's connection, the gate answers a batch of
-marks before Reflex loads a state, the reaper drops the states of gone phones. Each such reach
-is one name below, written for the versions in requirements.lock (Reflex 0.10.1, uvicorn
-0.55.0, websockets 17.4, python-socketio 5.18.1, python-engineio 4.15.1), and
-tests/live/test_compat.py imports and exercises every one of them on the real classes: after an
-upgrade (`make upgrade`), a renamed or reshaped symbol fails that one test, not a draw.
-
-Everything the rest of the app needs of these libraries' insides goes through this module;
-what it uses of their documented API (a Reflex state, a middleware, socket.io's `emit` and
-rooms, uvicorn's `ws=` protocol class by import string) it uses directly.
+"""Reflex 0.10 (requirements.lock: reflex 0.10.1): what the runtime and the gate use of the app,
+its states, its events and its frontend updates beyond the documented API (`BaseState`'s and
+`App`'s underscore methods and fields, the event namespace's handlers and token manager, the
+in-memory state manager's bookkeeping, the event processor and its context, the update's wire
+shape). Imported through `loto_app.live.compat`.
 """
 
 from __future__ import annotations
@@ -19,60 +10,50 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
-import socketio
 from reflex.istate.manager.memory import StateManagerMemory
 from reflex.istate.manager.token import BaseStateToken
 from reflex_base.constants.compiler import CompileVars
+from reflex_base.constants.event import SocketEvent
 from reflex_base.constants.state import FIELD_MARKER
 from reflex_base.event import Event
 from reflex_base.event.context import EventContext
-from reflex_base.utils.form import FORM_DATA_ENTRIES_KEY
-from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
-from websockets.protocol import State as WsState
+
+from loto_app.live.compat.sockets import HERE_ONLY, manager_rooms
 
 if TYPE_CHECKING:
     import reflex as rx
     from reflex.state import BaseState
 
 __all__ = [
-    "ASGI_SCOPE",
     "CALL_SCRIPT",
     "FIELD_MARKER",
-    "FORM_DATA",
     "HYDRATE",
+    "UPDATE",
+    "Enqueue",
     "MemoryStates",
-    "RedisManager",
-    "WebSocketsSansIOProtocol",
+    "app_rooms",
     "app_state",
     "call_script",
     "connected_tokens",
     "delta",
     "drop_connection_overlay",
-    "eio_server",
     "enqueue",
+    "event",
+    "event_namespace",
     "has_on_load",
     "in_event",
-    "live_socket",
-    "manager_rooms",
     "poke",
-    "queue_packet",
     "resolved_delta",
     "root_state",
+    "send",
+    "serves_pages",
     "set_socket_enqueue",
     "set_socket_handlers",
-    "socket_gone",
     "socket_on_event",
-    "writer_idle",
-    "ws_open",
 ]
-
-# ============================================================================ Reflex 0.10
 
 # FIELD_MARKER (imported above, `reflex_base.constants.state`): the suffix of a var's name in a
 # frontend update and in the browser-stored values a hydrate sends (`"<var>_rx_state_"`).
-
-#: The key under which the browser sends a form's fields in an event's payload.
-FORM_DATA: str = FORM_DATA_ENTRIES_KEY
 
 #: The event a page sends when its socket connects (the last part of the event's name).
 HYDRATE: str = CompileVars.HYDRATE_AND_LOAD
@@ -89,14 +70,70 @@ def delta(state: str, values: dict[str, Any]) -> dict[str, Any]:
 
 def poke(*events: dict[str, Any]) -> dict[str, Any]:
     """A frontend update that makes the page send events to the server (the `events` list of an
-    update; each event `{"name", "payload", "router_data"}`)."""
+    update, each made by `event`; none: an update that asks for nothing)."""
     return {"events": list(events)}
+
+
+def event(name: str, payload: dict[str, Any] | None = None) -> dict[str, Any]:
+    """An event as a frontend update lists it, `{"name", "payload", "router_data"}`: the page
+    sends it to the server (`name`: a handler's full name, `<state full name>.<handler>`), or
+    runs it itself (a built-in one, `call_script`)."""
+    return {"name": name, "payload": payload or {}, "router_data": {}}
 
 
 def call_script(javascript: str) -> dict[str, Any]:
     """The event that makes a page run a script (`_call_script`, as `rx.call_script` does)."""
-    payload = {"javascript_code": javascript, "callback": None}
-    return {"name": CALL_SCRIPT, "payload": payload, "router_data": {}}
+    return event(CALL_SCRIPT, {"javascript_code": javascript, "callback": None})
+
+
+#: The socket.io event under which Reflex's frontend receives its updates (and sends its events).
+UPDATE: str = SocketEvent.EVENT
+
+
+def serves_pages(app: rx.App) -> bool:
+    """Does the app serve its pages' sockets yet: its socket.io server (`App.sio`) and its event
+    namespace (`App.event_namespace`) made, with the first state?"""
+    return app.sio is not None and app.event_namespace is not None
+
+
+def event_namespace(app: rx.App) -> str:
+    """The socket.io namespace of the app's pages (`app.event_namespace.namespace`), in which
+    their sockets enter rooms and receive updates.
+
+    Raises:
+        RuntimeError: the app has no event namespace yet (no state).
+    """
+    return _namespace(app).namespace
+
+
+async def send(
+    app: rx.App,
+    update: dict[str, Any],
+    to: str,
+    *,
+    skip_sid: str | None = None,
+    here_only: bool = False,
+) -> None:
+    """Send a frontend update (`delta`, `poke`) to a socket or a room of the app's pages, as
+    Reflex sends an event's update (socket.io's `emit` of `UPDATE` in `event_namespace`), maybe
+    not to one socket (`skip_sid`). `here_only`: to this process's sockets only, never through
+    the Redis manager of several workers (`sockets.HERE_ONLY`)."""
+    sio = app.sio
+    if sio is None:
+        raise RuntimeError("the app has no socket.io server yet")
+    extra = {HERE_ONLY: True} if here_only else {}
+    await sio.emit(
+        UPDATE, update, to=to, namespace=event_namespace(app), skip_sid=skip_sid, **extra
+    )
+
+
+def app_rooms(app: rx.App) -> dict[str, Any]:
+    """The rooms of the app's pages on this process, `{room: {sid: eio_sid}}` (the socket.io
+    manager's rooms of `event_namespace`)."""
+    sio = app.sio
+    if sio is None:
+        return {}
+    return manager_rooms(sio.manager).get(event_namespace(app), {})
 
 
 def root_state(state: BaseState) -> BaseState:
@@ -264,94 +301,3 @@ class MemoryStates:
     def count(self) -> int:
         """States in memory."""
         return len(self.manager.states)
-
-
-# ================================================================== python-socketio 5.18
-
-#: The environ key under which python-engineio's ASGI driver keeps a connection's ASGI scope.
-ASGI_SCOPE = "asgi.scope"
-
-
-def manager_rooms(manager: socketio.AsyncManager) -> dict[str, Any]:
-    """The manager's rooms, `{namespace: {room: {sid: eio_sid}}}` (`rooms`)."""
-    return manager.rooms
-
-
-class RedisManager(socketio.AsyncRedisManager):
-    """python-socketio's Redis manager, which calls `reconnected()` each time its connection
-    to Redis is made again (after the first: `_redis_connect`, which its listener calls
-    after every failure)."""
-
-    _connections = 0
-
-    def _redis_connect(self) -> None:
-        super()._redis_connect()
-        self._connections += 1
-        if self._connections > 1:
-            self.reconnected()
-
-    def reconnected(self) -> None:
-        """The hook: the connection to Redis came back."""
-
-
-# ================================================================== python-engineio 4.15
-
-
-def eio_server(server: socketio.AsyncServer) -> tuple[dict[str, Any], dict[str, Any], float]:
-    """A socket.io server's engine.io sockets (`eio.sockets`, by engine.io sid), their WSGI/ASGI
-    environs (`environ`, by the same sid) and its ping timeout (s)."""
-    eio = server.eio
-    return eio.sockets, server.environ, eio.ping_timeout
-
-
-def live_socket(sockets: dict[str, Any], eio_sid: str) -> Any | None:
-    """The engine.io socket of a sid, unless it is gone or closed (`closed`)."""
-    sock = sockets.get(eio_sid)
-    return None if sock is None or sock.closed else sock
-
-
-def socket_gone(sock: Any, wall: float, timeout: float) -> bool:
-    """Has the client of this engine.io socket stopped answering pings (`last_ping`), as its
-    `send` checks before it closes the socket?"""
-    last = sock.last_ping
-    return bool(last) and wall - last > timeout
-
-
-def writer_idle(sock: Any) -> bool:
-    """An upgraded websocket (`upgraded`, not `upgrading`) whose writer task waits for its next
-    packet: none is queued or being sent (its `queue`, and the asyncio queue's `_getters`)."""
-    if not sock.upgraded or sock.upgrading:
-        return False
-    q = sock.queue
-    return q.empty() and any(not g.done() for g in q._getters)
-
-
-def queue_packet(sock: Any, pkt: Any) -> None:
-    """Put a packet on the socket's queue, which its writer task sends (`queue`), as `send`
-    does once it checked the pings."""
-    sock.queue.put_nowait(pkt)
-
-
-# ======================================================== uvicorn 0.55 and websockets 17.4
-
-# WebSocketsSansIOProtocol (uvicorn's `ws="websockets-sansio"`) is imported above: the lean
-# server subclasses it (loto_app/lean_server.py).
-
-
-def ws_open(proto: WebSocketsSansIOProtocol) -> bool:
-    """Can a complete frame be written on this connection now: open (uvicorn's `disconnected`,
-    `close_sent`, `handshake_complete`, `initial_response`; websockets' `state`), its write
-    buffer not full (`writable`), no extension (compression) and no fragmented message under
-    way (websockets' `extensions`, `expect_continuation_frame`)?"""
-    conn = proto.conn
-    return not (
-        proto.disconnected
-        or proto.close_sent
-        or not proto.handshake_complete
-        or proto.initial_response is not None
-        or not proto.writable.is_set()
-        or conn.state is not WsState.OPEN
-        or conn.extensions
-        or conn.expect_continuation_frame
-        or proto.transport.is_closing()
-    )

@@ -1,9 +1,9 @@
-"""The wording of money and shares (loto_app/present.py), one format everywhere."""
+"""The wording of money and shares (loto_app/wording.py), one format everywhere."""
 
 from __future__ import annotations
 
 from loto_app.domain import events as ev
-from loto_app.present import SHARE_LABELS, amount_text, euros, plural, share_note
+from loto_app.wording import SHARE_LABELS, amount_text, euros, plural, share_note
 
 
 def test_money_reads_the_french_way_and_a_form_value_types_back() -> None:
