@@ -58,34 +58,34 @@
     window.__lotoVibrations = (window.__lotoVibrations || []).concat([pattern]);
   }
 
-  function rowsOf(carton) {
-    var rows = {};
-    carton.querySelectorAll('[data-testid^="cell-"]').forEach(function (cell) {
-      var r = cell.getAttribute("data-row");
-      (rows[r] = rows[r] || []).push(cell);
+  // The numbers drawn, as the page shows them on my cartons' cells (data-drawn).
+  function drawnOnPage() {
+    var drawn = new Set();
+    document.querySelectorAll('[data-cell][data-drawn="true"]').forEach(function (c) {
+      drawn.add(parseInt(c.getAttribute("data-n"), 10));
     });
-    return Object.keys(rows).map(function (k) { return rows[k]; });
+    return drawn;
   }
 
-  function drawn(cells) {
-    return cells.every(function (c) { return c.getAttribute("data-drawn") === "true"; });
+  // The server's target lines of this carton's unit for the stage in play (data-targets:
+  // a JSON object by pattern, loto_app/live/present/views.py), or null.
+  function targetOf(carton, pattern) {
+    var raw = carton.getAttribute("data-targets");
+    if (!raw || !pattern) return null;
+    try { return JSON.parse(raw)[pattern] || null; } catch (e) { return null; }
   }
 
   function claimable(n) {
     var page = document.querySelector('[data-page="player"]');
-    if (!page || page.getAttribute("data-claim-hint") !== "true") return false;
+    if (!page || page.getAttribute("data-claim-hint") !== "true" || !window.LotoTargets) {
+      return false;
+    }
     var pattern = page.getAttribute("data-pattern");
-    var need = { one_line: 1, two_lines: 2, full_card: 3 }[pattern];
-    if (!need) return false;
+    var drawn = drawnOnPage();
     var cartons = document.querySelectorAll('[data-testid^="carton-"][data-plays="true"]');
     return Array.prototype.some.call(cartons, function (carton) {
       if (carton.getAttribute("data-annulled") === "true") return false;
-      var rows = rowsOf(carton);
-      var full = rows.filter(drawn);
-      var withLast = full.some(function (row) {
-        return row.some(function (c) { return parseInt(c.textContent, 10) === n; });
-      });
-      return full.length >= Math.min(need, rows.length) && withLast;
+      return window.LotoTargets.claimable(targetOf(carton, pattern), drawn, n);
     });
   }
 
@@ -203,62 +203,9 @@
   }
 
   // ---------------------------------------------------------------- "Plus qu'un numéro !"
-  // What each carton still needs for the stage in play, from the numbers drawn (data-drawn):
-  // a pattern is "k of these lines complete" (rows for a quine or a double quine, the whole
-  // carton, a diagonal, a vitrine's cartons); the need is the sum of the k smallest numbers
-  // missing. One missing: the number(s) it waits for. Marking and claiming stay the player's.
-  var PATTERN_NEED = {
-    one_line: ["rows", 1], two_lines: ["rows", 2], full_card: ["card", 1],
-    diagonal: ["diagonals", 1], one_card: ["unit", 1], two_cards: ["unit", 2],
-    three_cards: ["unit", 3],
-  };
-
-  function cellsOf(carton) {
-    return Array.prototype.slice.call(carton.querySelectorAll("[data-cell]"));
-  }
-
-  function linesOf(cartons, how) {
-    var lines = [];
-    cartons.forEach(function (carton) {
-      var cells = cellsOf(carton);
-      if (how === "card" || how === "unit") { lines.push(cells); return; }
-      var by = {};
-      cells.forEach(function (c) {
-        var r = parseInt(c.getAttribute("data-row"), 10);
-        var col = parseInt(c.getAttribute("data-col"), 10);
-        if (how === "rows") (by["r" + r] = by["r" + r] || []).push(c);
-        else { // a maxiquine's two diagonals (5x5, every cell numbered)
-          if (r === col) (by.d1 = by.d1 || []).push(c);
-          if (r + col === 4) (by.d2 = by.d2 || []).push(c);
-        }
-      });
-      Object.keys(by).forEach(function (k) { lines.push(by[k]); });
-    });
-    return lines;
-  }
-
-  function needOf(cartons, pattern) {
-    var spec = PATTERN_NEED[pattern];
-    if (!spec) return null;
-    var missing = linesOf(cartons, spec[0]).map(function (line) {
-      return line.filter(function (c) { return c.getAttribute("data-drawn") !== "true"; });
-    }).sort(function (a, b) { return a.length - b.length; });
-    if (missing.length < spec[1]) return null;
-    var need = 0;
-    for (var i = 0; i < spec[1]; i++) need += missing[i].length;
-    var waits = [];
-    if (need === 1) {
-      missing.forEach(function (m) {
-        if (m.length === 1) {
-          var n = parseInt(m[0].getAttribute("data-n"), 10);
-          if (waits.indexOf(n) < 0) waits.push(n);
-        }
-      });
-      waits.sort(function (a, b) { return a - b; });
-    }
-    return { need: need, waits: waits };
-  }
-
+  // What each carton still needs for the stage in play: the server's target lines
+  // (data-targets) against the numbers drawn, by assets/targets.js. One missing: the number(s)
+  // it waits for. Marking and claiming stay the player's.
   function setText(el, text) {
     if (el.textContent !== text) el.textContent = text;
   }
@@ -270,21 +217,14 @@
     var pattern = page.getAttribute("data-pattern");
     var cartons = Array.prototype.slice.call(
       document.querySelectorAll('[data-testid="cartons"] > [data-testid^="carton-"]'));
-    var units = {};
-    cartons.forEach(function (c) {
-      var u = c.getAttribute("data-unit") || c.getAttribute("data-testid");
-      (units[u] = units[u] || []).push(c);
-    });
+    var drawn = drawnOnPage();
     cartons.forEach(function (carton) {
       var no = carton.getAttribute("data-testid").slice("carton-".length);
       var box = document.querySelector('[data-testid="togo-' + no + '"]');
       var plays = carton.getAttribute("data-plays") === "true"
         && carton.getAttribute("data-annulled") !== "true";
-      var spec = PATTERN_NEED[pattern];
-      var group = spec && spec[0] === "unit"
-        ? units[carton.getAttribute("data-unit") || carton.getAttribute("data-testid")]
-        : [carton];
-      var r = on && plays && group ? needOf(group, pattern) : null;
+      var r = on && plays && window.LotoTargets
+        ? window.LotoTargets.need(targetOf(carton, pattern), drawn) : null;
       var order = r ? String(r.need) : "999";
       if (carton.style.order !== order) carton.style.order = order;
       if (!box) return;

@@ -194,6 +194,8 @@ def carton_card(c: rx.Var[CartonView]) -> rx.Component:
             **{
                 "data-plays": rx.cond(c.plays, "true", "false"),
                 "data-annulled": rx.cond(c.annulled, "true", "false"),
+                # the server's target lines of its unit, by pattern (assets/targets.js)
+                "data-targets": c.targets,
             },
         ),
     )

@@ -10,6 +10,7 @@ from enum import StrEnum
 from typing import Any
 
 from loto_app.domain.errors import InvalidProgram
+from loto_app.domain.patterns import RULES, Pattern
 from loto_app.limits import MAX_SERIES
 
 
@@ -22,18 +23,6 @@ class Kind(StrEnum):
     MAXIQUINE = "maxiquine"
 
 
-class Pattern(StrEnum):
-    """What completes a stage."""
-
-    ONE_LINE = "one_line"  # quine
-    TWO_LINES = "two_lines"  # double quine
-    FULL_CARD = "full_card"  # carton plein (15 numbers, or 25 on a maxiquine)
-    ONE_CARD = "one_card"  # vitrine: one of the 3 cartons complete
-    TWO_CARDS = "two_cards"
-    THREE_CARDS = "three_cards"
-    DIAGONAL = "diagonal"  # maxiquine: either diagonal (choice)
-
-
 #: The patterns each kind of game may play, in the only order they may be chained.
 PATTERNS_BY_KIND: dict[Kind, tuple[Pattern, ...]] = {
     Kind.CLASSIQUE: (Pattern.ONE_LINE, Pattern.TWO_LINES, Pattern.FULL_CARD),
@@ -42,16 +31,8 @@ PATTERNS_BY_KIND: dict[Kind, tuple[Pattern, ...]] = {
     Kind.MAXIQUINE: (Pattern.FULL_CARD, Pattern.DIAGONAL),
 }
 
-#: French names, for the announcements.
-PATTERN_LABELS: dict[Pattern, str] = {
-    Pattern.ONE_LINE: "Quine",
-    Pattern.TWO_LINES: "Double quine",
-    Pattern.FULL_CARD: "Carton plein",
-    Pattern.ONE_CARD: "Un carton",
-    Pattern.TWO_CARDS: "Deux cartons",
-    Pattern.THREE_CARDS: "Trois cartons",
-    Pattern.DIAGONAL: "Diagonale",
-}
+#: French names, for the announcements (the rules' own: `patterns.RULES`).
+PATTERN_LABELS: dict[Pattern, str] = {p: r.label for p, r in RULES.items()}
 
 KIND_LABELS: dict[Kind, str] = {
     Kind.CLASSIQUE: "Classique",

@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from loto_app.domain.patterns import RULES
 from loto_app.domain.program import (
     KIND_LABELS,
     DrawSource,
@@ -30,15 +31,7 @@ from loto_app.domain.program import (
 TITLE = "Règlement de la soirée"
 
 #: What completes each pattern, in plain French.
-PATTERN_MEANINGS: dict[Pattern, str] = {
-    Pattern.ONE_LINE: "une ligne complète de 5 numéros",
-    Pattern.TWO_LINES: "deux lignes complètes du même carton",
-    Pattern.FULL_CARD: "le carton entier",
-    Pattern.ONE_CARD: "un des 3 cartons de la vitrine complet",
-    Pattern.TWO_CARDS: "deux des 3 cartons de la vitrine complets",
-    Pattern.THREE_CARDS: "les 3 cartons de la vitrine complets",
-    Pattern.DIAGONAL: "l'une des deux diagonales de la grille, 5 numéros",
-}
+PATTERN_MEANINGS: dict[Pattern, str] = {p: r.meaning for p, r in RULES.items()}
 
 #: The cartons of each kind, as the buyer sees them.
 KIND_CARTONS: dict[Kind, str] = {

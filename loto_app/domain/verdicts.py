@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from loto_app.domain.cartons import Carton
-from loto_app.domain.program import Pattern
+from loto_app.domain.patterns import Mode, Pattern, progress, rule
 
 
 class Verdict(StrEnum):
@@ -49,36 +49,26 @@ class Judgement:
     winning: frozenset[int] = frozenset()
 
 
-_CARDS_NEEDED = {Pattern.ONE_CARD: 1, Pattern.TWO_CARDS: 2, Pattern.THREE_CARDS: 3}
-
-
 def judge(pattern: Pattern, unit: Sequence[Carton], drawn: Sequence[int]) -> Judgement:
     """Check a claim the way the hall's controller does.
 
     Args:
-        pattern: the pattern of the stage in play.
+        pattern: the pattern of the stage in play (its lines: `patterns.RULES`).
         unit: the claimed cartons: one carton, or the 3 cartons of a vitrine unit.
         drawn: the numbers drawn in this game, in order; the claim refers to the last one.
 
     Returns:
         VALID when the pattern is complete and the last number lies on the winning line(s);
         LATE when the pattern is complete but held already before the last number;
-        FALSE otherwise.
+        FALSE otherwise. For a pattern of untouched lines (the inversée, which nobody
+        claims): VALID while no number of the unit is drawn, FALSE after.
     """
     if not drawn:
         return Judgement(Verdict.FALSE)
-    out = set(drawn)
-    last = drawn[-1]
-    if pattern in _CARDS_NEEDED:
-        complete = [c.numbers for c in unit if c.numbers <= out]
-        return _lines(complete, _CARDS_NEEDED[pattern], last)
-    (carton,) = unit
-    if pattern is Pattern.FULL_CARD:
-        nums = carton.numbers
-        return _lines([nums] if nums <= out else [], 1, last)
-    lines = carton.diagonals if pattern is Pattern.DIAGONAL else carton.rows
-    needed = 2 if pattern is Pattern.TWO_LINES else 1
-    return _lines([ln for ln in lines if ln <= out], needed, last)
+    p = progress(pattern, unit, frozenset(drawn))
+    if rule(pattern).mode is Mode.UNTOUCHED:
+        return Judgement(Verdict.VALID if p.holds else Verdict.FALSE)
+    return _lines(list(p.done), p.needed, drawn[-1])
 
 
 def _lines(complete: list[frozenset[int]], needed: int, last: int) -> Judgement:

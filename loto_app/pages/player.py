@@ -526,6 +526,7 @@ def _hall_helpers() -> rx.Component:
             },
         ),
         _marks_form(),
+        rx.script(src="/targets.js"),
         rx.script(src="/loto.js"),
     )
 

@@ -10,31 +10,15 @@ from urllib.parse import parse_qs, urlparse
 from loto_app.domain import commitment as draws
 from loto_app.domain import events as ev
 from loto_app.domain.engine import Evening, Game, GameStatus
-from loto_app.domain.program import KIND_LABELS, PATTERN_LABELS, Kind, Pattern, TieMethod
+from loto_app.domain.patterns import RULES
+from loto_app.domain.program import KIND_LABELS, PATTERN_LABELS, Kind, TieMethod
 from loto_app.domain.verdicts import Verdict
 from loto_app.live.present.show import GameTimes, clock, show
 from loto_app.live.present.views import kind_games
 
-CLAIM_WORDS = {
-    Pattern.ONE_LINE: "QUINE",
-    Pattern.TWO_LINES: "DOUBLE QUINE",
-    Pattern.FULL_CARD: "CARTON PLEIN",
-    Pattern.ONE_CARD: "CARTON",
-    Pattern.TWO_CARDS: "DEUX CARTONS",
-    Pattern.THREE_CARDS: "TROIS CARTONS",
-    Pattern.DIAGONAL: "DIAGONALE",
-}
-
-#: The last call, in the word of the stage ("Pas d'autre quine ?").
-LAST_CALL_WORDS = {
-    Pattern.ONE_LINE: "Pas d'autre quine ?",
-    Pattern.TWO_LINES: "Pas d'autre double quine ?",
-    Pattern.FULL_CARD: "Pas d'autre carton plein ?",
-    Pattern.ONE_CARD: "Pas d'autre carton ?",
-    Pattern.TWO_CARDS: "Pas d'autres deux cartons ?",
-    Pattern.THREE_CARDS: "Pas d'autres trois cartons ?",
-    Pattern.DIAGONAL: "Pas d'autre diagonale ?",
-}
+#: The claim button's word and the last call, in the word of the stage (`patterns.RULES`).
+CLAIM_WORDS = {p: r.shout for p, r in RULES.items()}
+LAST_CALL_WORDS = {p: r.last_call for p, r in RULES.items()}
 
 #: Public verdict labels (what the hall hears).
 HALL_VERDICTS = {

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 
 from loto_app.domain import events as ev
 from loto_app.domain.engine import Evening, Game, GameStatus
+from loto_app.domain.patterns import targets
 from loto_app.domain.program import Kind, carton_kind_label
 from loto_app.domain.serial import check_code
 from loto_app.domain.till import SaleStatus
@@ -30,6 +32,9 @@ class CartonView:
     # holds its cartons, and a cell object with its "<carton>-<number>" key was ~110 bytes of it;
     # the page makes the key, components/carton.py)
     rows: list[list[int]] = dataclasses.field(default_factory=list)
+    # the target lines of its unit for each stage of the game it plays now, by pattern (JSON,
+    # `patterns.targets`): the phone's hint and "plus qu'un numéro" (assets/targets.js)
+    targets: str = ""
 
 
 @dataclasses.dataclass
@@ -339,6 +344,17 @@ def _claim_is_current(e: Evening, g: Game, claim: ev.ClaimMade) -> bool:
     return True
 
 
+def unit_targets(e: Evening, carton_no: int) -> str:
+    """The target lines of a carton's unit for each stage of the current game, as JSON by
+    pattern ("" when it plays no game now)."""
+    g = e.game
+    if g is None or g.status is GameStatus.FINISHED or not e.plays(carton_no):
+        return ""
+    unit = [e.cartons[n].carton for n in e.units[e.cartons[carton_no].unit]]
+    by_pattern = {s.pattern.value: targets(s.pattern, unit) for s in g.spec.stages}
+    return json.dumps({p: t for p, t in by_pattern.items() if t}, separators=(",", ":"))
+
+
 def private_view(e: Evening, player_id: str) -> PrivateView:
     """Build a player's view from the engine."""
     g = e.game
@@ -358,6 +374,7 @@ def private_view(e: Evening, player_id: str) -> PrivateView:
                 free=e.purchase_of[c.no].reason == "consolation",
                 when=_when(e, c.no),
                 rows=rows,
+                targets=unit_targets(e, c.no),
             )
         )
     marks = []
