@@ -40,8 +40,9 @@ from collections.abc import Callable, Sequence
 import pytest
 
 from loto_app.domain import commitment as draws
-from loto_app.domain import engine as engine_mod
 from loto_app.domain.engine import TOKEN_BAG, Evening
+from loto_app.domain.evening import draw as draw_mod
+from loto_app.domain.evening import ties as ties_mod
 from loto_app.domain.events import TieBroken
 from loto_app.domain.program import (
     DrawSource,
@@ -382,7 +383,7 @@ def test_the_draw_test_flags_a_biased_boulier(monkeypatch: pytest.MonkeyPatch) -
 def test_the_token_test_flags_a_biased_bag(monkeypatch: pytest.MonkeyPatch) -> None:
     """Tokens from a bag that favours small tokens (every other pick keeps the smaller of two)
     are rejected."""
-    monkeypatch.setattr(engine_mod, "default_rng", lambda: BiasedBoulier(0.5))
+    monkeypatch.setattr(ties_mod, "default_rng", lambda: BiasedBoulier(0.5))
     res = token_tests(3000)
     print({k: f"X2={x:.1f} p={p:.3g}" for k, (x, _, p) in res.items()})
     assert tokens_p(res) < 1e-6
@@ -390,4 +391,5 @@ def test_the_token_test_flags_a_biased_bag(monkeypatch: pytest.MonkeyPatch) -> N
 
 def test_a_fair_source_is_really_the_system_csprng() -> None:
     """What the engine draws with when the caller hands it nothing."""
-    assert isinstance(engine_mod.default_rng(), secrets.SystemRandom)
+    assert isinstance(ties_mod.default_rng(), secrets.SystemRandom)
+    assert isinstance(draw_mod.default_rng(), secrets.SystemRandom)

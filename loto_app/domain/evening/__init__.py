@@ -1,0 +1,1 @@
+"""The evening, one module a concern (see engine.py for the whole)."""
