@@ -48,7 +48,12 @@ def plural(n: int, one: str, many: str | None = None) -> str:
 #: What a half share is called (two ex aequo who agreed to share the lot).
 HALF_LOT = "moitié du lot"
 #: A lot ticket's share in the records: the whole lot or half of it.
-SHARE_LABELS: dict[str, str] = {"1": "Lot entier", HALF: HALF_LOT.capitalize()}
+SHARE_LABELS: dict[str, str] = {
+    "1": "Lot entier",
+    HALF: HALF_LOT.capitalize(),
+    "1/3": "Tiers du lot",
+    "1/4": "Quart du lot",
+}
 #: What a voucher is, in the records (a consolation when no game is left for a free carton).
 VOUCHER = "Bon « carton offert »"
 #: What a voucher gives, as the winner's phone and the desk show it.
@@ -56,8 +61,11 @@ VOUCHER_LOT = f"{VOUCHER} (pour un prochain loto)"
 
 
 def share_note(share: str) -> str:
-    """The note beside a lot for its share: 'moitié du lot', or nothing for a whole lot."""
-    return HALF_LOT if share == HALF else ""
+    """The note beside a lot for its share: 'moitié du lot', 'tiers du lot', 'part 1/5 du
+    lot', or nothing for a whole lot."""
+    if share in ("", "1"):
+        return ""
+    return SHARE_LABELS[share].lower() if share in SHARE_LABELS else f"part {share} du lot"
 
 
 @dataclasses.dataclass

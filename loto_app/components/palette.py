@@ -100,6 +100,15 @@ TV_PANEL = "#333333"  # buttons
 TV_CELL = "#1f1f1f"  # an undrawn number of the board
 TV_CELL_TEXT = "#b3b3b3"  # an undrawn number: 8.3:1 on TV_CELL, quieter than the drawn ones
 TV_LAST_TEXT = "#000000"  # on TV_HIGHLIGHT
+#: The band of a coloured série's carton, by kind (`carton_kinds.CartonKind.band`), under
+#: white text: the enfants' purple, and the hall's green, yellow, blue and pink séries.
+CARTON_BANDS: dict[str, str] = {
+    "enfant": "#6d28d9",
+    "vert": "#15803d",
+    "jaune": "#8a5a00",
+    "bleu": "#1d4ed8",
+    "rose": "#be185d",
+}
 
 #: Backgrounds text may sit on (light pages): the scales' steps 1-5 and the app's boxes.
 LIGHT_BACKGROUNDS: tuple[str, ...] = (
@@ -130,6 +139,7 @@ FILLS: tuple[str, ...] = (
     BANNER,
     MARKED,
     TV_PANEL,
+    *CARTON_BANDS.values(),
 )
 #: The hall screen's pairs (text, background).
 TV_PAIRS: tuple[tuple[str, str], ...] = (

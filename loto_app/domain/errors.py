@@ -227,6 +227,32 @@ class ShareNotAllowed(LotoError):
     default_user_message = "Le partage n'est pas possible pour ce lot."
 
 
+class NoClaimInThisGame(LotoError):
+    """A claim in a game whose winners the server finds (the partie inversée)."""
+
+    code = "no_claim_in_this_game"
+    default_user_message = (
+        "Pas d'annonce dans cette partie\u00a0: l'appli trouve elle-même le gagnant."
+    )
+
+
+class AlreadyWonThisGame(LotoError):
+    """A second win in a game that gives one lot a player (the partie enfants)."""
+
+    code = "already_won_this_game"
+    default_user_message = (
+        "Vous avez déjà gagné un lot dans cette partie\u00a0: place aux autres joueurs."
+    )
+
+
+class NotSuddenDeath(LotoError):
+    """A tie-break that is not the game's rule (a mort subite asked for in a token draw, or a
+    token draw in a mort subite)."""
+
+    code = "not_sudden_death"
+    default_user_message = "Ce n'est pas ainsi que cette partie départage ses ex aequo."
+
+
 class NotInTie(LotoError):
     """A player answered a share offer they are not part of."""
 

@@ -218,7 +218,7 @@ class ClaimMade(Event):
     number: int | None
     verdict: str
     winning: tuple[int, ...]
-    via: str  # "app" | "desk"
+    via: str  # "app" | "desk" | "server" (a winner the server found: the inversée)
 
 
 @dataclass(frozen=True, slots=True)
@@ -247,14 +247,16 @@ class ShareAnswered(Event):
 class TieBroken(Event):
     """The ex aequo of a stage settled: by tokens (highest wins) or by an agreed share.
 
-    `tokens` holds (player id, token) in entry order for a draw; empty for a share. `source`
-    says where the tokens came from: the app's random draw, or the bag (typed by the animateur).
+    `tokens` holds (player id, token) in entry order for a draw; empty otherwise. `method`:
+    "draw" (tokens), "share" (the lot shared), "each" (a lot each, the game's tie rule),
+    "sudden" (a mort subite: `SuddenDeathBall` events before it). `source` says where the
+    tokens or balls came from: the app's random draw, or the bag (typed by the animateur).
     """
 
     type: ClassVar[str] = "tie_broken"
     game: int
     stage: int
-    method: str  # "draw" | "share"
+    method: str  # "draw" | "share" | "each" | "sudden"
     tokens: tuple[tuple[str, int], ...]
     winners: tuple[str, ...]
     source: str = "app"  # "app" | "bag"
@@ -302,13 +304,39 @@ class VoucherIssued(Event):
 class StageAwarded(Event):
     """The lot of a stage went to its winner(s); each gets a lot ticket.
 
-    `tickets` holds (ticket number, player id, share) with share "1" or "1/2".
+    `tickets` holds (ticket number, player id, share) with share "1", or "1/N" for N tied
+    winners who share the lot (`share_of`).
     """
 
     type: ClassVar[str] = "stage_awarded"
     game: int
     stage: int
     tickets: tuple[tuple[int, str, str], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class StageLapsed(Event):
+    """A stage no longer in play, unwon: a jackpot nobody won within its N numbers (`why`
+    "within"), or the consolation left unplayed because the jackpot was won ("jackpot_won")."""
+
+    type: ClassVar[str] = "stage_lapsed"
+    game: int
+    stage: int
+    why: str  # "within" | "jackpot_won"
+
+
+@dataclass(frozen=True, slots=True)
+class SuddenDeathBall(Event):
+    """One extra ball of a mort subite among the ex aequo: drawn among the balls not out (it
+    goes back in the boulier afterwards), and the tied players still in after it (`left`:
+    those whose winning carton holds it, or everyone still in when nobody's does)."""
+
+    type: ClassVar[str] = "sudden_death_ball"
+    game: int
+    stage: int
+    number: int
+    left: tuple[str, ...]
+    source: str  # "app" | "bag" (typed by the animateur)
 
 
 @dataclass(frozen=True, slots=True)
@@ -545,6 +573,11 @@ DISPUTE_EVENTS = (CartonReinstated, VerdictOverturned, LotGiven, ConsolationGive
 WHOLE, HALF = "1", "1/2"
 
 
+def share_of(winners: int) -> str:
+    """The share of each of `winners` who share a lot: "1", "1/2", "1/3"..."""
+    return WHOLE if winners <= 1 else f"1/{winners}"
+
+
 @dataclass(frozen=True, slots=True)
 class LotTicket:
     """A ticket the desk checks and hands over: a lot (`kind` "lot", from an award or a
@@ -612,6 +645,8 @@ EVENT_TYPES: dict[str, type[Event]] = {
         EveningClosed,
         PaperPrinted,
         PaperCartonRefused,
+        StageLapsed,
+        SuddenDeathBall,
         *DISPUTE_EVENTS,
     )
 }

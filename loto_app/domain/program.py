@@ -9,47 +9,31 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
+from loto_app.domain.carton_kinds import KINDS, Grid, Kind
 from loto_app.domain.errors import InvalidProgram
+from loto_app.domain.games import DEFAULT_TYPES, GAME_TYPES, GameType, TieRule
 from loto_app.domain.patterns import RULES, Pattern
 from loto_app.limits import MAX_SERIES
 
-
-class Kind(StrEnum):
-    """The kind of a game, and of the cartons that play it (art. 1, 6)."""
-
-    CLASSIQUE = "classique"
-    SPECIAL = "special"
-    VITRINE = "vitrine"
-    MAXIQUINE = "maxiquine"
-
-
-#: The patterns each kind of game may play, in the only order they may be chained.
+#: The patterns each kind of cartons may play by default (its default type's), in order.
 PATTERNS_BY_KIND: dict[Kind, tuple[Pattern, ...]] = {
-    Kind.CLASSIQUE: (Pattern.ONE_LINE, Pattern.TWO_LINES, Pattern.FULL_CARD),
-    Kind.SPECIAL: (Pattern.FULL_CARD,),
-    Kind.VITRINE: (Pattern.ONE_CARD, Pattern.TWO_CARDS, Pattern.THREE_CARDS),
-    Kind.MAXIQUINE: (Pattern.FULL_CARD, Pattern.DIAGONAL),
+    k: t.patterns for k, t in DEFAULT_TYPES.items()
 }
 
 #: French names, for the announcements (the rules' own: `patterns.RULES`).
 PATTERN_LABELS: dict[Pattern, str] = {p: r.label for p, r in RULES.items()}
 
-KIND_LABELS: dict[Kind, str] = {
-    Kind.CLASSIQUE: "Classique",
-    Kind.SPECIAL: "Spéciale",
-    Kind.VITRINE: "Vitrine",
-    Kind.MAXIQUINE: "Maxiquine",
-}
+#: A kind's name (`carton_kinds.KINDS`).
+KIND_LABELS: dict[Kind, str] = {k: d.label for k, d in KINDS.items()}
 
 
 def carton_kind_label(kind: str) -> str:
     """The kind of a carton, in French ("Spécial": a carton, not a game, is masculine); an
     unknown kind as it is."""
     try:
-        k = Kind(kind)
+        return KINDS[Kind(kind)].carton
     except ValueError:
         return kind
-    return "Spécial" if k is Kind.SPECIAL else KIND_LABELS[k]
 
 
 class DrawSource(StrEnum):
@@ -135,52 +119,113 @@ class Stage:
 
     pattern: Pattern
     lot: Lot
+    #: won only within this many numbers drawn (the jackpot; 0: no limit)
+    within: int = 0
+
+    def __post_init__(self) -> None:
+        w = self.within
+        if not isinstance(w, int) or isinstance(w, bool) or not 0 <= w <= 90:
+            raise InvalidProgram(
+                f"stage within {w!r:.20}", "Le nombre de numéros doit être un entier de 1 à 90."
+            )
 
     @property
     def label(self) -> str:
-        """The French name of the pattern."""
-        return PATTERN_LABELS[self.pattern]
+        """The French name of the pattern ("Carton plein en 50 numéros" for a jackpot)."""
+        name = PATTERN_LABELS[self.pattern]
+        return f"{name} en {self.within} numéros" if self.within else name
 
 
 @dataclass(frozen=True, slots=True)
 class GameSpec:
-    """One game (partie) of the program: its kind and ordered stages, played on one draw."""
+    """One game (partie) of the program: its type, the kind of cartons it plays, its ordered
+    stages (played on one draw), its tie rule.
+
+    Attributes:
+        kind: the kind of cartons that play it.
+        stages: its lots, in the order they are played.
+        title: the organiser's title ("" for the type's name and the lots).
+        type: the name of its `GameType` (`games.GAME_TYPES`); "" for the kind's default
+            type (programs written before types).
+        tie: how its ex aequo are settled (`TieRule.EVENING`: the evening's rule).
+        improvised: added during the evening (a donor arrived with a lot).
+    """
 
     kind: Kind
     stages: tuple[Stage, ...]
     title: str = ""
+    type: str = ""
+    tie: TieRule = TieRule.EVENING
+    improvised: bool = False
 
     def __post_init__(self) -> None:
+        if not isinstance(self.kind, Kind):
+            raise InvalidProgram(f"game kind {self.kind!r:.20}", "Type de carton inconnu.")
         if not self.stages:
             raise InvalidProgram("a game needs at least one stage", "Une partie doit avoir un lot.")
-        allowed = PATTERNS_BY_KIND[self.kind]
-        order = [p.pattern for p in self.stages]
-        for p in order:
-            if p not in allowed:
-                raise InvalidProgram(
-                    f"pattern {p} cannot be played in a {self.kind} game",
-                    f"« {PATTERN_LABELS[p]} » ne se joue pas en partie "
-                    f"{KIND_LABELS[self.kind].lower()}.",
-                )
-        if self.kind is Kind.MAXIQUINE and len(order) != 1:
+        if not isinstance(self.type, str) or (self.type and self.type not in GAME_TYPES):
+            raise InvalidProgram(f"game type {self.type!r:.30}", "Type de partie inconnu.")
+        if not self.type:
+            object.__setattr__(self, "type", DEFAULT_TYPES[self.kind].name)
+        try:
+            object.__setattr__(self, "tie", TieRule(self.tie))
+        except ValueError as exc:
             raise InvalidProgram(
-                "a maxiquine draw plays exactly one pattern (full card, or diagonal)",
-                "Un tirage maxiquine se joue sur un seul lot.",
-            )
-        ranks = [allowed.index(p) for p in order]
-        if ranks != sorted(set(ranks)):
-            raise InvalidProgram(
-                f"stages {order} are not in increasing order without repeats",
-                "Les lots d'une partie s'enchaînent dans l'ordre (quine, double quine, carton).",
-            )
+                f"tie rule {self.tie!r:.30}", "Règle des ex aequo inconnue."
+            ) from exc
+        if not isinstance(self.improvised, bool):
+            raise InvalidProgram(f"improvised {self.improvised!r:.20}")
+        self.game_type.validate(self)
+
+    @property
+    def game_type(self) -> GameType:
+        """What the game is (its rule, its words)."""
+        return GAME_TYPES[self.type]
 
     @property
     def label(self) -> str:
         """A French title for announcements."""
         if self.title:
             return self.title
-        return f"Partie {KIND_LABELS[self.kind].lower()} : " + " → ".join(
-            s.label for s in self.stages
+        return f"{self.game_type.label} : " + " → ".join(s.label for s in self.stages)
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready form (what is at its default is left out: old programs read the same)."""
+        out: dict[str, Any] = {"kind": self.kind.value, "title": self.title}
+        if self.type != DEFAULT_TYPES[self.kind].name:
+            out["type"] = self.type
+        if self.tie is not TieRule.EVENING:
+            out["tie"] = self.tie.value
+        if self.improvised:
+            out["improvised"] = True
+        out["stages"] = [
+            {
+                "pattern": s.pattern.value,
+                "lot": {
+                    "description": s.lot.description,
+                    "value_cents": s.lot.value_cents,
+                    "divisible": s.lot.divisible,
+                    "cash": s.lot.cash,
+                },
+                **({"within": s.within} if s.within else {}),
+            }
+            for s in self.stages
+        ]
+        return out
+
+    @classmethod
+    def from_dict(cls, g: dict[str, Any]) -> GameSpec:
+        """Rebuild from `to_dict()` output (validated again)."""
+        return cls(
+            kind=Kind(g["kind"]),
+            title=str(g.get("title", "")),
+            type=str(g.get("type", "")),
+            tie=TieRule(g.get("tie", "")),
+            improvised=g.get("improvised", False),
+            stages=tuple(
+                Stage(Pattern(s["pattern"]), Lot(**s["lot"]), within=s.get("within", 0))
+                for s in g["stages"]
+            ),
         )
 
 
@@ -209,9 +254,11 @@ class Offer:
                 f"offer quantity {q!r} not in 1..{MAX_OFFER_QUANTITY}",
                 f"Un tarif porte sur 1 à {MAX_OFFER_QUANTITY} cartons.",
             )
-        if self.planche and (self.kind not in (Kind.CLASSIQUE, Kind.SPECIAL) or q != 6):
+        if self.planche and (not KINDS[self.kind].planche or q != 6):
             raise InvalidProgram(
-                f"planche offer of {q} {self.kind}", "Une planche compte 6 cartons classiques."
+                f"planche offer of {q} {self.kind}",
+                "Une planche compte 6 cartons de 15 numéros (pas de planche de vitrines, de "
+                "grilles maxiquine ni de cartons enfants).",
             )
         p = self.price_cents
         if not isinstance(p, int) or isinstance(p, bool) or p <= 0:
@@ -224,9 +271,10 @@ class Offer:
         """French name of the pack ("3 cartons", "Planche de 6", "1 vitrine")."""
         if self.planche:
             return "Planche de 6"
-        if self.kind is Kind.VITRINE:
+        d = KINDS[self.kind]
+        if d.unit > 1:
             return f"{self.quantity} vitrine" + ("s" if self.quantity > 1 else "")
-        noun = "grille" if self.kind is Kind.MAXIQUINE else "carton"
+        noun = "grille" if d.grid is Grid.MAXI else "carton"
         return f"{self.quantity} {noun}" + ("s" if self.quantity > 1 else "")
 
     @property
@@ -246,17 +294,12 @@ class Offer:
 
 def default_offers(kinds: frozenset[Kind] | set[Kind]) -> tuple[Offer, ...]:
     """A common tariff for the kinds played (what most associations charge)."""
-    table = {
-        Kind.CLASSIQUE: (
-            Offer(Kind.CLASSIQUE, 1, 300),
-            Offer(Kind.CLASSIQUE, 3, 800),
-            Offer(Kind.CLASSIQUE, 6, 1500, planche=True),
-        ),
-        Kind.SPECIAL: (Offer(Kind.SPECIAL, 1, 200), Offer(Kind.SPECIAL, 3, 500)),
-        Kind.VITRINE: (Offer(Kind.VITRINE, 1, 500),),
-        Kind.MAXIQUINE: (Offer(Kind.MAXIQUINE, 1, 200), Offer(Kind.MAXIQUINE, 2, 300)),
-    }
-    return tuple(o for k in Kind if k in kinds for o in table[k])
+    return tuple(
+        Offer(k, q, cents, planche=planche)
+        for k in Kind
+        if k in kinds
+        for q, cents, planche in KINDS[k].offers
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -392,25 +435,7 @@ class Program:
                 "token_source": self.settings.token_source.value,  # type: ignore[union-attr]
             },
             "offers": [o.to_dict() for o in self.offers],
-            "games": [
-                {
-                    "kind": g.kind.value,
-                    "title": g.title,
-                    "stages": [
-                        {
-                            "pattern": s.pattern.value,
-                            "lot": {
-                                "description": s.lot.description,
-                                "value_cents": s.lot.value_cents,
-                                "divisible": s.lot.divisible,
-                                "cash": s.lot.cash,
-                            },
-                        }
-                        for s in g.stages
-                    ],
-                }
-                for g in self.games
-            ],
+            "games": [g.to_dict() for g in self.games],
         }
 
     @classmethod
@@ -431,16 +456,7 @@ class Program:
                 last_call_seconds=st.get("last_call_seconds", DEFAULT_LAST_CALL),
                 token_source=TokenSource(st["token_source"]) if st.get("token_source") else None,
             )
-            games = tuple(
-                GameSpec(
-                    kind=Kind(g["kind"]),
-                    title=str(g.get("title", "")),
-                    stages=tuple(
-                        Stage(Pattern(s["pattern"]), Lot(**s["lot"])) for s in g["stages"]
-                    ),
-                )
-                for g in data["games"]
-            )
+            games = tuple(GameSpec.from_dict(g) for g in data["games"])
             offers = tuple(
                 Offer(
                     Kind(o["kind"]),

@@ -16,6 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from loto_app.domain.carton_kinds import KINDS
+from loto_app.domain.games import DEFAULT_TYPES, TIE_MEANINGS, TieRule
 from loto_app.domain.patterns import RULES
 from loto_app.domain.program import (
     KIND_LABELS,
@@ -33,33 +35,11 @@ TITLE = "Règlement de la soirée"
 #: What completes each pattern, in plain French.
 PATTERN_MEANINGS: dict[Pattern, str] = {p: r.meaning for p, r in RULES.items()}
 
-#: The cartons of each kind, as the buyer sees them.
-KIND_CARTONS: dict[Kind, str] = {
-    Kind.CLASSIQUE: (
-        "Carton classique : 3 lignes de 5 numéros (15 numéros de 1 à 90). "
-        "Il joue toutes les parties classiques de la soirée"
-    ),
-    Kind.SPECIAL: (
-        "Carton spécial : la même grille que le classique (15 numéros). "
-        "Il ne joue que les parties spéciales"
-    ),
-    Kind.VITRINE: (
-        "Vitrine : 3 cartons vendus ensemble, qui ne se séparent pas. "
-        "Elle ne joue que les parties vitrine"
-    ),
-    Kind.MAXIQUINE: (
-        "Grille maxiquine : 5 lignes de 5 numéros (25 numéros). "
-        "Elle ne joue que les tirages maxiquine"
-    ),
-}
+#: The cartons of each kind, as the buyer sees them (`carton_kinds.KINDS`).
+KIND_CARTONS: dict[Kind, str] = {k: d.reglement for k, d in KINDS.items()}
 
 #: "Tarif classique", "Tarif des vitrines"...
-TARIFF_NAMES: dict[Kind, str] = {
-    Kind.CLASSIQUE: "classique",
-    Kind.SPECIAL: "spécial",
-    Kind.VITRINE: "des vitrines",
-    Kind.MAXIQUINE: "maxiquine",
-}
+TARIFF_NAMES: dict[Kind, str] = {k: d.tariff for k, d in KINDS.items()}
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,15 +94,29 @@ def _numbers(nos: list[int]) -> str:
 
 
 def game_line(no: int, game: GameSpec) -> str:
-    """'Partie 2 (classique) : Quine — Jambon ; puis Carton plein — Vélo.'"""
-    kind = KIND_LABELS[game.kind].lower()
+    """'Partie 2 (classique) : Quine — Jambon ; puis Carton plein — Vélo.'; a game of another
+    type than its cartons' default says its type, what it is and its tie rule."""
+    gt = game.game_type
     title = f" « {game.title} »" if game.title else ""
     stages = " ; puis ".join(
         f"{s.label}, {PATTERN_MEANINGS[s.pattern]} — {s.lot.description}"
         + (" (lot partageable)" if s.lot.divisible else "")
         for s in game.stages
     )
-    return f"Partie {no}{title} ({kind}) : {stages}."
+    if gt is DEFAULT_TYPES[game.kind] and game.kind in _FIRST_KINDS:
+        head = f"Partie {no}{title} ({KIND_LABELS[game.kind].lower()})"
+    else:
+        head = f"Partie {no}{title} ({gt.label.lower()}, {KINDS[game.kind].many}, {gt.summary})"
+    tail = ""
+    if game.tie is not TieRule.EVENING:
+        tail += f" Ex aequo : {TIE_MEANINGS[game.tie]}."
+    if game.improvised:
+        tail += " Partie ajoutée pendant la soirée."
+    return f"{head} : {stages}.{tail}"
+
+
+#: the kinds whose default game is named by the kind alone ("Partie 2 (classique)")
+_FIRST_KINDS = (Kind.CLASSIQUE, Kind.SPECIAL, Kind.VITRINE, Kind.MAXIQUINE)
 
 
 def _cartons(program: Program) -> Article:

@@ -49,7 +49,10 @@ from loto_app.live.states.organisation_setup import EveningSetup
 P = OrganisationState  # the sign-in and the evening
 F = EveningSetup  # the new evening's form
 
-KIND_OPTIONS = [(k.value, KIND_LABELS[k]) for k in Kind]
+#: the kinds the form offers a game (the new kinds come with the type picker)
+KIND_OPTIONS = [
+    (k.value, KIND_LABELS[k]) for k in (Kind.CLASSIQUE, Kind.SPECIAL, Kind.VITRINE, Kind.MAXIQUINE)
+]
 
 
 def _text_input(name: str, value: Any, testid: str, **props: Any) -> rx.Component:

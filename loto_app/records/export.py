@@ -618,7 +618,12 @@ class _Doc:
         self.table(
             ("Étape", "Lot", "Valeur", "Attribué à"),
             [
-                (s.label, s.lot, euros(s.lot_value_cents), hour(s.awarded_at) or "non attribué")
+                (
+                    s.label,
+                    s.lot,
+                    euros(s.lot_value_cents),
+                    hour(s.awarded_at) or s.lapsed or "non attribué",
+                )
                 for s in g.stages
             ],
             (35, 91, 30, 30),
@@ -676,6 +681,16 @@ class _Doc:
                     self.para(f"Carton offert à {name} : n° {_nos(nos)}", 8)
                 for name, ticket in tie.vouchers:
                     self.para(f"Bon « carton offert » à {name} : ticket n° {ticket}", 8)
+            elif tie.method == "sudden":
+                self.para(
+                    "Boules supplémentaires\u00a0: "
+                    + ", ".join(map(str, tie.balls))
+                    + f"\u202f; gagnant\u00a0: {', '.join(tie.winners)}"
+                )
+                for name, nos in tie.consolations:
+                    self.para(f"Carton offert à {name}\u00a0: n° {_nos(nos)}", 8)
+            elif tie.method == "each":
+                self.para(f"Un lot identique à chacun\u00a0: {', '.join(tie.winners)}")
             else:
                 said = ", ".join(
                     f"{n} : {'accepte' if ok else 'refuse'}" for n, ok in tie.share_answers

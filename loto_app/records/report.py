@@ -47,7 +47,17 @@ ORIGIN_LABELS: dict[str, str] = {
     "paper": "Cartons papier (comptoir)",
 }
 VIA_LABELS: dict[str, str] = {"app": "Téléphone", "desk": "Comptoir"}
-TIE_METHOD_LABELS: dict[str, str] = {"draw": "Tirage des jetons", "share": "Partage du lot"}
+TIE_METHOD_LABELS: dict[str, str] = {
+    "draw": "Tirage des jetons",
+    "share": "Partage du lot",
+    "each": "Chacun un lot identique",
+    "sudden": "Mort subite",
+}
+#: Why a stage was not played to its end (`StageLapsed.why`).
+LAPSED_LABELS: dict[str, str] = {
+    "within": "non gagné dans le nombre de numéros",
+    "jackpot_won": "non joué (jackpot gagné)",
+}
 BAG_LABEL = "Jetons tirés du sac"
 #: Where a lot ticket comes from.
 TICKET_ORIGIN_LABELS: dict[str, str] = {
@@ -101,6 +111,7 @@ class StageLine:
     lot_value_cents: int
     divisible: bool
     awarded_at: datetime | None
+    lapsed: str = ""  # why it was not played to its end (`LAPSED_LABELS`), "" when it was
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,6 +188,7 @@ class TieLine:
     share_answers: tuple[tuple[str, bool], ...]  # (name, accepted)
     consolations: tuple[tuple[str, tuple[int, ...]], ...]  # (name, free carton nos)
     vouchers: tuple[tuple[str, int], ...] = ()  # (name, voucher ticket no): no game left
+    balls: tuple[int, ...] = ()  # a mort subite's extra balls, in order
 
 
 @dataclass(frozen=True, slots=True)
@@ -570,9 +582,12 @@ def tie_lines(
     cartons handed to the players who lost the draw (sold in the same move)."""
     out = []
     answers: dict[int, list[tuple[str, bool]]] = defaultdict(list)
+    balls: dict[int, list[int]] = defaultdict(list)
     for i, (_, at, e) in enumerate(entries):
         if isinstance(e, ev.ShareAnswered) and e.game == game:
             answers[e.stage].append((names.get(e.player_id, e.player_id), e.accepted))
+        if isinstance(e, ev.SuddenDeathBall) and e.game == game:
+            balls[e.stage].append(e.number)
         if not (isinstance(e, ev.TieBroken) and e.game == game):
             continue
         consolations = []
@@ -602,6 +617,7 @@ def tie_lines(
                 tuple(answers[e.stage]),
                 tuple(consolations),
                 tuple(vouchers),
+                tuple(balls[e.stage]),
             )
         )
     return tuple(out)
@@ -762,6 +778,7 @@ def game_reports(
     started: dict[int, datetime] = {}
     ended: dict[int, datetime] = {}
     awarded: dict[tuple[int, int], datetime] = {}
+    lapsed: dict[tuple[int, int], str] = {}
     interrupted: int | None = None
     for _, at, e in entries:
         if isinstance(e, ev.GameStarted):
@@ -770,13 +787,15 @@ def game_reports(
             ended[e.game] = at
         elif isinstance(e, ev.StageAwarded):
             awarded[e.game, e.stage] = at
+        elif isinstance(e, ev.StageLapsed):
+            lapsed[e.game, e.stage] = LAPSED_LABELS.get(e.why, e.why)
         elif isinstance(e, ev.EveningClosed):
             interrupted = e.interrupted
     out = []
     for i, spec in enumerate(program.games):
         if i in ended:
             status = "finished"
-        elif all((i, s) in awarded for s in range(len(spec.stages))):
+        elif all((i, s) in awarded or (i, s) in lapsed for s in range(len(spec.stages))):
             status = "awaiting_unmark"
         elif i in started:
             status = "running"
@@ -801,6 +820,7 @@ def game_reports(
                         st.lot.value_cents,
                         st.lot.divisible,
                         awarded.get((i, s)),
+                        lapsed.get((i, s), ""),
                     )
                     for s, st in enumerate(spec.stages)
                 ),

@@ -6,14 +6,16 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from strategies import game_specs
 from test_engine_claims import tie_on
 from test_engine_rules import QUINE_DIVISIBLE
 
 from loto_app.domain import errors as err
 from loto_app.domain import events as ev
+from loto_app.domain.carton_kinds import KINDS
+from loto_app.domain.games import DEFAULT_TYPES, TIE_MEANINGS, TieRule
 from loto_app.domain.program import (
     KIND_LABELS,
-    PATTERNS_BY_KIND,
     DrawSource,
     GameSpec,
     Kind,
@@ -68,7 +70,7 @@ def test_only_the_kinds_played_tonight_are_described():
     p = Program("A", (QUINE_DIVISIBLE,))
     text = text_of(p)
     assert "Carton classique" in text
-    assert "Vitrine :" not in text and "maxiquine" not in text.lower()
+    assert "Vitrine :" not in text and "maxiquine" not in text.lower()
     assert "Tarif classique" in text and "Tarif des vitrines" not in text
 
 
@@ -165,26 +167,9 @@ def test_without_an_association_name_the_text_says_the_association():
 
 @st.composite
 def programs(draw: st.DrawFn) -> Program:
-    """A random valid program: 1-8 games of any kind, each with an increasing run of its
-    kind's patterns, random lots, and random settings."""
-    games = []
-    for _ in range(draw(st.integers(1, 8))):
-        kind = draw(st.sampled_from(list(Kind)))
-        allowed = PATTERNS_BY_KIND[kind]
-        if kind is Kind.MAXIQUINE:
-            chosen = [draw(st.sampled_from(allowed))]
-        else:
-            mask = draw(st.lists(st.booleans(), min_size=len(allowed), max_size=len(allowed)))
-            chosen = [p for p, keep in zip(allowed, mask, strict=True) if keep] or [allowed[-1]]
-        lots = [
-            Lot(
-                draw(st.text(st.characters(categories=["L", "N"]), min_size=1, max_size=20)),
-                divisible=draw(st.booleans()),
-            )
-            for _ in chosen
-        ]
-        title = draw(st.sampled_from(["", "La grande partie", "Partie des enfants"]))
-        games.append(GameSpec(kind, tuple(map(Stage, chosen, lots)), title))
+    """A random valid program: 1-8 games of any type (`strategies.game_specs`), and random
+    settings."""
+    games = draw(st.lists(game_specs(), min_size=1, max_size=8))
     s = Settings(
         draw_source=draw(st.sampled_from(list(DrawSource))),
         auto_marking=draw(st.booleans()),
@@ -207,7 +192,13 @@ def test_every_game_stage_lot_and_setting_of_any_program_is_mentioned(p: Program
     lines = r.articles[1].paragraphs
     for i, g in enumerate(p.games, start=1):
         (line,) = [x for x in lines if x.startswith(f"Partie {i} ")]
-        assert f"({KIND_LABELS[g.kind].lower()})" in line
+        gt = g.game_type
+        if gt is DEFAULT_TYPES[g.kind] and g.kind in KIND_CARTONS_START:
+            assert f"({KIND_LABELS[g.kind].lower()})" in line
+        else:
+            assert f"({gt.label.lower()}, {KINDS[g.kind].many}, {gt.summary})" in line
+        assert (f"Ex aequo : {TIE_MEANINGS[g.tie]}." in line) == (g.tie is not TieRule.EVENING)
+        assert ("Partie ajoutée pendant la soirée." in line) == g.improvised
         if g.title:
             assert f"« {g.title} »" in line
         for s in g.stages:
@@ -215,7 +206,8 @@ def test_every_game_stage_lot_and_setting_of_any_program_is_mentioned(p: Program
         assert line.count(" ; puis ") == len(g.stages) - 1
     for kind in p.kinds():
         nos = [str(i) for i, g in enumerate(p.games, start=1) if g.kind is kind]
-        (para,) = [x for x in r.articles[0].paragraphs if x.startswith(KIND_CARTONS_START[kind])]
+        start = KINDS[kind].reglement.split(" :")[0]
+        (para,) = [x for x in r.articles[0].paragraphs if x.startswith(start)]
         said = (
             f"la partie {nos[0]}"
             if len(nos) == 1

@@ -19,7 +19,14 @@ def test_money_reads_the_french_way_and_a_form_value_types_back() -> None:
 def test_a_half_share_is_named_once() -> None:
     assert share_note(ev.HALF) == "moitié du lot"
     assert share_note(ev.WHOLE) == ""
-    assert SHARE_LABELS == {ev.WHOLE: "Lot entier", ev.HALF: "Moitié du lot"}
+    assert SHARE_LABELS[ev.WHOLE] == "Lot entier" and SHARE_LABELS[ev.HALF] == "Moitié du lot"
+
+
+def test_a_share_among_more_ex_aequo_is_named_by_its_part() -> None:
+    assert share_note(ev.share_of(3)) == "tiers du lot"
+    assert share_note(ev.share_of(4)) == "quart du lot"
+    assert share_note(ev.share_of(5)) == "part 1/5 du lot"
+    assert ev.share_of(1) == ev.WHOLE and ev.share_of(2) == ev.HALF
 
 
 def test_a_count_takes_the_french_plural() -> None:

@@ -177,12 +177,15 @@ class EveningCore:
         return g
 
     def _claimable(self) -> Game:
-        """The game a claim refers to: numbers drawn, and démarquage not allowed yet (the
-        window of the last number stays open after its lot is awarded, art. 2)."""
+        """The game a claim refers to: one that takes claims (not the inversée, whose winners
+        the server finds), numbers drawn, and démarquage not allowed yet (the window of the
+        last number stays open after its lot is awarded, art. 2)."""
         self._open()
         g = self.game
         if g is None or g.status is GameStatus.FINISHED:
             raise err.NoGameInProgress("no game is running")
+        if not g.spec.game_type.claimed:
+            raise err.NoClaimInThisGame(f"game {g.index} ({g.spec.type}) takes no claim")
         if not g.drawn:
             raise err.NoStageInPlay("no number drawn yet", "Aucun numéro n'est encore sorti.")
         return g

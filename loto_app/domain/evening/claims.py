@@ -10,6 +10,7 @@ from loto_app.domain import events as ev
 from loto_app.domain.evening.base import EveningCore, applies
 from loto_app.domain.evening.checks import is_int
 from loto_app.domain.evening.state import JUDGED, Game, GameStatus, IssuedCarton, Tie
+from loto_app.domain.games import TieRule
 from loto_app.domain.serial import verify_check_code
 from loto_app.domain.verdicts import Verdict, judge
 
@@ -55,6 +56,10 @@ class ClaimMoves(EveningCore):
             )
         return self._claim(self.cartons[carton_no], self.owner(carton_no), "desk")
 
+    def has_won(self, g: Game, player_id: str | None) -> bool:
+        """Has this player a lot of this game already?"""
+        return any(p == player_id for a in g.awards for _, p, _ in a.tickets)
+
     def _claim(self, c: IssuedCarton, player_id: str | None, via: str) -> list[ev.Event]:
         g = self._claimable()
         unit = self.units[c.unit]
@@ -68,6 +73,8 @@ class ClaimMoves(EveningCore):
             return self._emit(
                 self._claim_event(g, player_id, c.no, unit, Verdict.ANNULLED, (), via)
             )
+        if g.spec.game_type.one_win_per_player and self.has_won(g, player_id):
+            raise err.AlreadyWonThisGame(f"{player_id} already won a lot of game {g.index}")
         stage = g.spec.stages[g.claim_stage]
         j = judge(stage.pattern, [self.cartons[n].carton for n in unit], g.drawn)
         verdict = j.verdict
@@ -77,6 +84,39 @@ class ClaimMoves(EveningCore):
         events = self._emit(self._claim_event(g, player_id, c.no, unit, verdict, winning, via))
         if verdict is Verdict.VALID:
             events += self._open_last_call(g)
+        return events
+
+    def standing(self, g: Game) -> list[int]:
+        """The partie inversée: the units still in play (no number of theirs drawn)."""
+        return [u for u in self._playing_units(g) if u not in g.knocked]
+
+    def _playing_units(self, g: Game) -> list[int]:
+        return sorted(
+            u for u, nos in self.units.items() if self.plays(nos[0], g) and u not in g.annulled
+        )
+
+    def _found_winners(self, g: Game) -> list[ev.Event]:
+        """After a number of a game whose winners the server finds (the inversée): the last
+        unit standing wins; when the number put out every unit still in, those it put out
+        are ex aequo. Each winner gets a valid claim made by the server (`via` "server")."""
+        stage = g.stage_spec
+        if stage is None or g.spec.game_type.claimed or g.entries() or not g.drawn:
+            return []
+        winners = self.standing(g)
+        if len(winners) > 1:
+            return []
+        if not winners:
+            before = set(g.drawn[:-1])
+            winners = [
+                u
+                for u in self._playing_units(g)
+                if not any(self.cartons[n].carton.numbers & before for n in self.units[u])
+            ]
+        events: list[ev.Event] = []
+        for u in winners:
+            events += self._emit(
+                self._claim_event(g, self.owner(u), u, self.units[u], Verdict.VALID, (), "server")
+            )
         return events
 
     def _open_last_call(self, g: Game) -> list[ev.Event]:
@@ -141,16 +181,26 @@ class ClaimMoves(EveningCore):
         if not entries:
             raise err.NoValidClaim(f"no valid claim on stage {g.stage} of game {g.index}")
         self._after_last_call(g)
+        events: list[ev.Event] = []
         if len(entries) == 1:
             tickets: tuple[tuple[int, str, str], ...] = ((self._next_ticket, entries[0], ev.WHOLE),)
-        elif g.tie.broken is None:
-            raise err.TieUnresolved(f"{len(entries)} players tied: {entries}")
         else:
-            share = ev.WHOLE if g.tie.broken.method == "draw" else ev.HALF
-            tickets = tuple(
-                (self._next_ticket + i, p, share) for i, p in enumerate(g.tie.broken.winners)
-            )
-        return self._emit(ev.StageAwarded(g.index, g.stage, tickets))
+            if g.tie.broken is None:
+                rule = self.tie_rule(g)
+                if rule not in (TieRule.EACH, TieRule.SHARE):
+                    raise err.TieUnresolved(f"{len(entries)} players tied: {entries}")
+                # the game's own rule settles them at once: a lot each, or the lot shared
+                events += self._emit(ev.TieBroken(g.index, g.stage, rule.value, (), entries))
+            broken = g.tie.broken
+            assert broken is not None
+            share = ev.share_of(len(broken.winners)) if broken.method == "share" else ev.WHOLE
+            tickets = tuple((self._next_ticket + i, p, share) for i, p in enumerate(broken.winners))
+        stage = g.stage
+        events += self._emit(ev.StageAwarded(g.index, stage, tickets))
+        if g.spec.game_type.ends_after(g.spec, stage):
+            for later in range(stage + 1, len(g.spec.stages)):
+                events += self._emit(ev.StageLapsed(g.index, later, "jackpot_won"))
+        return events
 
 
 @applies(ev.ClaimMade)
@@ -176,6 +226,17 @@ def _last_call_opened(self: Any, e: ev.LastCallOpened) -> None:
 @applies(ev.LastCallClosed)
 def _last_call_closed(self: Any, e: ev.LastCallClosed) -> None:
     self.games[e.game].last_call = None
+
+
+@applies(ev.StageLapsed)
+def _stage_lapsed(self: Any, e: ev.StageLapsed) -> None:
+    g = self.games[e.game]
+    g.lapsed.append(e)
+    g.stage += 1
+    g.tie = Tie()
+    g.last_call = None
+    if g.stage == len(g.spec.stages):
+        g.status = GameStatus.AWAITING_UNMARK
 
 
 @applies(ev.StageAwarded)

@@ -61,13 +61,17 @@ class DrawMoves(EveningCore):
         """Draw the next number with the electronic boulier: the next of the game's committed
         order (`rng` serves only a game started before draws were committed)."""
         g = self._drawable(DrawSource.ELECTRONIC)
+        events = self._lapse(g)
+        if g.status is not GameStatus.RUNNING:
+            return events
         if g.commitment is not None:
             number = self.committed_order(g)[len(g.drawn)]
         else:
             out = set(g.drawn)
             left = [n for n in BALLS if n not in out]
             number = (rng or default_rng()).choice(left)
-        return self._emit(ev.NumberDrawn(g.index, len(g.drawn) + 1, number, "electronic"))
+        events += self._emit(ev.NumberDrawn(g.index, len(g.drawn) + 1, number, "electronic"))
+        return events + self._found_winners(g)
 
     def committed_order(self, g: Game) -> tuple[int, ...]:
         """The whole order a committed game draws, from its sealed seed, checked against the
@@ -103,7 +107,20 @@ class DrawMoves(EveningCore):
             raise err.AlreadyDrawn(
                 f"{number} already drawn in game {g.index}", f"Le {number} est déjà sorti."
             )
-        return self._emit(ev.NumberDrawn(g.index, len(g.drawn) + 1, number, "physical"))
+        events = self._lapse(g)
+        if g.status is not GameStatus.RUNNING:
+            return events
+        events += self._emit(ev.NumberDrawn(g.index, len(g.drawn) + 1, number, "physical"))
+        return events + self._found_winners(g)
+
+    def _lapse(self, g: Game) -> list[ev.Event]:
+        """Before the next number: a stage won only within N numbers (the jackpot) that nobody
+        won on its N numbers is no longer in play (its last number's claims were in time until
+        now, art. 2); the next stage (the consolation) takes over, or the game is over."""
+        stage = g.stage_spec
+        if stage is None or not stage.within or len(g.drawn) < stage.within or g.entries():
+            return []
+        return self._emit(ev.StageLapsed(g.index, g.stage, "within"))
 
     def can_correct(self) -> bool:
         """May the last ball be corrected now (a physical ball, no claim on it)?"""
@@ -133,7 +150,9 @@ class DrawMoves(EveningCore):
             )
         if number == old or number in g.drawn:
             raise err.AlreadyDrawn(f"{number} already drawn", f"Le {number} est déjà sorti.")
-        return self._emit(ev.DrawCorrected(g.index, len(g.drawn), old, number))
+        return self._emit(ev.DrawCorrected(g.index, len(g.drawn), old, number)) + (
+            self._found_winners(g)
+        )
 
     def allow_unmark(self) -> list[ev.Event]:
         """ "Vous pouvez démarquer": ends the game; annulled cartons come back."""
@@ -240,6 +259,8 @@ def _number_drawn(self: Any, e: ev.NumberDrawn) -> None:
     g.last_call = None
     if self.program.settings.auto_marking:
         self._auto_mark(g, e.number)
+    if not g.spec.game_type.claimed:  # the inversée: the cartons holding it are out
+        g.knocked.update(self.cartons[n].unit for n in self._by_number[e.number])
 
 
 @applies(ev.DrawCorrected)
@@ -251,6 +272,8 @@ def _draw_corrected(self: Any, e: ev.DrawCorrected) -> None:
         marks.discard(e.old)
     if self.program.settings.auto_marking:
         self._auto_mark(g, e.new)
+    if not g.spec.game_type.claimed:
+        g.knocked = {self.cartons[n].unit for x in g.drawn for n in self._by_number[x]}
 
 
 @applies(ev.UnmarkAllowed)

@@ -6,15 +6,13 @@ from typing import Any
 
 from loto_app.domain import commitment as draws
 from loto_app.domain import events as ev
+from loto_app.domain.carton_kinds import KINDS, Grid
 from loto_app.domain.cartons import (
     validate_classic,
     validate_maxi,
 )
 from loto_app.domain.evening.base import EveningCore
 from loto_app.domain.evening.state import BALLS, GameStatus
-from loto_app.domain.program import (
-    Kind,
-)
 from loto_app.domain.till import (
     SaleStatus,
 )
@@ -113,6 +111,9 @@ class Invariants(EveningCore):
                     "overturned": {n: o.to_dict() for n, o in sorted(g.overturned.items())},
                     "entries": {s: list(p) for s, p in sorted(g.valid.items())},
                     "commitment": g.commitment.to_dict() if g.commitment else None,
+                    "lapsed": [x.to_dict() for x in g.lapsed],
+                    "knocked": sorted(g.knocked),
+                    "sudden": [b.to_dict() for b in g.tie.sudden],
                     "revealed": g.revealed,
                 }
                 for g in self.games
@@ -123,12 +124,12 @@ class Invariants(EveningCore):
         """Raise AssertionError if the state breaks a rule (used by the tests)."""
         assert sorted(self.cartons) == list(range(1, len(self.cartons) + 1)), "carton numbering"
         for c in self.cartons.values():
-            (validate_maxi if c.kind is Kind.MAXIQUINE else validate_classic)(c.carton)
+            (validate_maxi if KINDS[c.kind].grid is Grid.MAXI else validate_classic)(c.carton)
             assert c.no in self.units[c.unit]
         for u, nos in self.units.items():
             kinds = {self.cartons[n].kind for n in nos}
             assert len(kinds) == 1
-            assert len(nos) == (3 if Kind.VITRINE in kinds else 1), f"unit {u} size"
+            assert len(nos) == KINDS[next(iter(kinds))].unit, f"unit {u} size"
             sold = [n in self.purchase_of for n in nos]
             assert all(sold) or not any(sold), f"unit {u} partly sold"
             kind = self.cartons[u].kind
@@ -154,7 +155,18 @@ class Invariants(EveningCore):
             assert g.index == i
             assert i == len(self.games) - 1 or g.status is GameStatus.FINISHED
             assert len(set(g.drawn)) == len(g.drawn) and all(n in BALLS for n in g.drawn)
-            assert len(g.awards) == g.stage <= len(g.spec.stages)
+            assert len(g.awards) + len(g.lapsed) == g.stage <= len(g.spec.stages)
+            done = sorted([a.stage for a in g.awards] + [x.stage for x in g.lapsed])
+            assert done == list(range(g.stage)), "each stage awarded or lapsed once, in order"
+            for x in g.lapsed:
+                spec = g.spec.stages[x.stage]
+                if x.why == "within":
+                    assert spec.within and not any(a.stage == x.stage for a in g.awards)
+                else:
+                    assert g.awards and g.spec.game_type.ends_after(g.spec, g.awards[-1].stage)
+            if g.spec.game_type.one_win_per_player:
+                won = [p for a in g.awards for _, p, _ in a.tickets]
+                assert len(won) == len(set(won)), "two lots to one player in a one-win game"
             if g.stage == len(g.spec.stages):
                 assert g.status is not GameStatus.RUNNING
             else:
@@ -169,7 +181,11 @@ class Invariants(EveningCore):
             drawn_at: dict[int, int] = {}
             for c in g.claims:
                 assert c.number is not None
-                if c.verdict in (Verdict.VALID, Verdict.AFTER_AWARD):
+                if c.via == "server":  # the inversée: untouched until its number
+                    assert not g.spec.game_type.claimed and c.verdict == Verdict.VALID
+                    before = set(g.drawn[: g.drawn.index(c.number)])
+                    assert not any(self.cartons[n].carton.numbers & before for n in c.unit_nos)
+                elif c.verdict in (Verdict.VALID, Verdict.AFTER_AWARD):
                     assert c.number in c.winning
                 if c.verdict == Verdict.VALID and c.claim_no not in g.overturned:
                     drawn_at.setdefault(c.stage, c.number)

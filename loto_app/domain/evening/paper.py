@@ -8,6 +8,7 @@ from typing import Any
 
 from loto_app.domain import errors as err
 from loto_app.domain import events as ev
+from loto_app.domain.carton_kinds import KINDS, Grid
 from loto_app.domain.cartons import (
     default_rng,
     generate_maxi,
@@ -155,14 +156,14 @@ class PaperMoves(EveningCore):
     def _print(self, kind: Kind, rng: random.Random, wanted: int = 1) -> ev.CartonsPrinted:
         """Number new cartons of the série (not applied)."""
         first = len(self.cartons) + 1
-        if kind is Kind.MAXIQUINE:
+        if KINDS[kind].grid is Grid.MAXI:
             grids = [generate_maxi(rng) for _ in range(wanted)]
             return ev.CartonsPrinted(
                 kind.value,
                 tuple((first + i, first + i, rows_of(c)) for i, c in enumerate(grids)),
             )
         strip = generate_strip(rng)
-        per_unit = 3 if kind is Kind.VITRINE else 1
+        per_unit = KINDS[kind].unit
         return ev.CartonsPrinted(
             kind.value,
             tuple((first + i, first + i - i % per_unit, rows_of(c)) for i, c in enumerate(strip)),

@@ -3,18 +3,21 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from typing import Any
 
 from loto_app.domain import errors as err
 from loto_app.domain import events as ev
 from loto_app.domain.evening.base import EveningCore, applies
-from loto_app.domain.evening.checks import check_digest, check_staff_name, lot_key
+from loto_app.domain.evening.checks import check_digest, check_staff_name, is_int, lot_key
 from loto_app.domain.evening.state import PLAY_SETTINGS, GameStatus
 from loto_app.domain.program import (
     KIND_LABELS,
+    GameSpec,
     Kind,
     Program,
     Stage,
+    default_offers,
 )
 from loto_app.limits import MAX_PARTNER_NAME, MAX_PARTNERS
 
@@ -88,12 +91,45 @@ class ProgramMoves(EveningCore):
             AmendmentRefused: with the French reason.
         """
         self._open()
+        if self.is_over:
+            raise err.AmendmentRefused("the evening is over", "La soirée est terminée.")
+        return self._amend(program, by)
+
+    def add_game(
+        self, spec: GameSpec, by: str = "animateur", at: int | None = None
+    ) -> list[ev.Event]:
+        """A partie improvisée: a game added during the evening (a donor arrived with a lot),
+        by the animateur or the organiser, at `at` (default: after the games already started;
+        never before one of them), even once every announced game is played. It enters the
+        program (`ProgramAmended`), so the règlement, the report and the replay know it; until
+        it starts it is edited like any game not started.
+
+        Raises:
+            AmendmentRefused: a position among the games already started.
+        """
+        self._open()
+        if not isinstance(spec, GameSpec):
+            raise err.InvalidArgument(f"added game of {type(spec).__name__}, not a GameSpec")
+        frozen = self.first_amendable_game
+        games = self.program.games
+        at = len(games) if at is None else at
+        if not is_int(at) or not frozen <= at <= len(games):
+            raise err.AmendmentRefused(
+                f"improvised game at {at!r:.10}, not in {frozen}..{len(games)}",
+                "Une partie ajoutée se joue après celles qui ont commencé.",
+            )
+        added = replace(spec, improvised=True)
+        offers = self.program.offers
+        if added.kind not in self.program.kinds():  # cartons of a kind not sold yet tonight
+            offers = (*offers, *default_offers({added.kind}))
+        program = replace(self.program, games=(*games[:at], added, *games[at:]), offers=offers)
+        return self._amend(program, by)
+
+    def _amend(self, program: Program, by: str) -> list[ev.Event]:
         if not isinstance(program, Program):
             raise err.InvalidArgument(f"amendment of {type(program).__name__}, not a Program")
         by = check_staff_name(by)
         old, frozen = self.program, self.first_amendable_game
-        if self.is_over:
-            raise err.AmendmentRefused("the evening is over", "La soirée est terminée.")
         if program.series != old.series:
             raise err.AmendmentRefused(
                 f"series {old.series!r} -> {program.series!r:.20}",

@@ -7,6 +7,7 @@ from typing import Any
 
 from loto_app.domain import errors as err
 from loto_app.domain import events as ev
+from loto_app.domain.carton_kinds import KINDS
 from loto_app.domain.cartons import (
     Carton,
     default_rng,
@@ -295,9 +296,10 @@ class SalesMoves(EveningCore):
                 f"no {kind} game tonight", "Aucune partie de ce type n'est au programme."
             )
         self._check_sellable(kind)
-        if planche and kind not in (Kind.CLASSIQUE, Kind.SPECIAL):
+        if planche and not KINDS[kind].planche:
             raise err.InvalidSale(
-                f"no planche of {kind} cartons", "Planche : classique ou spéciale."
+                f"no planche of {kind} cartons",
+                "Pas de planche pour ces cartons (ni vitrine, ni maxiquine, ni enfants).",
             )
         if not planche and not (is_int(quantity) and 1 <= quantity <= MAX_PER_SALE):
             raise err.InvalidSale(

@@ -84,11 +84,12 @@ class Tie:
     share_offered_to: tuple[str, ...] = ()
     answers: dict[str, bool] = field(default_factory=dict)
     broken: ev.TieBroken | None = None
+    sudden: list[ev.SuddenDeathBall] = field(default_factory=list)  # the mort subite's balls
 
     @property
     def closed(self) -> bool:
         """Claims are closed once the animateur started settling the tie."""
-        return bool(self.share_offered_to) or self.broken is not None
+        return bool(self.share_offered_to) or self.broken is not None or bool(self.sudden)
 
     @property
     def share_refused(self) -> bool:
@@ -125,6 +126,9 @@ class Game:
     # with a valid claim on each stage (the entries), in claim order
     judged: set[tuple[int, int | None, tuple[int, ...]]] = field(default_factory=set)
     valid: dict[int, dict[str, None]] = field(default_factory=dict)
+    lapsed: list[ev.StageLapsed] = field(default_factory=list)  # stages no longer in play
+    # the partie inversée: units out (a number of theirs drawn)
+    knocked: set[int] = field(default_factory=set)
 
     @property
     def stage_spec(self) -> Stage | None:

@@ -12,17 +12,36 @@ from loto_app.domain.cartons import (
     default_rng,
 )
 from loto_app.domain.evening.base import EveningCore, applies
-from loto_app.domain.evening.checks import is_int
-from loto_app.domain.evening.state import TOKEN_BAG, Game
+from loto_app.domain.evening.checks import check_ball, is_int
+from loto_app.domain.evening.state import BALLS, TOKEN_BAG, Game
+from loto_app.domain.games import TIE_LABELS, TieRule
 from loto_app.domain.program import (
     Kind,
     TieMethod,
     TokenSource,
 )
+from loto_app.domain.verdicts import Verdict
 
 
 class TieMoves(EveningCore):
     """Ex aequo: the share offered and answered, the token draw, consolations."""
+
+    def tie_rule(self, g: Game) -> TieRule:
+        """The rule that settles this game's ex aequo: its own, else the evening's (DRAW when
+        the evening draws only; EVENING then means the share offered to two on a divisible
+        lot, else tokens)."""
+        if g.spec.tie is not TieRule.EVENING:
+            return g.spec.tie
+        if self.program.settings.tie_method is TieMethod.DRAW:
+            return TieRule.DRAW
+        return TieRule.EVENING
+
+    def _not_the_rule(self, g: Game, asked: str) -> err.LotoError:
+        rule = self.tie_rule(g)
+        return err.NotSuddenDeath(
+            f"{asked} in a game settling ties by {rule.value or 'share_or_draw'}",
+            f"Cette partie départage ses ex aequo ainsi\u00a0: {TIE_LABELS[rule].lower()}.",
+        )
 
     def offer_share(self) -> list[ev.Event]:
         """Ask the two tied players whether they share the divisible lot (art. 4)."""
@@ -31,11 +50,14 @@ class TieMoves(EveningCore):
         entries = g.entries()
         stage = g.stage_spec
         assert stage is not None
-        if self.program.settings.tie_method is not TieMethod.SHARE_OR_DRAW:
+        rule = self.tie_rule(g)
+        if rule is TieRule.DRAW and g.spec.tie is TieRule.EVENING:
             raise err.ShareNotAllowed(
                 "the evening settles ties by draw only",
                 "Ce soir, les ex aequo se départagent par tirage au sort.",
             )
+        if rule is not TieRule.EVENING:
+            raise self._not_the_rule(g, "share offered")
         if len(entries) != 2:
             raise err.ShareNotAllowed(
                 f"{len(entries)} players tied, sharing needs exactly 2",
@@ -120,6 +142,11 @@ class TieMoves(EveningCore):
         if len(entries) < 2 or g.tie.broken is not None:
             raise err.NoTie(f"{len(entries)} valid entries, tie broken: {g.tie.broken is not None}")
         self._after_last_call(g)
+        rule = self.tie_rule(g)
+        if rule in (TieRule.EACH, TieRule.SHARE) or (
+            rule is TieRule.SUDDEN_DEATH and self.sudden_balls_left(g)
+        ):
+            raise self._not_the_rule(g, "token draw")
         st = self.program.settings
         if st.token_source is not source:
             raise err.WrongTokenSource(
@@ -130,7 +157,7 @@ class TieMoves(EveningCore):
             )
         lot = g.spec.stages[g.stage].lot
         if (
-            st.tie_method is TieMethod.SHARE_OR_DRAW
+            rule is TieRule.EVENING
             and len(entries) == 2
             and lot.divisible
             and not g.tie.share_refused
@@ -142,6 +169,73 @@ class TieMoves(EveningCore):
                 else None,
             )
         return g, entries
+
+    def sudden_balls_left(self, g: Game) -> list[int]:
+        """The balls a mort subite may still draw: not out in the game, not drawn for it."""
+        out = set(g.drawn) | {b.number for b in g.tie.sudden}
+        return [n for n in BALLS if n not in out]
+
+    def _winning_numbers(self, g: Game, player_id: str) -> frozenset[int]:
+        """The numbers of a tied player's winning cartons on the stage in play (every unit of
+        theirs with a valid claim that is an entry)."""
+        out: set[int] = set()
+        for c in g.stage_claims():
+            o = g.overturned.get(c.claim_no)
+            entry = o.entry if o is not None else c.verdict == Verdict.VALID
+            if c.player_id == player_id and entry:
+                for n in c.unit_nos:
+                    out |= self.cartons[n].carton.numbers
+        return frozenset(out)
+
+    def sudden_death_ball(
+        self, number: int | None = None, rng: random.Random | None = None
+    ) -> list[ev.Event]:
+        """One extra ball of the mort subite (a game whose tie rule it is): drawn by the app
+        among the balls not out when the evening's tie-breaks come from the app, typed by the
+        animateur (`number`) when they come from the bag (the physical boulier's default).
+        The tied players whose winning carton holds it stay in (when
+        nobody's does, everyone stays); the last one left wins, the others get a consolation
+        (docs/RULES.md, "Ex aequo"). The balls go back in the boulier: they are not drawn."""
+        g = self._running()
+        entries = g.entries()
+        if len(entries) < 2 or g.tie.broken is not None:
+            raise err.NoTie(f"{len(entries)} valid entries, tie broken: {g.tie.broken is not None}")
+        self._after_last_call(g)
+        if self.tie_rule(g) is not TieRule.SUDDEN_DEATH:
+            raise self._not_the_rule(g, "sudden death ball")
+        left_balls = self.sudden_balls_left(g)
+        if not left_balls:
+            raise err.NoNumberLeft("no ball left for the sudden death")
+        physical = self.program.settings.token_source is TokenSource.BAG
+        if physical:
+            if number is None:
+                raise err.InvalidNumber(
+                    "the animateur types the sudden death ball",
+                    "Tapez le numéro de la boule tirée.",
+                )
+            number = check_ball(number)
+            if number not in left_balls:
+                raise err.AlreadyDrawn(
+                    f"{number} already out",
+                    f"Le {number} est déjà sorti\u202f: tirez-en une autre.",
+                )
+        elif number is not None:
+            raise err.WrongTokenSource(
+                "the app draws the sudden death ball", "Ce soir, l'appli tire la boule."
+            )
+        else:
+            number = (rng or default_rng()).choice(left_balls)
+        contenders = g.tie.sudden[-1].left if g.tie.sudden else entries
+        holders = tuple(p for p in contenders if number in self._winning_numbers(g, p))
+        left = holders or contenders
+        source = "bag" if physical else "app"
+        events = self._emit(ev.SuddenDeathBall(g.index, g.stage, number, left, source))
+        if len(left) == 1:
+            events += self._emit(ev.TieBroken(g.index, g.stage, "sudden", (), left, source))
+            for p in entries:
+                if p not in left:
+                    events += self._console(g.index, g.stage, p, "tie", rng)
+        return events
 
     def _tokens_drawn(
         self,
@@ -193,6 +287,11 @@ def _share_offered(self: Any, e: ev.ShareOffered) -> None:
 @applies(ev.ShareAnswered)
 def _share_answered(self: Any, e: ev.ShareAnswered) -> None:
     self.games[e.game].tie.answers[e.player_id] = e.accepted
+
+
+@applies(ev.SuddenDeathBall)
+def _sudden_death_ball(self: Any, e: ev.SuddenDeathBall) -> None:
+    self.games[e.game].tie.sudden.append(e)
 
 
 @applies(ev.TieBroken)

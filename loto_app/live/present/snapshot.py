@@ -10,7 +10,8 @@ from urllib.parse import parse_qs, urlparse
 from loto_app.domain import commitment as draws
 from loto_app.domain import events as ev
 from loto_app.domain.engine import Evening, Game, GameStatus
-from loto_app.domain.patterns import RULES
+from loto_app.domain.games import TIE_LABELS, TieRule
+from loto_app.domain.patterns import RULES, Pattern
 from loto_app.domain.program import KIND_LABELS, PATTERN_LABELS, Kind, TieMethod
 from loto_app.domain.verdicts import Verdict
 from loto_app.live.present.show import GameTimes, clock, show
@@ -52,10 +53,16 @@ def claim_word(e: Evening) -> str:
         nxt = e.next_game_index()
         if nxt >= len(e.program.games):
             return ""
-        return f"{CLAIM_WORDS[e.program.games[nxt].stages[0].pattern]} !"
+        return _shout(e.program.games[nxt].stages[0].pattern)
     if g.stage >= len(g.spec.stages):
         return ""
-    return f"{CLAIM_WORDS[g.spec.stages[g.stage].pattern]} !"
+    return _shout(g.spec.stages[g.stage].pattern)
+
+
+def _shout(pattern: Pattern) -> str:
+    """ "QUINE !"; "" for a stage nobody claims (the inversée: the server finds the winner)."""
+    word = CLAIM_WORDS[pattern]
+    return f"{word}\u202f!" if word else ""
 
 
 def decision_text(e: Evening, d: ev.Event) -> str:
@@ -142,6 +149,19 @@ def _announcement(e: Evening, g: Game | None) -> tuple[str, str]:
                 if isinstance(x, ev.DrawCorrected):
                     return f"Correction : le {x.old} est remplacé par le {x.new}.", "info"
                 return f"{st.label} en jeu : {st.lot.description}", "info"
+            case ev.ClaimMade() if x.game == g.index and x.via == "server":
+                n = len(g.entries()) if x.stage == g.stage else 1
+                if n > 1:
+                    return (
+                        f"Ex aequo\u00a0: les {n} derniers cartons sont éliminés par le "
+                        f"{x.number}.",
+                        "tie",
+                    )
+                return (
+                    f"Dernier carton en jeu\u00a0: {_name(e, x.player_id)} "
+                    f"(carton {x.carton_no}) gagne\u202f!",
+                    "check",
+                )
             case ev.ClaimMade() if x.game == g.index:
                 who = _name(e, x.player_id)
                 stage = g.spec.stages[x.stage]
@@ -187,7 +207,39 @@ def _announcement(e: Evening, g: Game | None) -> tuple[str, str]:
                 if not x.accepted:
                     return f"{_name(e, x.player_id)} refuse le partage : tirage au sort.", "tie"
                 continue
+            case ev.StageLapsed():
+                if x.why != "within" or x.game != g.index:
+                    continue  # (the award before it says it)
+                lapsed = g.spec.stages[x.stage]
+                nxt = g.stage_spec
+                then = (
+                    f"on joue maintenant pour {nxt.lot.description}."
+                    if nxt is not None
+                    else "la partie est terminée."
+                )
+                return (
+                    f"Jackpot non gagné en {lapsed.within} numéros\u00a0: {then}",
+                    "info",
+                )
+            case ev.SuddenDeathBall():
+                if len(x.left) == 1:
+                    continue  # (the tie broken says who won)
+                names = ", ".join(_name(e, p) for p in x.left)
+                return f"Mort subite\u00a0: le {x.number}. Encore en lice\u00a0: {names}.", "tie"
             case ev.TieBroken():
+                if x.method == "sudden":
+                    balls = ", ".join(str(b.number) for b in g.tie.sudden)
+                    return (
+                        f"Mort subite ({balls})\u00a0: {_name(e, x.winners[0])} gagne\u202f!",
+                        "tie",
+                    )
+                if x.method == "each":
+                    names = " et ".join(_name(e, p) for p in x.winners)
+                    return f"Ex aequo\u00a0: un lot identique pour {names}.", "winner"
+                if x.method == "share" and len(x.winners) > 2:
+                    lot = g.spec.stages[x.stage].lot.description if x.game == g.index else "Lot"
+                    names = ", ".join(_name(e, p) for p in x.winners)
+                    return f"Lot partagé en {len(x.winners)}\u00a0: {lot} — {names}.", "winner"
                 if x.method == "share":
                     lot = g.spec.stages[x.stage].lot.description if x.game == g.index else "Lot"
                     halves = ", ".join(f"moitié pour {_name(e, p)}" for p in x.winners)
@@ -403,14 +455,20 @@ def public_snapshot(
     lc = g.last_call if g else None
     tie_open = bool(g and len(entries) > 1 and not g.tie.broken)
     word = claim_word(e)
+    # the game's tie rule (its own, or the evening's: EVENING is "share offered, else tokens")
+    rule = e.tie_rule(g) if g else TieRule.EVENING
+    balls_left = bool(g and e.sudden_balls_left(g))
+    sudden = rule is TieRule.SUDDEN_DEATH and balls_left
     share_first = bool(
         tie_open
         and g
         and st
         and len(entries) == 2
         and st.lot.divisible
+        and rule is TieRule.EVENING
         and settings.tie_method is TieMethod.SHARE_OR_DRAW
     )
+    inversee = bool(g and not g.spec.game_type.claimed)
     # the tied players, in entry order (the animateur types their tokens, or the answer of a
     # paper player, against this order; `tie_key` makes sure it did not change meanwhile)
     tied = [
@@ -438,10 +496,30 @@ def public_snapshot(
         # a token draw may settle the tie now: after the last call, and the share asked first
         # (and refused) when two are tied on a divisible lot
         "draw_allowed": bool(
-            tie_open and lc is None and (not share_first or (g and g.tie.share_refused))
+            tie_open
+            and lc is None
+            and rule in (TieRule.EVENING, TieRule.DRAW, TieRule.SUDDEN_DEATH)
+            and not sudden
+            and (not share_first or (g and g.tie.share_refused))
         ),
         "share_first": share_first and not bool(g and g.tie.share_refused),
-        "award_allowed": bool(entries and lc is None and not tie_open),
+        # a game settled by extra balls among the tied (mort subite): one ball a tap
+        "sudden_allowed": bool(tie_open and lc is None and sudden),
+        "sudden_balls": [b.number for b in g.tie.sudden] if g else [],
+        "sudden_left": [_name(e, p) for p in g.tie.sudden[-1].left] if g and g.tie.sudden else [],
+        # the game's own rule gives each a lot, or shares it: awarded at once
+        "award_allowed": bool(
+            entries and lc is None and (not tie_open or rule in (TieRule.EACH, TieRule.SHARE))
+        ),
+        "tie_rule": rule.value,
+        "tie_rule_label": TIE_LABELS[rule] if g and g.spec.tie is not TieRule.EVENING else "",
+        "game_type": g.spec.game_type.label if g else "",
+        # the partie inversée: the cartons still in play (nobody claims)
+        "inversee": inversee,
+        "standing": len(e.standing(g)) if g and inversee else 0,
+        # the jackpot en N numéros: the numbers it may still be won in
+        "jackpot_within": st.within if st else 0,
+        "jackpot_left": max(0, st.within - len(g.drawn)) if g and st and st.within else 0,
         "reclamations": sum(1 for c in claims if c["verdict"] == Verdict.AFTER_AWARD.value),
         "decisions": [decision_text(e, d) for d in reversed(e.decisions[-6:])],
         "paper_share": [t for t in tied if t["paper"] and t["offered"] and not t["answered"]],
@@ -490,6 +568,7 @@ def public_snapshot(
             and st.lot.divisible
             and not g.tie.closed
             and lc is None
+            and rule is TieRule.EVENING
             and e.program.settings.tie_method.value == "share_or_draw"
         ),
         "share_pending": bool(

@@ -6,13 +6,14 @@ import dataclasses
 import json
 
 from loto_app.domain import events as ev
+from loto_app.domain.carton_kinds import KINDS
 from loto_app.domain.engine import Evening, Game, GameStatus
 from loto_app.domain.patterns import targets
 from loto_app.domain.program import Kind, carton_kind_label
 from loto_app.domain.serial import check_code
 from loto_app.domain.till import SaleStatus
 from loto_app.domain.verdicts import VERDICT_LABELS, Verdict
-from loto_app.wording import HALF_LOT, TicketView, euros, plural, share_note, ticket_view
+from loto_app.wording import TicketView, euros, plural, share_note, ticket_view
 
 
 @dataclasses.dataclass
@@ -70,22 +71,9 @@ class OrderView:
 
 
 #: a kind of carton, as a player reads it: (group title, what one looks like)
-KIND_WORDS: dict[Kind, tuple[str, str]] = {
-    Kind.CLASSIQUE: ("Cartons classiques", "Le carton habituel : 3 lignes de 5 numéros."),
-    Kind.SPECIAL: ("Cartons de la partie spéciale", "Un carton habituel, pour cette partie seule."),
-    Kind.VITRINE: (
-        "Vitrines",
-        "3 cartons vendus et joués ensemble : un lot pour 1 carton plein, puis 2, puis 3.",
-    ),
-    Kind.MAXIQUINE: ("Grands cartons (maxiquine)", "Un grand carton de 25 numéros."),
-}
+KIND_WORDS: dict[Kind, tuple[str, str]] = {k: (d.title, d.looks) for k, d in KINDS.items()}
 #: a kind's cartons in the plural, after a count ("3 cartons classiques")
-_KIND_PLURAL: dict[Kind, tuple[str, str]] = {
-    Kind.CLASSIQUE: ("carton classique", "cartons classiques"),
-    Kind.SPECIAL: ("carton spécial", "cartons spéciaux"),
-    Kind.VITRINE: ("vitrine de 3 cartons", "vitrines de 3 cartons"),
-    Kind.MAXIQUINE: ("grand carton", "grands cartons"),
-}
+_KIND_PLURAL: dict[Kind, tuple[str, str]] = {k: (d.one, d.many) for k, d in KINDS.items()}
 
 
 def _game_what(e: Evening, index: int) -> str:
@@ -302,7 +290,8 @@ def _outcome(e: Evening, g: Game, stage: int, player_id: str) -> tuple[str, str]
         mine = [t for t in ev.issued_tickets(award) if t.player_id == player_id]
         if mine:
             t = mine[0]
-            half = f" (la {HALF_LOT})" if share_note(t.share) else ""
+            note = share_note(t.share)
+            half = f" (la {note})" if t.share == ev.HALF else f" ({note})" if note else ""
             return f"Gagné ! {lot}{half} : ticket n° {t.no}, à retirer au comptoir.", "valid"
     if tie is not None and tie.method == "draw" and player_id not in tie.winners:
         voucher = any(

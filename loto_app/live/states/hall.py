@@ -76,6 +76,18 @@ class HallView(ReadBack, rx.State):
     draw_allowed: bool = False
     share_first: bool = False
     award_allowed: bool = False
+    # a game's own tie rule (its label; "" for the evening's), the mort subite's balls
+    tie_rule: str = ""
+    tie_rule_label: str = ""
+    sudden_allowed: bool = False
+    sudden_balls: list[int] = []
+    sudden_left: list[str] = []
+    # the game's type; the inversée's cartons still in play; the jackpot's numbers left
+    game_type: str = ""
+    inversee: bool = False
+    standing: int = 0
+    jackpot_within: int = 0
+    jackpot_left: int = 0
     paper_share: list[dict[str, Any]] = []
     # claims after the award, and the association's decisions (art. 8)
     reclamations: int = 0
