@@ -7,6 +7,7 @@ import reflex as rx
 from loto_app.components.palette import (
     ACCENT,
     ANNULLED_BG,
+    CARTON_BANDS,
     CELL_BORDER,
     CELL_EMPTY,
     DRAWN,
@@ -81,6 +82,15 @@ def _claim_label(c: rx.Var[CartonView]) -> rx.Var:
     """What the claim button says: the stage it claims, or why it cannot claim now (never an
     invitation to claim what this carton cannot)."""
     return rx.cond(
+        HallView.inversee & IN_PLAY & c.plays,
+        # the inversée: nobody claims, the carton is in or out
+        rx.cond(c.knocked, "Éliminé", "Toujours en jeu"),
+        _claim_word(c),
+    )
+
+
+def _claim_word(c: rx.Var[CartonView]) -> rx.Var:
+    return rx.cond(
         c.annulled,
         "Carton annulé",
         rx.cond(
@@ -117,18 +127,37 @@ def _annulled_bar(c: rx.Var[CartonView]) -> rx.Component:
     )
 
 
+def _kind_label(c: rx.Var[CartonView]) -> rx.Component:
+    """The carton's kind; a coloured série's (and the enfants') on its colour's band, white
+    text, so that "carton vert" is seen at a glance as the hall's paper ones are."""
+    band = rx.match(c.kind, *CARTON_BANDS.items(), "")
+    return rx.cond(
+        band != "",
+        rx.text(
+            c.kind_label,
+            background=band,
+            color=ON_SOLID,
+            font_weight="800",
+            padding="0 0.6rem",
+            border_radius="0.4rem",
+            custom_attrs=tid(f"band-{c.no}"),
+        ),
+        rx.text(c.kind_label, color=MUTED),
+    )
+
+
 def carton_card(c: rx.Var[CartonView]) -> rx.Component:
     """One carton with its header, grid and claim button."""
     cols = rx.cond(c.kind == "maxiquine", "repeat(5, minmax(0, 1fr))", "repeat(9, minmax(0, 1fr))")
-    can_claim = HallView.claim_open & c.plays & ~c.annulled & ~CLAIMED_NOW
+    can_claim = HallView.claim_open & c.plays & ~c.annulled & ~CLAIMED_NOW & ~HallView.inversee
     return rx.box(
         rx.hstack(
             rx.text(f"Carton n° {c.no}", font_weight="800", font_size="1.1rem"),
-            rx.text(c.kind_label, color=MUTED),
+            _kind_label(c),
             rx.cond(c.free, rx.badge("offert", color_scheme="green", size="2")),
             rx.spacer(),
             rx.cond(
-                c.plays & ~c.annulled & IN_PLAY,
+                c.plays & ~c.annulled & ~c.knocked & IN_PLAY,
                 rx.badge("en jeu", color_scheme="green", size="2", high_contrast=True),
             ),
             width="100%",

@@ -31,6 +31,7 @@ from loto_app.components.ui import (
     tid,
 )
 from loto_app.live.input.disputes import DECISIONS
+from loto_app.live.input.improvised import IMPROVISED_TYPES
 from loto_app.live.states.animateur import AnimateurState
 from loto_app.live.states.hall import HallView
 
@@ -361,56 +362,79 @@ def _waiting(label: str, testid: str) -> rx.Component:
     )
 
 
+def _sudden_death() -> rx.Component:
+    """A game settled by mort subite: one extra ball a tap (the app's, or the ball drawn from
+    the bag typed in), the balls so far and who is still in."""
+    return rx.fragment(
+        rx.text(
+            "Mort subite : une boule supplémentaire à la fois ; seuls les ex aequo dont le "
+            "carton gagnant porte le numéro restent en lice.",
+            custom_attrs=tid("sudden-rule"),
+        ),
+        rx.cond(
+            HallView.sudden_balls.length() > 0,
+            rx.text(
+                "Boules : ",
+                rx.text.span(HallView.sudden_balls.join(", ")),
+                " — encore en lice : ",
+                rx.text.span(HallView.sudden_left.join(", ")),
+                font_weight="700",
+                custom_attrs=tid("sudden-balls"),
+            ),
+        ),
+        rx.cond(
+            HallView.token_source == "app",
+            big_button(
+                "Tirer une boule supplémentaire",
+                "sudden-ball",
+                on_click=AnimateurState.sudden_ball(None),
+                disabled=~HallView.sudden_allowed,
+                background=INFO,
+                color=ON_SOLID,
+                width="100%",
+            ),
+            rx.form(
+                rx.hstack(
+                    _ball_input("sudden-input", "Numéro de la boule supplémentaire"),
+                    big_button(
+                        "Annoncer la boule",
+                        "sudden-submit",
+                        type="submit",
+                        disabled=~HallView.sudden_allowed,
+                    ),
+                ),
+                on_submit=AnimateurState.sudden_ball,
+                reset_on_submit=True,
+            ),
+        ),
+    )
+
+
 def _tie_controls() -> rx.Component:
     """An ex aequo, one step at a time, its next step the one button in view: wait for the
-    last call, propose the share (two on a divisible lot), then the tokens (typed from the bag,
-    or drawn by the app); the lot is awarded once the tie is settled (`_next_action`)."""
+    last call, then as the game's rule says: propose the share (two on a divisible lot) then
+    the tokens (typed from the bag, or drawn by the app); the mort subite's extra balls; or,
+    when the rule gives each a lot or shares it, the award at once."""
     return rx.box(
-        rx.text("Ex aequo : ", rx.text.span(HallView.entries.join(", ")), font_weight="800"),
+        rx.text("Ex aequo : ", rx.text.span(HallView.entries.join(", ")), font_weight="800"),
+        rx.cond(
+            HallView.tie_rule_label != "",
+            rx.text(
+                "Règle de cette partie : ",
+                rx.text.span(HallView.tie_rule_label),
+                custom_attrs=tid("tie-rule"),
+            ),
+        ),
         rx.cond(
             HallView.last_call,
             _waiting("Dernier appel en cours…", "tie-wait"),
             rx.cond(
-                HallView.share_first,
-                rx.fragment(
-                    rx.text(
-                        "Deux ex aequo sur un lot partageable : proposez d'abord le partage "
-                        "(moitié chacun, art. 4). Les jetons viennent après un refus.",
-                        custom_attrs=tid("share-first"),
-                    ),
-                    rx.cond(
-                        HallView.share_pending,
-                        rx.fragment(
-                            rx.text(
-                                "Partage proposé : en attente de la réponse des joueurs.",
-                                font_weight="700",
-                                custom_attrs=tid("share-pending"),
-                            ),
-                            _paper_answers(),
-                        ),
-                        big_button(
-                            "Proposer le partage",
-                            "tie-share",
-                            on_click=AnimateurState.tie_share,
-                            disabled=~HallView.share_possible,
-                            background=INFO,
-                            color=ON_SOLID,
-                            width="100%",
-                        ),
-                    ),
-                ),
+                HallView.award_allowed,
+                _award(),
                 rx.cond(
-                    HallView.token_source == "app",
-                    big_button(
-                        "Tirage au sort des jetons",
-                        "tie-draw",
-                        on_click=AnimateurState.tie_draw,
-                        disabled=~HallView.draw_allowed,
-                        background=INFO,
-                        color=ON_SOLID,
-                        width="100%",
-                    ),
-                    _bag_tokens(),
+                    HallView.sudden_allowed,
+                    _sudden_death(),
+                    _share_or_tokens(),
                 ),
             ),
         ),
@@ -421,6 +445,53 @@ def _tie_controls() -> rx.Component:
         flex_direction="column",
         gap="0.5rem",
         custom_attrs=tid("tie-controls"),
+    )
+
+
+def _share_or_tokens() -> rx.Component:
+    """The evening's way: the share asked first (two on a divisible lot), then tokens."""
+    return rx.cond(
+        HallView.share_first,
+        rx.fragment(
+            rx.text(
+                "Deux ex aequo sur un lot partageable : proposez d'abord le partage "
+                "(moitié chacun, art. 4). Les jetons viennent après un refus.",
+                custom_attrs=tid("share-first"),
+            ),
+            rx.cond(
+                HallView.share_pending,
+                rx.fragment(
+                    rx.text(
+                        "Partage proposé : en attente de la réponse des joueurs.",
+                        font_weight="700",
+                        custom_attrs=tid("share-pending"),
+                    ),
+                    _paper_answers(),
+                ),
+                big_button(
+                    "Proposer le partage",
+                    "tie-share",
+                    on_click=AnimateurState.tie_share,
+                    disabled=~HallView.share_possible,
+                    background=INFO,
+                    color=ON_SOLID,
+                    width="100%",
+                ),
+            ),
+        ),
+        rx.cond(
+            HallView.token_source == "app",
+            big_button(
+                "Tirage au sort des jetons",
+                "tie-draw",
+                on_click=AnimateurState.tie_draw,
+                disabled=~HallView.draw_allowed,
+                background=INFO,
+                color=ON_SOLID,
+                width="100%",
+            ),
+            _bag_tokens(),
+        ),
     )
 
 
@@ -569,6 +640,58 @@ def _correction() -> rx.Component:
             ),
             custom_attrs=tid("correction"),
         ),
+    )
+
+
+def _improvise() -> rx.Component:
+    """A partie improvisée: a donor arrived with a lot; the game joins the program after the
+    games already started (the organiser edits it fully until it starts)."""
+    return rx.box(
+        rx.heading("Partie improvisée", size="5"),
+        _panel_button("Ajouter une partie…", "improvise", "improvise-open"),
+        rx.cond(
+            AnimateurState.panel == "improvise",
+            rx.form(
+                rx.el.label(
+                    "Type de partie",
+                    rx.el.select(
+                        *[rx.el.option(label, value=v) for v, label in IMPROVISED_TYPES],
+                        name="type",
+                        default_value=IMPROVISED_TYPES[0][0],
+                        font_size="1.2rem",
+                        padding="0.5rem",
+                        custom_attrs=tid("improvise-type"),
+                    ),
+                    display="flex",
+                    flex_direction="column",
+                    gap="0.2rem",
+                    font_weight="700",
+                ),
+                rx.el.label(
+                    "Le lot",
+                    rx.input(
+                        name="lot",
+                        size="3",
+                        max_length=120,
+                        placeholder="Un panier garni offert par la boulangerie",
+                        custom_attrs=tid("improvise-lot"),
+                    ),
+                    display="flex",
+                    flex_direction="column",
+                    gap="0.2rem",
+                    font_weight="700",
+                ),
+                big_button("Ajouter au programme", "improvise-submit", type="submit", width="100%"),
+                on_submit=AnimateurState.add_game,
+                reset_on_submit=True,
+                display="flex",
+                flex_direction="column",
+                gap="0.6rem",
+                margin_top="0.5rem",
+            ),
+        ),
+        padding_top="0.5rem",
+        custom_attrs=tid("improvise"),
     )
 
 
@@ -754,6 +877,7 @@ def _dashboard() -> rx.Component:
         _pane(_claims(), name="claims"),
         _pane(
             rx.cond(HallView.status == "running", _paper_claim()),
+            rx.cond(~HallView.closed, _improvise()),
             _decisions(),
             _pair_screen(),
             rx.button(

@@ -194,7 +194,7 @@ def _header() -> rx.Component:
                     ),
                 ),
                 rx.text(
-                    f"En jeu : {HallView.stage_label} — {HallView.lot_label}",
+                    f"En jeu : {HallView.stage_label} — {HallView.lot_label}",
                     font_size=MEDIUM,
                     font_weight="900",
                     color=TV_HIGHLIGHT,
@@ -204,11 +204,38 @@ def _header() -> rx.Component:
                 gap="0.8rem",
             ),
         ),
+        _game_count(),
         justify="between",
         align="center",
         wrap="wrap",
         gap="0.5rem 2rem",
         width="100%",
+    )
+
+
+def _game_count() -> rx.Component:
+    """What the hall counts in some games: the inversée's cartons still in play, the numbers
+    the jackpot may still be won in."""
+    return rx.cond(
+        IN_GAME & HallView.inversee,
+        rx.text(
+            "Cartons encore en jeu : ",
+            rx.text.strong(HallView.standing),
+            font_size=MEDIUM,
+            font_weight="800",
+            custom_attrs=tid("standing"),
+        ),
+        rx.cond(
+            IN_GAME & (HallView.jackpot_within > 0),
+            rx.text(
+                f"Jackpot si carton plein en {HallView.jackpot_within} numéros : encore ",
+                rx.text.strong(HallView.jackpot_left),
+                rx.cond(HallView.jackpot_left > 1, " numéros", " numéro"),
+                font_size=MEDIUM,
+                font_weight="800",
+                custom_attrs=tid("jackpot-left"),
+            ),
+        ),
     )
 
 

@@ -119,6 +119,10 @@ class EveningCore:
             and carton_no not in self.voided
         )
 
+    def cartons_with(self, number: int) -> list[int]:
+        """The sold cartons holding this number (in the order they were sold)."""
+        return list(self._by_number.get(number, ()))
+
     def tickets(self) -> dict[int, LotTicket]:
         """Every lot ticket and "carton offert" voucher, voided ones included (`withdrawn`)."""
         return dict(self.lot_tickets)

@@ -147,8 +147,17 @@ def _announcement(e: Evening, g: Game | None) -> tuple[str, str]:
                 if st is None:
                     return "", "info"
                 if isinstance(x, ev.DrawCorrected):
-                    return f"Correction : le {x.old} est remplacé par le {x.new}.", "info"
-                return f"{st.label} en jeu : {st.lot.description}", "info"
+                    return f"Correction : le {x.old} est remplacé par le {x.new}.", "info"
+                gone = g.lapsed[-1] if g.lapsed else None
+                if gone is not None and gone.why == "within":
+                    within = g.spec.stages[gone.stage].within
+                    if len(g.drawn) == within + 1:  # the first number after the jackpot's
+                        return (
+                            f"Jackpot non gagné en {within} numéros\u00a0: on joue maintenant "
+                            f"pour {st.lot.description}.",
+                            "info",
+                        )
+                return f"{st.label} en jeu : {st.lot.description}", "info"
             case ev.ClaimMade() if x.game == g.index and x.via == "server":
                 n = len(g.entries()) if x.stage == g.stage else 1
                 if n > 1:

@@ -36,6 +36,8 @@ class CartonView:
     # the target lines of its unit for each stage of the game it plays now, by pattern (JSON,
     # `patterns.targets`): the phone's hint and "plus qu'un numéro" (assets/targets.js)
     targets: str = ""
+    # the partie inversée: a number of its unit is out, the carton is "éliminé"
+    knocked: bool = False
 
 
 @dataclasses.dataclass
@@ -360,6 +362,7 @@ def private_view(e: Evening, player_id: str) -> PrivateView:
                 check=check_code(e.key, e.program.series, c.no),
                 plays=e.plays(c.no),
                 annulled=bool(g and c.unit in g.annulled),
+                knocked=bool(g and c.unit in g.knocked and not g.spec.game_type.claimed),
                 free=e.purchase_of[c.no].reason == "consolation",
                 when=_when(e, c.no),
                 rows=rows,

@@ -36,6 +36,8 @@ from loto_app.storage.db import database_url
 if TYPE_CHECKING:
     import reflex as rx
 
+    from loto_app.domain.engine import Evening
+
 log = logging.getLogger(__name__)
 
 _app: rx.App | None = None
@@ -298,8 +300,25 @@ PUBLIC_EVENTS = (
     ev.DrawCommitted,  # (with GameStarted: the commitment everyone is shown)
     ev.DrawRevealed,
     ev.EveningClosed,
+    ev.StageLapsed,  # a jackpot gone: the stage in play changed
+    ev.SuddenDeathBall,  # the mort subite's balls, on the tablet and the hall screen
     *ev.DISPUTE_EVENTS,
 )
+
+
+def _knocked_out(e: Evening, x: ev.NumberDrawn | ev.DrawCorrected) -> set[str]:
+    """A partie inversée: the owners of the cartons this number put out (their phones say
+    "Éliminé"); nobody in any other game (a number changes no private view there)."""
+    if x.game >= len(e.games) or e.games[x.game].spec.game_type.claimed:
+        return set()
+    numbers = (x.number,) if isinstance(x, ev.NumberDrawn) else (x.old, x.new)
+    g = e.games[x.game]
+    return {
+        p
+        for n in numbers
+        for no in e.cartons_with(n)
+        if e.plays(no, g) and (p := e.owner(no)) is not None
+    }
 
 
 def touched_players(events: list[ev.Event], lv: LiveEvening | None = None) -> set[str]:
@@ -327,6 +346,10 @@ def touched_players(events: list[ev.Event], lv: LiveEvening | None = None) -> se
             case ev.TieBroken():
                 out.update(p for p, _ in x.tokens)
                 out.update(x.winners)
+            case ev.SuddenDeathBall() if lv is not None and x.game < len(lv.evening.games):
+                out.update(lv.evening.games[x.game].entries())  # who is still in
+            case ev.NumberDrawn() | ev.DrawCorrected() if lv is not None:
+                out |= _knocked_out(lv.evening, x)
             case ev.VoucherIssued() | ev.LotGiven() | ev.ConsolationGiven() | ev.AwardWithdrawn():
                 out.add(x.player_id)
             case ev.CartonReinstated() if x.player_id:

@@ -17,7 +17,7 @@ import reflex as rx
 
 from loto_app.domain import events as ev
 from loto_app.domain.engine import Evening
-from loto_app.domain.errors import NotInTie
+from loto_app.domain.errors import InvalidProgram, NotInTie
 from loto_app.domain.verdicts import Verdict
 from loto_app.limits import MAX_CARTON_NO, MAX_CODE, MAX_PAUSE_MESSAGE, MAX_PAUSE_MINUTES
 from loto_app.live.input.disputes import (
@@ -36,6 +36,7 @@ from loto_app.live.input.guards import (
     form,
     refuse,
 )
+from loto_app.live.input.improvised import read_improvised
 from loto_app.live.present.views import VERDICT_KIND, verdict_text
 from loto_app.live.runtime import broadcast, presence, registry, signin_limit
 from loto_app.live.states.screen_pairing import ScreenPairing
@@ -43,7 +44,7 @@ from loto_app.live.states.session import StaffSession
 from loto_app.storage.access import StaffMember
 
 #: The tablet's occasional forms (`AnimateurState.panel`).
-PANELS = ("", "correct", "paper", "withdraw")
+PANELS = ("", "correct", "paper", "withdraw", "improvise")
 
 #: Shown to a tablet whose secret no longer signs in (renewed by the organiser or the CLI).
 REVOKED = (
@@ -180,6 +181,31 @@ class AnimateurState(ScreenPairing, StaffSession, rx.State):
     async def tie_draw(self):
         """Ex aequo: token draw, highest wins, the others get a free carton."""
         await self._play("tie_draw", lambda e: e.break_tie_by_draw())
+
+    @rx.event
+    async def sudden_ball(self, form_data: dict | None = None):
+        """Mort subite: one extra ball among the tied (drawn by the app, or the ball drawn
+        from the bag typed in the form)."""
+        try:
+            raw = form(form_data).get("ball") if form_data else None
+            n = None if raw is None else as_int(raw, 1, 90, "ball")
+        except BadInput as exc:
+            self._refused("sudden_ball", exc)
+            self.message = "Tapez le numéro de la boule, de 1 à 90."
+            return
+        await self._play("sudden_ball", lambda e: e.sudden_death_ball(n))
+
+    @rx.event
+    async def add_game(self, form_data: dict):
+        """A partie improvisée: a game added to the program now (a donor arrived with a lot)."""
+        try:
+            spec = read_improvised(form(form_data))
+        except (BadInput, InvalidProgram) as exc:
+            self._refused("add_game", exc)
+            self.message = exc.user_message
+            return
+        if await self._play("add_game", lambda e: e.add_game(spec, by="animateur")) is not None:
+            self.panel = ""
 
     @rx.event
     async def tie_tokens(self, form_data: dict):

@@ -1,0 +1,213 @@
+"""The games beyond the règlement's four, played through a real browser on a tablet
+(1180x820), the hall screen (1920x1080) and two phones (a 360x740 one and a Pixel 7): a partie
+inversée (nobody claims: the last carton standing wins, the TV counts the cartons in), a
+jackpot en 15 numéros that nobody wins in time (the TV counts down, the consolation is
+played), a partie enfants on its own cartons (one lot a player), and a partie improvisée added
+from the tablet. Screenshots of each step go to test-results/<test>/."""
+
+from __future__ import annotations
+
+import re
+import uuid
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from gestures import buy, claim
+from playwright.sync_api import expect
+from test_claims import WAIT_MS, cartons
+from test_evening import Shots
+
+from loto_app.domain.games import TieRule
+from loto_app.domain.program import (
+    DrawSource,
+    GameSpec,
+    Kind,
+    Lot,
+    Pattern,
+    Program,
+    Settings,
+    Stage,
+    TokenSource,
+)
+from loto_app.storage.db import make_engine
+from loto_app.storage.repository import EveningStore
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, BrowserContext, Page, Playwright
+
+
+def program(series: str) -> Program:
+    games = (
+        GameSpec(
+            Kind.CLASSIQUE,
+            (Stage(Pattern.LAST_STANDING, Lot("Panier garni", 3000)),),
+            type="inversee",
+            tie=TieRule.EACH,
+        ),
+        GameSpec(
+            Kind.CLASSIQUE,
+            (
+                Stage(Pattern.FULL_CARD, Lot("Voyage à Rome", 90000), within=15),
+                Stage(Pattern.FULL_CARD, Lot("Bouteille de champagne", 3000)),
+            ),
+            type="jackpot",
+        ),
+        GameSpec(
+            Kind.ENFANT,
+            (Stage(Pattern.ONE_LINE, Lot("Peluche")), Stage(Pattern.ONE_LINE, Lot("Ballon"))),
+            type="enfants",
+        ),
+    )
+    s = Settings(
+        DrawSource.PHYSICAL, free_cartons=True, last_call_seconds=0, token_source=TokenSource.APP
+    )
+    return Program(series, games, s)
+
+
+def test_the_new_games_on_every_screen(
+    db_url: str, app_url: str, browser: Browser, playwright: Playwright, results_dir: Path
+) -> None:
+    expect.set_options(timeout=WAIT_MS)
+    shot = Shots(results_dir)
+    store = EveningStore(make_engine(db_url))
+    tag = uuid.uuid4().hex[:6].upper()
+    secret = f"secret-{uuid.uuid4().hex}"
+    creds = store.create_evening(f"Jeux {tag}", program(f"J{tag}"), animateur_secret=secret)
+    code = creds.join_code
+    contexts: list[BrowserContext] = []
+
+    def new_page(**options: Any) -> Page:
+        ctx = browser.new_context(**options, locale="fr-FR")
+        ctx.set_default_timeout(WAIT_MS)
+        contexts.append(ctx)
+        return ctx.new_page()
+
+    try:
+        anim = new_page(**playwright.devices["iPad (gen 7)"])
+        anim.set_viewport_size({"width": 1180, "height": 820})
+        anim.goto(f"{app_url}/animateur")
+        anim.get_by_test_id("animateur-code").fill(code)
+        anim.get_by_test_id("animateur-secret").fill(secret)
+        anim.get_by_test_id("animateur-login").click()
+        expect(anim.get_by_test_id("start-game")).to_be_visible()
+        screen = new_page(viewport={"width": 1920, "height": 1080})
+        screen.goto(f"{app_url}/ecran?code={code}")
+        expect(screen.get_by_test_id("join-qr")).to_contain_text(code)
+
+        phones: dict[str, Page] = {}
+        for name, viewport in (("Alice", None), ("Bruno", {"width": 360, "height": 740})):
+            phone = dict(playwright.devices["Pixel 7"])
+            if viewport:
+                phone["viewport"] = viewport
+            page = new_page(**phone)
+            page.goto(f"{app_url}/?code={code}")
+            page.get_by_test_id("join-name").fill(name)
+            page.get_by_test_id("join-submit").click()
+            page.wait_for_url(re.compile(r"/jouer$"))
+            buy(page, "buy-classique")
+            expect(page.locator('[data-testid^="carton-"]')).to_have_count(1)
+            buy(page, "buy-enfant")
+            expect(page.locator('[data-testid^="carton-"]')).to_have_count(2)
+            phones[name] = page
+        alice, bruno = phones.values()
+        mine = {n: cartons(p) for n, p in phones.items()}
+        (a_classic, a_child), (b_classic, b_child) = (sorted(mine[n]) for n in ("Alice", "Bruno"))
+        numbers = {no: frozenset().union(*rows) for m in mine.values() for no, rows in m.items()}
+        everyone = [alice, bruno, anim, screen]
+
+        def ball(n: int) -> None:
+            expect(anim.get_by_test_id("ball-submit")).to_be_enabled()
+            anim.get_by_test_id("ball-input").fill(str(n))
+            anim.get_by_test_id("ball-submit").click()
+            for page in everyone:
+                expect(page.get_by_test_id("last-number")).to_have_text(str(n))
+
+        def end_game() -> None:
+            anim.get_by_test_id("award").click()
+            claim(anim.get_by_test_id("allow-unmark"))
+
+        # ---- 1. the partie inversée: nobody claims, the TV counts the cartons still in
+        anim.get_by_test_id("start-game").click()
+        expect(screen.get_by_test_id("standing")).to_contain_text("2")
+        expect(alice.get_by_test_id(f"claim-{a_classic}")).to_have_text("Toujours en jeu")
+        expect(alice.get_by_test_id(f"claim-{a_classic}")).to_be_disabled()
+        knock = min(numbers[b_classic] - numbers[a_classic])
+        ball(knock)  # Bruno's carton is out: Alice's is the last one standing
+        expect(bruno.get_by_test_id(f"claim-{b_classic}")).to_have_text("Éliminé")
+        expect(screen.get_by_test_id("standing")).to_contain_text("1")
+        expect(screen.get_by_test_id("announcement")).to_contain_text("Dernier carton en jeu")
+        expect(screen.get_by_test_id("announcement")).to_contain_text("Alice")
+        expect(anim.get_by_test_id("award")).to_be_enabled()
+        shot(bruno, "inversee-phone-360")
+        shot(alice, "inversee-phone-pixel")
+        shot(anim, "inversee-tablet", full_page=False)
+        shot(screen, "inversee-tv", full_page=False)
+        end_game()
+
+        # ---- 2. the jackpot en 15 numéros: not won in time, the consolation is played
+        anim.get_by_test_id("next-game").click()
+        expect(screen.get_by_test_id("jackpot-left")).to_contain_text("15")
+        ours = numbers[a_classic] | numbers[b_classic]
+        away = [n for n in range(1, 91) if n not in ours]
+        for n in away[:14]:
+            ball(n)
+        expect(screen.get_by_test_id("jackpot-left")).to_contain_text("encore 1 numéro")
+        shot(screen, "jackpot-tv", full_page=False)
+        ball(away[14])
+        expect(screen.get_by_test_id("jackpot-left")).to_contain_text("encore 0 numéro")
+        todo = sorted(numbers[a_classic])
+        ball(todo[0])  # the 16th: the jackpot is gone, the carton plein plays for the champagne
+        expect(screen.get_by_test_id("announcement")).to_contain_text(
+            "Jackpot non gagné en 15 numéros"
+        )
+        expect(screen.get_by_test_id("jackpot-left")).to_have_count(0)
+        expect(screen.get_by_test_id("stage")).to_contain_text("Bouteille de champagne")
+        for n in todo[1:]:
+            ball(n)
+        claim(alice.get_by_test_id(f"claim-{a_classic}"))
+        expect(alice.get_by_test_id("verdict")).to_contain_text("valide")
+        shot(anim, "jackpot-tablet", full_page=False)
+        end_game()
+        expect(alice.get_by_test_id("tickets")).to_contain_text("Bouteille de champagne")
+
+        # ---- a partie improvisée, added from the tablet during the evening
+        anim.get_by_test_id("improvise-open").click()
+        anim.get_by_test_id("improvise-type").select_option("rapide")
+        anim.get_by_test_id("improvise-lot").fill("Panier du boulanger")
+        shot(anim, "improvise-tablet", full_page=False)
+        anim.get_by_test_id("improvise-submit").click()
+        expect(anim.get_by_test_id("improvise-lot")).to_have_count(0)
+
+        # ---- 3. the partie enfants: its own cartons, one lot a player
+        anim.get_by_test_id("next-game").click()
+        expect(screen.get_by_text(re.compile(r"Partie 3 / 4"))).to_be_visible()
+        expect(alice.get_by_test_id(f"claim-{a_classic}")).to_have_text("Ne joue pas cette partie")
+        rows = mine["Alice"][a_child]
+        for n in sorted(rows[0]):
+            ball(n)
+        claim(alice.get_by_test_id(f"claim-{a_child}"))
+        expect(alice.get_by_test_id("verdict")).to_contain_text("valide")
+        anim.get_by_test_id("award").click()
+        for n in sorted(rows[1]):  # Alice's second row: a second quine for her
+            ball(n)
+        claim(alice.get_by_test_id(f"claim-{a_child}"))
+        expect(alice.get_by_test_id("player-message")).to_contain_text("déjà gagné un lot")
+        b_rows = mine["Bruno"][b_child]
+        for n in sorted(b_rows[0]):
+            ball(n)
+        claim(bruno.get_by_test_id(f"claim-{b_child}"))
+        expect(bruno.get_by_test_id("verdict")).to_contain_text("valide")
+        expect(bruno.get_by_test_id(f"band-{b_child}")).to_have_text("Enfant")
+        shot(bruno, "enfants-phone-360")
+        shot(screen, "enfants-tv", full_page=False)
+        end_game()
+
+        # ---- 4. the improvised game plays
+        anim.get_by_test_id("next-game").click()
+        expect(screen.get_by_text(re.compile(r"Partie 4 / 4"))).to_be_visible()
+        expect(screen.get_by_test_id("stage")).to_contain_text("Panier du boulanger")
+        shot(screen, "improvised-tv", full_page=False)
+    finally:
+        for ctx in contexts:
+            ctx.close()
+        expect.set_options(timeout=5_000)
