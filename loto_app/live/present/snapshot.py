@@ -313,9 +313,11 @@ def claim_readback(
             labels.append(f"{_name(e, c.player_id)} — carton n° {no}" if len(tied) > 1 else "")
     if len(tied) > 1:
         names = " et ".join(dict.fromkeys(_name(e, c.player_id) for c in tied))
+        # (several winning cartons of one player are no ex aequo: one entry per player)
+        tie = "ex aequo : " if len({c.player_id for c in tied}) > 1 else ""
         return {
             "readback_on": True,
-            "readback_title": f"Contrôle — ex aequo : {len(tied)} cartons gagnants",
+            "readback_title": f"Contrôle — {tie}{len(tied)} cartons gagnants",
             "readback_caption": f"{names} — {stage.label} sur le {claim.number} : "
             + "annonces valides",
             "readback_kind": "winner",

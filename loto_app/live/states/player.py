@@ -78,6 +78,7 @@ class PlayerState(BrowserSession, rx.State):
     # a valid claim of mine on the last number (until the next one: verdict_game/_count)
     claimed: bool = False
     in_play: bool = False  # a carton of mine plays this game, not annulled
+    may_claim: bool = False  # ... and holds for nothing on the last number (verdict_count)
     decisions: list[str] = []  # the association's decisions that concern me (art. 8)
     ready: bool = False
     offers: list[OfferView] = []
@@ -432,6 +433,7 @@ class PlayerState(BrowserSession, rx.State):
             share_lot=v.share_lot,
             claimed=v.claimed,
             in_play=v.in_play,
+            may_claim=v.may_claim,
             decisions=v.decisions,
             offers=offer_views(e),
             offer_groups=offer_groups(e),
