@@ -373,6 +373,21 @@ def test_claims_as_the_hall_lives_them(
         expect(screen.get_by_test_id("announcement")).to_contain_text(
             "Jetons tirés du sac — Alice : 12, Bruno : 47. Bruno gagne !"
         )
+        # the tablet's list of claims: Alice lost the tie, and got a free carton for game 2
+        # (issue 39: it said "VALIDE … Annonce valide")
+        lost = anim.locator('[data-testid^="claim-row-"][data-tie-lost="true"]')
+        expect(lost).to_have_count(1)
+        expect(lost).to_contain_text(f"Alice — carton {a_no} — Quine sur le {x}")
+        expect(lost.locator(".rt-Badge").first).to_have_text("EX AEQUO PERDU")
+        expect(lost).to_contain_text(
+            "Ex aequo perdu au tirage des jetons : carton offert pour la partie 2"
+        )
+        won = anim.locator(
+            '[data-testid^="claim-row-"][data-verdict="valid"][data-tie-lost="false"]'
+        )
+        expect(won).to_have_count(1)
+        expect(won).to_contain_text(f"Bruno — carton {b_no}")
+        expect(won.locator(".rt-Badge").first).to_have_text("VALIDE")
         shot(screen, "jetons-ecran", full_page=False)
         anim.get_by_test_id("award").click()
         expect(bruno.get_by_test_id("tickets")).to_contain_text("Bons d'achat de 40 €")

@@ -285,3 +285,47 @@ def test_each_carton_says_its_own_claim_and_a_second_winner_of_one_number_stays_
     v = private_view(e, "ana")
     assert all(c.hold == "" for c in v.cartons) and v.may_claim
 
+
+def test_the_tablet_says_who_lost_the_tie_and_the_consolation_the_engine_gave():
+    # two games: the loser's consolation is a free carton for game 2
+    e = evening()
+    rng = random.Random(5)
+    mine: dict[str, int] = {}
+    x = None
+    for p in ("ana", "bob"):
+        e.join(p, p.title())
+        while p not in mine:
+            e.sell(p, Kind.CLASSIQUE, 1, rng=rng)
+            c = e.player_cartons(p)[-1]
+            x = x or max(c.carton.rows[0])
+            if x in c.carton.rows[0]:
+                mine[p] = c.no
+    e.start_game()
+    type_rows(e, [e.cartons[n].carton.rows[0] for n in mine.values()], x)
+    for p, no in mine.items():
+        e.claim(p, no)
+    rows = {r["name"]: r for r in snap(e)["claims"]}
+    assert not rows["Ana"]["tie_lost"] and rows["Ana"]["label"] == "Annonce valide"
+    e.break_tie_with_tokens({"ana": 12, "bob": 47}, rng=rng)
+    rows = {r["name"]: r for r in snap(e)["claims"]}
+    assert rows["Ana"]["tie_lost"] and rows["Ana"]["verdict"] == "valid"
+    assert rows["Ana"]["label"] == (
+        "Ex aequo perdu au tirage des jetons\u00a0: carton offert pour la partie 2"
+    )
+    assert not rows["Bob"]["tie_lost"] and rows["Bob"]["label"] == "Annonce valide"
+    e.award()
+    assert {r["name"]: r["tie_lost"] for r in snap(e)["claims"]} == {"Ana": True, "Bob": False}
+    assert private_view(e, "ana").verdict == (
+        "Ex aequo perdu au tirage des jetons\u00a0: un carton vous est offert."
+    )
+
+    # one game only: no game left for a free carton, a "carton offert" voucher
+    e, mine = tied(Settings(DrawSource.PHYSICAL, last_call_seconds=0, tie_method=TieMethod.DRAW))
+    for p, no in mine.items():
+        e.claim(p, no)
+    e.break_tie_with_tokens({"ana": 47, "bob": 12})
+    rows = {r["name"]: r for r in snap(e)["claims"]}
+    assert rows["Bob"]["tie_lost"] and not rows["Ana"]["tie_lost"]
+    assert rows["Bob"]["label"] == (
+        "Ex aequo perdu au tirage des jetons\u00a0: bon «\u00a0carton offert\u00a0»"
+    )

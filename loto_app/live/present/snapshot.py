@@ -13,6 +13,7 @@ from loto_app.domain.engine import Evening, Game, GameStatus
 from loto_app.domain.patterns import RULES
 from loto_app.domain.program import KIND_LABELS, PATTERN_LABELS, Kind, TieMethod
 from loto_app.domain.verdicts import Verdict
+from loto_app.live.present.outcome import tie_lost, tie_lost_label
 from loto_app.live.present.show import GameTimes, clock, show
 from loto_app.live.present.views import kind_games
 
@@ -363,6 +364,9 @@ def _claim_rows(e: Evening, g: Game) -> list[dict[str, Any]]:
         stage = g.spec.stages[c.stage]
         verdict = Verdict(g.verdict_of(c))
         unit = e.cartons[c.carton_no].unit if c.carton_no in e.cartons else 0
+        # a valid claim whose ex aequo the tokens settled against its player: says so, with
+        # the consolation the engine gave
+        lost = tie_lost(e, g, c.stage, c.player_id) if verdict is Verdict.VALID else None
         rows.append(
             {
                 "no": c.claim_no,
@@ -371,7 +375,8 @@ def _claim_rows(e: Evening, g: Game) -> list[dict[str, Any]]:
                 "number": c.number or 0,
                 "stage": stage.label,
                 "verdict": verdict.value,
-                "label": HALL_VERDICTS[verdict],
+                "label": HALL_VERDICTS[verdict] if lost is None else tie_lost_label(lost),
+                "tie_lost": lost is not None,
                 "overturned": c.claim_no in g.overturned,
                 # what the "Réclamation / litige" form offers for this claim
                 "disputable": c.player_id is not None,

@@ -12,6 +12,7 @@ from loto_app.domain.program import Kind, carton_kind_label
 from loto_app.domain.serial import check_code
 from loto_app.domain.till import SaleStatus
 from loto_app.domain.verdicts import VERDICT_LABELS, Verdict
+from loto_app.live.present.outcome import tie_lost
 from loto_app.wording import HALF_LOT, TicketView, euros, plural, share_note, ticket_view
 
 
@@ -311,7 +312,6 @@ def _outcome(e: Evening, g: Game, stage: int, player_id: str) -> tuple[str, str]
     """After a valid claim: what became of it (lot won, shared, or lost at the token draw),
     and the verdict's colour ("valid": won; "late": lost the draw), or ("", "")."""
     award = next((a for a in g.awards if a.stage == stage), None)
-    tie = next((t for t in g.tie_breaks if t.stage == stage), None)
     lot = g.spec.stages[stage].lot.description
     if award is not None:
         mine = [t for t in ev.issued_tickets(award) if t.player_id == player_id]
@@ -319,14 +319,11 @@ def _outcome(e: Evening, g: Game, stage: int, player_id: str) -> tuple[str, str]
             t = mine[0]
             half = f" (la {HALF_LOT})" if share_note(t.share) else ""
             return f"Gagné ! {lot}{half} : ticket n° {t.no}, à retirer au comptoir.", "valid"
-    if tie is not None and tie.method == "draw" and player_id not in tie.winners:
-        voucher = any(
-            t.kind == "voucher" and (t.game, t.stage, t.player_id) == (g.index, stage, player_id)
-            for t in e.lot_tickets.values()
-        )
-        if voucher:
-            lost = "Ex aequo perdu au tirage des jetons : un bon « carton offert » vous est remis."
-            return lost, "late"
+    lost = tie_lost(e, g, stage, player_id)
+    if lost is not None:
+        if lost.voucher:
+            text = "Ex aequo perdu au tirage des jetons : un bon « carton offert » vous est remis."
+            return text, "late"
         return "Ex aequo perdu au tirage des jetons : un carton vous est offert.", "late"
     return "", ""
 
