@@ -21,13 +21,14 @@ from loto_app.live.present.views import CartonView
 from loto_app.live.states.hall import HallView
 from loto_app.live.states.player import PlayerState
 
-#: My claim of the last number is in: nothing more to claim until the next number (the verdict
-#: and this flag hold while the hall shows the game and count they were made for).
-CLAIMED_NOW = (
-    PlayerState.claimed
-    & (PlayerState.verdict_game == HallView.game_no)
-    & (PlayerState.verdict_count == HallView.count)
+#: My private view is of the number the hall shows (the game and count it was made for): my
+#: verdict, my claim and my cartons' holds hold until the next number, which phones are not
+#: poked for.
+MY_NUMBER = (PlayerState.verdict_game == HallView.game_no) & (
+    PlayerState.verdict_count == HallView.count
 )
+#: A valid claim of mine on the last number is in (the last call asks me to wait).
+CLAIMED_NOW = PlayerState.claimed & MY_NUMBER
 #: A game is being played (numbers drawn or to be drawn, lots left): cartons "en jeu".
 IN_PLAY = HallView.status == "running"
 
@@ -78,6 +79,12 @@ def _cell(
     )
 
 
+def _held(c: rx.Var[CartonView]) -> rx.Var[bool]:
+    """This carton waits for the next number: its own claim of the last one is in, or I have
+    just won on it (`CartonView.hold`; my other cartons stay claimable)."""
+    return MY_NUMBER & (c.hold != "")
+
+
 def _claim_label(c: rx.Var[CartonView]) -> rx.Var:
     """What the claim button says: the stage it claims, or why it cannot claim now (never an
     invitation to claim what this carton cannot)."""
@@ -99,7 +106,7 @@ def _claim_word(c: rx.Var[CartonView]) -> rx.Var:
             rx.cond(
                 HallView.claim_word == "",
                 "Partie terminée",
-                rx.cond(CLAIMED_NOW, "Annonce enregistrée", HallView.claim_word),
+                rx.cond(_held(c), c.hold, HallView.claim_word),
             ),
         ),
     )
@@ -149,7 +156,7 @@ def _kind_label(c: rx.Var[CartonView]) -> rx.Component:
 def carton_card(c: rx.Var[CartonView]) -> rx.Component:
     """One carton with its header, grid and claim button."""
     cols = rx.cond(c.kind == "maxiquine", "repeat(5, minmax(0, 1fr))", "repeat(9, minmax(0, 1fr))")
-    can_claim = HallView.claim_open & c.plays & ~c.annulled & ~CLAIMED_NOW & ~HallView.inversee
+    can_claim = HallView.claim_open & c.plays & ~c.annulled & ~_held(c) & ~HallView.inversee
     return rx.box(
         rx.hstack(
             rx.text(f"Carton n° {c.no}", font_weight="800", font_size="1.1rem"),

@@ -137,7 +137,8 @@ def _claim_row(c) -> rx.Component:
         rx.hstack(
             rx.badge(
                 rx.match(
-                    verdict,
+                    rx.cond(c["tie_lost"].to(bool), "tie_lost", verdict),
+                    ("tie_lost", "EX AEQUO PERDU"),
                     ("valid", "VALIDE"),
                     ("false", "FAUSSE"),
                     ("late", "TOUR PASSÉ"),
@@ -148,8 +149,16 @@ def _claim_row(c) -> rx.Component:
                     "?",
                 ),
                 size="2",
-                color_scheme=rx.match(
-                    verdict, ("valid", "green"), ("false", "red"), ("after_award", "orange"), "gray"
+                color_scheme=rx.cond(
+                    c["tie_lost"].to(bool),
+                    "gray",
+                    rx.match(
+                        verdict,
+                        ("valid", "green"),
+                        ("false", "red"),
+                        ("after_award", "orange"),
+                        "gray",
+                    ),
                 ),
                 high_contrast=True,
             ),
@@ -180,7 +189,13 @@ def _claim_row(c) -> rx.Component:
         rx.cond(AnimateurState.dispute_claim == no, _dispute_form(c)),
         padding_y="0.25rem",
         border_bottom=f"1px solid {LINE}",
-        custom_attrs=tid(f"claim-row-{no}", **{"data-verdict": verdict}),
+        custom_attrs=tid(
+            f"claim-row-{no}",
+            **{
+                "data-verdict": verdict,
+                "data-tie-lost": rx.cond(c["tie_lost"].to(bool), "true", "false"),
+            },
+        ),
     )
 
 

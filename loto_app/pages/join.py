@@ -72,9 +72,9 @@ def form_page() -> rx.Component:
                     disabled=~rx.State.is_hydrated,
                 ),
                 rx.cond(
-                    PlayerState.message != "",
+                    PlayerState.join_message != "",
                     rx.callout(
-                        PlayerState.message,
+                        PlayerState.join_message,
                         color_scheme="red",
                         size="3",
                         custom_attrs=tid("join-message", role="alert"),

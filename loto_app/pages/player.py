@@ -5,7 +5,7 @@ from __future__ import annotations
 import reflex as rx
 
 from loto_app.components.board import board
-from loto_app.components.carton import CLAIMED_NOW, carton_card
+from loto_app.components.carton import CLAIMED_NOW, MY_NUMBER, carton_card
 from loto_app.components.control import LAST_CALL_NOTE, last_call_banner
 from loto_app.components.draw_note import phone_draw_note
 from loto_app.components.media import lot_thumbnail
@@ -641,15 +641,23 @@ def join_or_play() -> rx.Component:
 
 
 def _last_call() -> rx.Component:
-    """The last call as this phone says it: only a player who could still claim is invited;
-    one whose claim of this number is in waits; one with no carton able to claim is told so."""
+    """The last call as this phone says it: only a player who could still claim is invited
+    (one whose claim of this number is in, for another carton of theirs); one whose claim is
+    in and who has no other carton able to claim waits; one with none at all is told so."""
+    # (my view is of an earlier number: its holds are gone, every carton in play may claim)
+    may_claim = rx.cond(MY_NUMBER, PlayerState.may_claim, PlayerState.in_play)
     return last_call_banner(
         "1.8rem",
         note=rx.cond(
             CLAIMED_NOW,
-            "Votre annonce est valide : attendez la fin du dernier appel.",
             rx.cond(
-                PlayerState.in_play,
+                may_claim,
+                "Votre annonce est valide. Un autre de vos cartons l'a aussi ? "
+                "Annoncez-le maintenant !",
+                "Votre annonce est valide : attendez la fin du dernier appel.",
+            ),
+            rx.cond(
+                may_claim,
                 LAST_CALL_NOTE,
                 "Les autres joueurs peuvent encore annoncer sur ce numéro.",
             ),

@@ -222,4 +222,28 @@ def test_a_player_phone_cannot_act_for_the_animateur_or_another_player(
         int(x.get_attribute("data-n"))
         for x in tablet.locator("[data-testid^=board-][data-drawn=true]").all()
     ) == sorted(drawn)
+
+    # Issue 39: a refusal of the player's page is not the join form's. The phone's Reflex state
+    # outlives a reload (its token is the tab's), the browser's identity does not always.
+    inject.send(f"{PLAYER}.claim", {"carton_no": victim_carton})
+    expect(attacker_page.get_by_test_id("player-message")).to_have_text(
+        "Ce carton n'est pas à vous."
+    )
+    attacker_page.evaluate("localStorage.removeItem('loto_player_secret')")
+    attacker_page.reload()
+    expect(attacker_page.get_by_test_id("join-submit")).to_be_enabled()
+    expect(attacker_page.get_by_test_id("join-message")).to_have_count(0)
+    # the form's own refusal goes at the next try, and when the form shows again
+    attacker_page.get_by_test_id("join-code").fill("NOPE42")
+    attacker_page.get_by_test_id("join-name").fill("Pirate")
+    attacker_page.get_by_test_id("join-submit").click()
+    expect(attacker_page.get_by_test_id("join-message")).to_contain_text("Aucune soirée")
+    attacker_page.get_by_test_id("join-code").fill(creds.join_code)
+    attacker_page.get_by_test_id("join-name").fill("")
+    attacker_page.get_by_test_id("join-submit").click()
+    expect(attacker_page.get_by_test_id("join-message")).to_contain_text("Entrez un pseudo")
+    attacker_page.goto(f"{app_url}/?code={creds.join_code}")  # the QR code scanned again
+    expect(attacker_page.get_by_test_id("join-code")).to_have_value(creds.join_code)
+    expect(attacker_page.get_by_test_id("join-submit")).to_be_enabled()
+    expect(attacker_page.get_by_test_id("join-message")).to_have_count(0)
     engine.dispose()

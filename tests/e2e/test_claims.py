@@ -264,17 +264,23 @@ def test_claims_as_the_hall_lives_them(
         expect(alice.get_by_test_id("verdict")).to_contain_text(f"Annonce valide sur le {x}")
         for page in (screen, anim, *phones.values()):
             expect(page.get_by_test_id("last-call")).to_contain_text("Pas d'autre quine ?")
-        # only the players who could still claim are invited; Alice, whose claim is in, waits
+        # only the players who could still claim are invited; Alice, whose claim is in, is
+        # invited for her other cartons only: the one that claimed says so, the others may
+        # still claim on x (issue 39: every carton of hers said "Annonce enregistrée")
         expect(alice.get_by_test_id("last-call-note")).to_have_text(
-            "Votre annonce est valide : attendez la fin du dernier appel."
+            "Votre annonce est valide. Un autre de vos cartons l'a aussi ? Annoncez-le maintenant !"
         )
         for name in ("Bruno", "Chloé"):
             expect(phones[name].get_by_test_id("last-call-note")).to_contain_text(
                 "annoncez-le maintenant"
             )
-        for button in alice.locator('[data-testid^="claim-"]').all():
-            expect(button).to_be_disabled()
-            expect(button).to_have_text("Annonce enregistrée")
+        expect(alice.get_by_test_id(f"claim-{a_no}")).to_be_disabled()
+        expect(alice.get_by_test_id(f"claim-{a_no}")).to_have_text("Annonce enregistrée")
+        others = [n for n in cartons(alice) if n != a_no]
+        assert others, "Alice has one carton only"
+        for n in others:
+            expect(alice.get_by_test_id(f"claim-{n}")).to_be_enabled()
+            expect(alice.get_by_test_id(f"claim-{n}")).to_have_text("QUINE !")
         expect(anim.get_by_test_id("award")).to_be_disabled()  # "Dernier appel en cours…"
         expect(anim.get_by_test_id("award")).to_have_text("Dernier appel en cours…")
         # the read-back of Alice's carton: her row green, x circled
@@ -367,19 +373,37 @@ def test_claims_as_the_hall_lives_them(
         expect(screen.get_by_test_id("announcement")).to_contain_text(
             "Jetons tirés du sac — Alice : 12, Bruno : 47. Bruno gagne !"
         )
+        # the tablet's list of claims: Alice lost the tie, and got a free carton for game 2
+        # (issue 39: it said "VALIDE … Annonce valide")
+        lost = anim.locator('[data-testid^="claim-row-"][data-tie-lost="true"]')
+        expect(lost).to_have_count(1)
+        expect(lost).to_contain_text(f"Alice — carton {a_no} — Quine sur le {x}")
+        expect(lost.locator(".rt-Badge").first).to_have_text("EX AEQUO PERDU")
+        expect(lost).to_contain_text(
+            "Ex aequo perdu au tirage des jetons : carton offert pour la partie 2"
+        )
+        won = anim.locator(
+            '[data-testid^="claim-row-"][data-verdict="valid"][data-tie-lost="false"]'
+        )
+        expect(won).to_have_count(1)
+        expect(won).to_contain_text(f"Bruno — carton {b_no}")
+        expect(won.locator(".rt-Badge").first).to_have_text("VALIDE")
         shot(screen, "jetons-ecran", full_page=False)
         anim.get_by_test_id("award").click()
         expect(bruno.get_by_test_id("tickets")).to_contain_text("Bons d'achat de 40 €")
         expect(alice.get_by_test_id("verdict")).to_contain_text("un carton vous est offert")
 
         # ---- after the award, before the next number: the buttons say the next stage at once,
-        # the two who claimed this number have nothing more to claim on it
+        # the two who claimed this number have nothing more to claim on it: the carton that
+        # claimed says so, their others wait for the next number
         late = chloe.get_by_test_id(f"claim-{c_no}")
         expect(late).to_have_text("DOUBLE QUINE !")
-        for page in (alice, bruno):
+        for page, no in ((alice, a_no), (bruno, b_no)):
+            expect(page.get_by_test_id(f"claim-{no}")).to_have_text("Annonce enregistrée")
             playing = page.locator('[data-testid^="carton-"][data-plays="true"]')
             for button in playing.locator('[data-testid^="claim-"]').all():
-                expect(button).to_have_text("Annonce enregistrée")
+                if button.get_attribute("data-testid") != f"claim-{no}":
+                    expect(button).to_have_text("Attendez le numéro suivant")
                 expect(button).to_be_disabled()
         # the free carton of the one who lost the tokens plays the next game only
         gift = alice.locator('[data-testid^="carton-"][data-plays="false"]')

@@ -172,19 +172,25 @@ def _hostile_payload(rng: random.Random, params: list[str], others: list[Any]) -
 # ---------------------------------------------------------------------- the scenario
 
 
+#: PlayerState's vars that tell the player in French why something was refused.
+MESSAGES = ("message", "join_message")
+
+
 class Recorder:
-    """Every value the `message` var of PlayerState took on one tab."""
+    """Every value the messages of PlayerState took on one tab (the page's and the join
+    form's)."""
 
     def __init__(self, tab: Any) -> None:
         self.tab, self.messages = tab, []
         inner = tab._message
 
         def hook(d: str) -> None:
-            before = tab.player.get("message")
+            before = [tab.player.get(k) for k in MESSAGES]
             inner(d)
-            after = tab.player.get("message")
-            if after != before and after:
-                self.messages.append(after)
+            for was, key in zip(before, MESSAGES, strict=True):
+                after = tab.player.get(key)
+                if after != was and after:
+                    self.messages.append(after)
 
         tab._message = hook
 

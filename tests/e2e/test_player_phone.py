@@ -5,6 +5,7 @@ means something, and nothing to buy or démarquer once the evening is over."""
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from pathlib import Path
@@ -289,3 +290,101 @@ def test_a_slow_phone_joins_with_its_links_code_even_before_the_form_shows_it(
     expect(page.get_by_text("Bonjour Mamie Jo !")).to_be_visible(timeout=30_000)
     expect(page.get_by_text("Entrez le code de la soirée")).to_have_count(0)
     context.close()
+
+
+TWO_STAGES = GameSpec(
+    Kind.CLASSIQUE,
+    (
+        Stage(Pattern.ONE_LINE, Lot("Panier garni", 3000)),
+        Stage(Pattern.TWO_LINES, Lot("Jambon", 2500)),
+    ),
+)
+
+
+def test_two_cartons_of_one_player_win_on_one_number_and_each_claims_for_itself(
+    app_url: str,
+    db_url: str,
+    browser: Browser,
+    phone: dict,
+    drivers: Callable,
+    results_dir: Path,
+) -> None:
+    """Issue 39: after one valid claim every carton of the player read "Annonce enregistrée"
+    until the next number, those that never claimed too, and a second carton completed on the
+    same number could not be claimed. The evening is played up to that number through the
+    production move path before any page opens it; the phone takes the player's identity."""
+    settings = Settings(DrawSource.PHYSICAL, free_cartons=True, last_call_seconds=0)
+    creds = _evening(db_url, "PHD", settings, games=(TWO_STAGES, SECOND))
+    engine = make_engine(db_url)
+    d = drivers(EveningStore(engine))
+    eid = creds.evening_id
+    pid, secret = d.join(eid, "Ana")
+    # a planche of 6, and a carton of the next (the cartons of one planche share no number)
+    d.run(eid, lambda e: e.sell(pid, Kind.CLASSIQUE, 7, rng=random.Random(8)))
+    e = d.live(eid).evening
+    nos = [c.no for c in e.player_cartons(pid)]
+    second, second_row = nos[6], e.cartons[nos[6]].carton.rows[0]
+    first, row = next(
+        (no, r) for no in nos[:6] for r in e.cartons[no].carton.rows if r & second_row
+    )
+    other = next(n for n in nos[:6] if n != first)  # shares no number with the first
+    x = max(row & second_row)
+    balls = [*sorted((row | second_row) - {x}), x]  # x completes a row of each
+    d.run(eid, lambda e: e.start_game())
+    for n in balls:
+        d.run(eid, lambda e, n=n: e.enter_ball(n))
+
+    context = browser.new_context(**phone)
+    context.add_init_script(
+        f"localStorage.setItem('loto_player_code', {json.dumps(creds.join_code)});"
+        f"localStorage.setItem('loto_player_secret', {json.dumps(secret)});"
+    )
+    p = context.new_page()
+    p.goto(f"{app_url}/jouer")
+    expect(p.get_by_text("Bonjour Ana\u202f!")).to_be_visible()
+    expect(p.get_by_test_id("last-number")).to_have_text(str(x))
+
+    def button(no: int):
+        return p.get_by_test_id(f"claim-{no}")
+
+    claim(button(first))
+    expect(p.get_by_test_id("verdict")).to_contain_text(
+        f"Annonce valide sur le {x} (carton {first})"
+    )
+    expect(button(first)).to_have_text("Annonce enregistrée")
+    expect(button(first)).to_be_disabled()
+    for no in (second, other):  # the cartons that did not claim may still claim
+        expect(button(no)).to_have_text("QUINE\u202f!")
+        expect(button(no)).to_be_enabled()
+    p.screenshot(path=results_dir / "01-un-carton-annonce.png", full_page=True)
+    claim(button(second))  # its claim is taken, and valid
+    expect(p.get_by_test_id("verdict")).to_contain_text(
+        f"Annonce valide sur le {x} (carton {second})"
+    )
+    expect(button(second)).to_have_text("Annonce enregistrée")
+    expect(button(other)).to_be_enabled()
+
+    tablet = _tablet(browser, app_url, creds.join_code)
+    valid = tablet.locator('[data-testid^="claim-row-"][data-verdict="valid"]')
+    expect(valid).to_have_count(2)
+    expect(valid.filter(has_text=f"Ana — carton {first} —")).to_have_count(1)
+    expect(valid.filter(has_text=f"Ana — carton {second} —")).to_have_count(1)
+    # her two winning cartons read back: no ex aequo of hers with herself
+    expect(tablet.get_by_test_id("readback")).to_contain_text("Contrôle — 2 cartons gagnants")
+    expect(tablet.get_by_test_id("readback")).not_to_contain_text("ex aequo")
+    tablet.get_by_test_id("award").click()
+    expect(p.get_by_test_id("tickets")).to_contain_text("Panier garni")
+    # she has just won on x: nothing of hers invites her on it (each carton says why)
+    expect(button(other)).to_have_text("Attendez le numéro suivant")
+    for no in (first, second, other):
+        expect(button(no)).to_be_disabled()
+    expect(button(first)).to_have_text("Annonce enregistrée")
+    p.screenshot(path=results_dir / "02-apres-attribution.png", full_page=True)
+    # the next number: every carton may claim the double quine
+    _ball(tablet, next(n for n in range(1, 91) if n not in balls))
+    for no in (first, second, other):
+        expect(button(no)).to_have_text("DOUBLE QUINE\u202f!")
+        expect(button(no)).to_be_enabled()
+    context.close()
+    tablet.context.close()
+    engine.dispose()

@@ -512,3 +512,46 @@ def test_no_staff_state_repeats_the_mixins_who() -> None:
     for cls in staff_classes():
         if cls is not CaisseState:  # (the desk names the member and the role)
             assert cls._who is StaffSession._who, cls.__name__
+
+
+def test_the_join_form_never_shows_an_earlier_refusal(
+    live_app: EveningStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A refusal of the player's page ("Ce carton n'est pas à vous.") is not the join form's:
+    the form says only what its own last try got, and nothing once it shows again (the
+    browser's identity gone, the phone's Reflex state kept across the reload)."""
+    from loto_app.domain.errors import NotYourCarton
+    from loto_app.live.runtime import broadcast
+    from loto_app.live.states.player import PlayerState
+
+    async def nothing(*args: Any, **kwargs: Any) -> None:
+        return None
+
+    monkeypatch.setattr(broadcast, "enter", nothing)
+    monkeypatch.setattr(broadcast, "send_snapshot", nothing)
+    creds = live_app.create_evening("Salle", demo_program("JNM").with_settings(free_cartons=True))
+    join = PlayerState.event_handlers["join_evening"].fn
+    resume = PlayerState.event_handlers["resume"].fn
+
+    async def scenario() -> None:
+        for path in ("/", "/jouer"):
+            player = sub(root_on(path), PlayerState)
+            # a refusal on the player's page, then the browser forgets its identity
+            player.message = NotYourCarton.default_user_message
+            if path == "/":  # (no on_load handler: the hydrate loads the page)
+                await player._warm({}, whole=True)
+            else:
+                await player._warm({})
+                await resume(player)
+            assert player.secret == "" and player.message == "" and player.join_message == ""
+            # the form's own refusal, then a new try: the first is gone
+            await join(player, {"code": "NOPE42", "name": "Ana"})
+            assert player.join_message.startswith("Aucune soirée avec le code")
+            await join(player, {"code": creds.join_code, "name": ""})
+            assert player.join_message.startswith("Entrez un pseudo")
+            await player._warm({}, whole=True)  # the form shown again (a reload of `/`)
+            assert player.join_message == ""
+            await join(player, {"code": creds.join_code, "name": "Ana"})
+            assert player.secret and player.join_message == "" and player.message == ""
+
+    asyncio.run(scenario())

@@ -10,6 +10,7 @@ import random
 from hypothesis import given
 from hypothesis import strategies as st
 
+from loto_app.domain import events as ev
 from loto_app.domain.engine import Evening, GameStatus
 from loto_app.domain.program import (
     DrawSource,
@@ -23,7 +24,7 @@ from loto_app.domain.program import (
     TieMethod,
 )
 from loto_app.live.present.snapshot import CLAIM_WORDS, claim_word, public_snapshot
-from loto_app.live.present.views import kind_games, private_view
+from loto_app.live.present.views import CLAIM_IN, JUST_WON, kind_games, private_view
 from loto_app.live.runtime.broadcast import touched_players
 
 THREE = GameSpec(
@@ -222,3 +223,109 @@ def _live(e: Evening):
         evening = e
 
     return Live()
+
+
+def two_on_one_number(e: Evening, rng: random.Random) -> tuple[int, int, int, int]:
+    """Ana's cartons: two whose rows complete on one same number x (from two planches: the
+    cartons of one planche share no number) and a third, of the first planche, that cannot
+    complete a row on those numbers: (first, second, other, x)."""
+    e.join("ana", "Ana")
+    e.sell("ana", Kind.CLASSIQUE, 7, rng=rng)  # a planche of 6, and one of the next
+    cartons = [c.no for c in e.player_cartons("ana")]
+    second = cartons[6]
+    for first in cartons[:6]:
+        for row in e.cartons[first].carton.rows:
+            shared = row & e.cartons[second].carton.rows[0]
+            if shared:
+                other = next(n for n in cartons[:6] if n != first)
+                return first, second, other, max(shared)
+    raise AssertionError("no shared number")  # (each planche holds every number once)
+
+
+def type_rows(e: Evening, rows: list[frozenset[int]], x: int) -> None:
+    """The balls of these rows, x last."""
+    for n in sorted(set().union(*rows) - {x}):
+        e.enter_ball(n)
+    e.enter_ball(x)
+
+
+def test_each_carton_says_its_own_claim_and_a_second_winner_of_one_number_stays_claimable():
+    e = evening()
+    first, second, other, x = two_on_one_number(e, random.Random(3))
+    e.start_game()
+    rows = [r for r in e.cartons[first].carton.rows if x in r] + [e.cartons[second].carton.rows[0]]
+    type_rows(e, rows, x)
+    e.claim("ana", first)
+    v = private_view(e, "ana")
+    holds = {c.no: c.hold for c in v.cartons}
+    assert holds[first] == CLAIM_IN  # the carton that claimed, and that one only
+    assert holds[second] == holds[other] == ""
+    assert v.claimed and v.may_claim  # the last call still invites her, for another carton
+    s = snap(e)
+    assert s["claim_open"] and s["claim_word"] == "QUINE\u202f!"
+    # the second winning carton's claim is taken, and valid (one entry for her, still)
+    (made,) = [x for x in e.claim("ana", second) if isinstance(x, ev.ClaimMade)]
+    assert made.verdict == "valid" and e.game.entries() == ("ana",)
+    v = private_view(e, "ana")
+    assert {c.no: c.hold for c in v.cartons}[second] == CLAIM_IN
+    assert "Annonce valide sur le" in v.verdict and "ex aequo" not in v.verdict
+    s = snap(e)
+    # both read back, as her two winning cartons: no ex aequo of her with herself
+    assert s["readback_title"] == "Contrôle — 2 cartons gagnants"
+    assert s["readback_caption"].startswith("Ana — Quine sur le")
+    assert len(s["readback_cartons"]) == 2
+    # the lot awarded: she has just won, none of her cartons invites her on this number
+    e.award()
+    v = private_view(e, "ana")
+    holds = {c.no: c.hold for c in v.cartons}
+    assert holds[first] == holds[second] == CLAIM_IN and holds[other] == JUST_WON
+    assert not v.may_claim and v.in_play
+    # the next number: nothing holds any more
+    e.enter_ball(next(n for n in range(1, 91) if n not in e.game.drawn))
+    v = private_view(e, "ana")
+    assert all(c.hold == "" for c in v.cartons) and v.may_claim
+
+
+def test_the_tablet_says_who_lost_the_tie_and_the_consolation_the_engine_gave():
+    # two games: the loser's consolation is a free carton for game 2
+    e = evening()
+    rng = random.Random(5)
+    mine: dict[str, int] = {}
+    x = None
+    for p in ("ana", "bob"):
+        e.join(p, p.title())
+        while p not in mine:
+            e.sell(p, Kind.CLASSIQUE, 1, rng=rng)
+            c = e.player_cartons(p)[-1]
+            x = x or max(c.carton.rows[0])
+            if x in c.carton.rows[0]:
+                mine[p] = c.no
+    e.start_game()
+    type_rows(e, [e.cartons[n].carton.rows[0] for n in mine.values()], x)
+    for p, no in mine.items():
+        e.claim(p, no)
+    rows = {r["name"]: r for r in snap(e)["claims"]}
+    assert not rows["Ana"]["tie_lost"] and rows["Ana"]["label"] == "Annonce valide"
+    e.break_tie_with_tokens({"ana": 12, "bob": 47}, rng=rng)
+    rows = {r["name"]: r for r in snap(e)["claims"]}
+    assert rows["Ana"]["tie_lost"] and rows["Ana"]["verdict"] == "valid"
+    assert rows["Ana"]["label"] == (
+        "Ex aequo perdu au tirage des jetons\u00a0: carton offert pour la partie 2"
+    )
+    assert not rows["Bob"]["tie_lost"] and rows["Bob"]["label"] == "Annonce valide"
+    e.award()
+    assert {r["name"]: r["tie_lost"] for r in snap(e)["claims"]} == {"Ana": True, "Bob": False}
+    assert private_view(e, "ana").verdict == (
+        "Ex aequo perdu au tirage des jetons\u00a0: un carton vous est offert."
+    )
+
+    # one game only: no game left for a free carton, a "carton offert" voucher
+    e, mine = tied(Settings(DrawSource.PHYSICAL, last_call_seconds=0, tie_method=TieMethod.DRAW))
+    for p, no in mine.items():
+        e.claim(p, no)
+    e.break_tie_with_tokens({"ana": 47, "bob": 12})
+    rows = {r["name"]: r for r in snap(e)["claims"]}
+    assert rows["Bob"]["tie_lost"] and not rows["Ana"]["tie_lost"]
+    assert rows["Bob"]["label"] == (
+        "Ex aequo perdu au tirage des jetons\u00a0: bon «\u00a0carton offert\u00a0»"
+    )

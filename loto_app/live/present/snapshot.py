@@ -14,6 +14,7 @@ from loto_app.domain.games import TIE_LABELS, TieRule
 from loto_app.domain.patterns import RULES, Pattern
 from loto_app.domain.program import KIND_LABELS, PATTERN_LABELS, Kind, TieMethod
 from loto_app.domain.verdicts import Verdict
+from loto_app.live.present.outcome import tie_lost, tie_lost_label
 from loto_app.live.present.show import GameTimes, clock, show
 from loto_app.live.present.views import kind_games
 
@@ -374,9 +375,11 @@ def claim_readback(
             labels.append(f"{_name(e, c.player_id)} — carton n° {no}" if len(tied) > 1 else "")
     if len(tied) > 1:
         names = " et ".join(dict.fromkeys(_name(e, c.player_id) for c in tied))
+        # (several winning cartons of one player are no ex aequo: one entry per player)
+        tie = "ex aequo : " if len({c.player_id for c in tied}) > 1 else ""
         return {
             "readback_on": True,
-            "readback_title": f"Contrôle — ex aequo : {len(tied)} cartons gagnants",
+            "readback_title": f"Contrôle — {tie}{len(tied)} cartons gagnants",
             "readback_caption": f"{names} — {stage.label} sur le {claim.number} : "
             + "annonces valides",
             "readback_kind": "winner",
@@ -422,6 +425,9 @@ def _claim_rows(e: Evening, g: Game) -> list[dict[str, Any]]:
         stage = g.spec.stages[c.stage]
         verdict = Verdict(g.verdict_of(c))
         unit = e.cartons[c.carton_no].unit if c.carton_no in e.cartons else 0
+        # a valid claim whose ex aequo the tokens settled against its player: says so, with
+        # the consolation the engine gave
+        lost = tie_lost(e, g, c.stage, c.player_id) if verdict is Verdict.VALID else None
         rows.append(
             {
                 "no": c.claim_no,
@@ -430,7 +436,8 @@ def _claim_rows(e: Evening, g: Game) -> list[dict[str, Any]]:
                 "number": c.number or 0,
                 "stage": stage.label,
                 "verdict": verdict.value,
-                "label": HALL_VERDICTS[verdict],
+                "label": HALL_VERDICTS[verdict] if lost is None else tie_lost_label(lost),
+                "tie_lost": lost is not None,
                 "overturned": c.claim_no in g.overturned,
                 # what the "Réclamation / litige" form offers for this claim
                 "disputable": c.player_id is not None,

@@ -7,12 +7,13 @@ import json
 
 from loto_app.domain import events as ev
 from loto_app.domain.carton_kinds import KINDS
-from loto_app.domain.engine import Evening, Game, GameStatus
+from loto_app.domain.engine import Evening, Game, GameStatus, IssuedCarton
 from loto_app.domain.patterns import targets
 from loto_app.domain.program import Kind, carton_kind_label
 from loto_app.domain.serial import check_code
 from loto_app.domain.till import SaleStatus
 from loto_app.domain.verdicts import VERDICT_LABELS, Verdict
+from loto_app.live.present.outcome import tie_lost
 from loto_app.wording import TicketView, euros, plural, share_note, ticket_view
 
 
@@ -38,6 +39,9 @@ class CartonView:
     targets: str = ""
     # the partie inversée: a number of its unit is out, the carton is "éliminé"
     knocked: bool = False
+    # why its claim button waits for the next number ("": it may claim): its own claim of the
+    # last number is in (`CLAIM_IN`), or its player won on that number (`JUST_WON`)
+    hold: str = ""
 
 
 @dataclasses.dataclass
@@ -182,14 +186,26 @@ class PrivateView:
     # at the next number, which phones are not poked for)
     verdict_game: int = 0
     verdict_count: int = 0
-    # a valid claim of mine on the last number, for the stage judged on it: nothing more to
-    # claim until the next number (the page asks nobody to claim who has just won)
+    # a valid claim of mine on the last number, for the stage judged on it (the last call asks
+    # me to wait, unless another carton of mine may still claim)
     claimed: bool = False
     # a carton of mine plays the current game and is not annulled (I may be invited to claim)
     in_play: bool = False
+    # ... and one of them holds for nothing on the last number (`CartonView.hold`): with a
+    # claim of mine in, the last call still invites me for another carton
+    may_claim: bool = False
     # the share question of an ex aequo: with whom, for which lot
     share_with: str = ""
     share_lot: str = ""
+
+
+#: A carton's claim button, waiting for the next number (`CartonView.hold`): its claim of
+#: the last number is in (the engine takes one claim per carton, stage and number: a second
+#: carton of mine completed on the same number stays claimable)...
+CLAIM_IN = "Annonce enregistrée"
+#: ... or its player's claim of that number is valid and its stage settled (the lot awarded,
+#: the share asked, the tokens drawn): a phone never invites a player who has just won.
+JUST_WON = "Attendez le numéro suivant"
 
 
 VERDICT_KIND = {
@@ -286,7 +302,6 @@ def _outcome(e: Evening, g: Game, stage: int, player_id: str) -> tuple[str, str]
     """After a valid claim: what became of it (lot won, shared, or lost at the token draw),
     and the verdict's colour ("valid": won; "late": lost the draw), or ("", "")."""
     award = next((a for a in g.awards if a.stage == stage), None)
-    tie = next((t for t in g.tie_breaks if t.stage == stage), None)
     lot = g.spec.stages[stage].lot.description
     if award is not None:
         mine = [t for t in ev.issued_tickets(award) if t.player_id == player_id]
@@ -295,14 +310,11 @@ def _outcome(e: Evening, g: Game, stage: int, player_id: str) -> tuple[str, str]
             note = share_note(t.share)
             half = f" (la {note})" if t.share == ev.HALF else f" ({note})" if note else ""
             return f"Gagné ! {lot}{half} : ticket n° {t.no}, à retirer au comptoir.", "valid"
-    if tie is not None and tie.method == "draw" and player_id not in tie.winners:
-        voucher = any(
-            t.kind == "voucher" and (t.game, t.stage, t.player_id) == (g.index, stage, player_id)
-            for t in e.lot_tickets.values()
-        )
-        if voucher:
-            lost = "Ex aequo perdu au tirage des jetons : un bon « carton offert » vous est remis."
-            return lost, "late"
+    lost = tie_lost(e, g, stage, player_id)
+    if lost is not None:
+        if lost.voucher:
+            text = "Ex aequo perdu au tirage des jetons : un bon « carton offert » vous est remis."
+            return text, "late"
         return "Ex aequo perdu au tirage des jetons : un carton vous est offert.", "late"
     return "", ""
 
@@ -350,6 +362,8 @@ def private_view(e: Evening, player_id: str) -> PrivateView:
     """Build a player's view from the engine."""
     g = e.game
     mine = e.player_cartons(player_id)
+    claimed = _claimed(e, g, player_id)
+    won = bool(g and claimed and g.settled(g.claim_stage))
     cartons = []
     for c in mine:
         rows = [[n or 0 for n in r] for r in c.carton.grid]
@@ -367,6 +381,7 @@ def private_view(e: Evening, player_id: str) -> PrivateView:
                 when=_when(e, c.no),
                 rows=rows,
                 targets=unit_targets(e, c.no),
+                hold=_hold(e, g, c, won),
             )
         )
     marks = []
@@ -418,8 +433,9 @@ def private_view(e: Evening, player_id: str) -> PrivateView:
         decisions=[t for d in reversed(e.decisions) if (t := decision_for(e, d, player_id))],
         verdict_game=g.index + 1 if g else 0,
         verdict_count=len(g.drawn) if g else 0,
-        claimed=_claimed(e, g, player_id),
+        claimed=claimed,
         in_play=any(c.plays and not c.annulled for c in cartons),
+        may_claim=any(c.plays and not c.annulled and not c.hold for c in cartons),
         share_with=share_with,
         share_lot=share_lot,
     )
@@ -438,3 +454,15 @@ def _claimed(e: Evening, g: Game | None, player_id: str) -> bool:
         and _claim_is_current(e, g, c)
         for c in g.claims
     )
+
+
+def _hold(e: Evening, g: Game | None, c: IssuedCarton, won: bool) -> str:
+    """Why this carton's claim button waits for the next number ("": it may claim, as far
+    as the last number goes). Its claim of the last number is in when the engine judged its
+    unit on that number for the stage judged on it (the engine's own index of the claims it
+    takes once, `Game.judged`); `won`: its player's valid claim of that number settled."""
+    if g is None or g.status is GameStatus.FINISHED or not g.drawn or not e.plays(c.no, g):
+        return ""
+    if (g.claim_stage, g.last, e.units[c.unit]) in g.judged:
+        return CLAIM_IN
+    return JUST_WON if won else ""

@@ -71,6 +71,9 @@ class PlayerState(BrowserSession, rx.State):
     # a message answers my last action: it holds until the next number (game, count)
     message_game: int = 0
     message_count: int = 0
+    # the join form's own message: the refusal of its last try (never one of the player's
+    # page, and gone whenever the form shows again: `_clear_messages`)
+    join_message: str = ""
     share_offer: bool = False
     share_answered: bool = False
     share_with: str = ""  # the share question: the other player(s), the lot
@@ -78,6 +81,7 @@ class PlayerState(BrowserSession, rx.State):
     # a valid claim of mine on the last number (until the next one: verdict_game/_count)
     claimed: bool = False
     in_play: bool = False  # a carton of mine plays this game, not annulled
+    may_claim: bool = False  # ... and holds for nothing on the last number (verdict_count)
     decisions: list[str] = []  # the association's decisions that concern me (art. 8)
     ready: bool = False
     offers: list[OfferView] = []
@@ -97,7 +101,9 @@ class PlayerState(BrowserSession, rx.State):
 
     @rx.event
     async def join_evening(self, form_data: dict):
-        """The join form: evening code and pseudonym -> a new player (or mine again)."""
+        """The join form: evening code and pseudonym -> a new player (or mine again). Its
+        refusals go in the form's own message (`join_message`), cleared at each new try."""
+        self.join_message = ""
         try:
             data = form(form_data)
             # A field left empty takes the link's value (`/?code=...&invitation=...`): on a
@@ -112,20 +118,20 @@ class PlayerState(BrowserSession, rx.State):
             )
         except BadInput as exc:
             refuse(self._who(), "join_evening", exc)
-            self.message = exc.user_message
+            self.join_message = exc.user_message
             return
         if not code:
-            self.message = "Entrez le code de la soirée (annoncé dans la salle)."
+            self.join_message = "Entrez le code de la soirée (annoncé dans la salle)."
             return
         if not name or len(name) > MAX_NAME:
-            self.message = f"Entrez un pseudo de 1 à {MAX_NAME} caractères."
+            self.join_message = f"Entrez un pseudo de 1 à {MAX_NAME} caractères."
             return
         store = registry.store()
         evening_id = store.known_code(code)  # (memory: no hop to a thread once found)
         if evening_id is None:
             evening_id = await asyncio.to_thread(store.evening_id_for_code, code)
         if evening_id is None:
-            self.message = f"Aucune soirée avec le code « {code} ». Vérifiez le code annoncé."
+            self.join_message = f"Aucune soirée avec le code « {code} ». Vérifiez le code annoncé."
             return
         if self.secret and self.code == code and await self._identify():
             return await self._open_page()  # (mine again)
@@ -133,7 +139,7 @@ class PlayerState(BrowserSession, rx.State):
         if invitation:
             if not await asyncio.to_thread(access().check_invitation, evening_id, invitation):
                 refuse(self._who(), "join_evening", f"bad invitation for evening {evening_id}")
-                self.message = (
+                self.join_message = (
                     "Ce lien d'invitation n'est plus valable : demandez-en un nouveau "
                     "aux organisateurs."
                 )
@@ -143,7 +149,7 @@ class PlayerState(BrowserSession, rx.State):
             pid, secret = await registry.join(evening_id, name, origin)
         except LotoError as exc:
             refuse(self._who(), "join_evening", exc)
-            self.message = exc.user_message
+            self.join_message = exc.user_message
             return
         access().remember_player(evening_id, secret, pid)  # (committed: found at once)
         self.secret, self.code, self.message = secret, code, ""
@@ -168,6 +174,7 @@ class PlayerState(BrowserSession, rx.State):
             if self.secret:
                 log.info("no valid player secret on %s: the join form", self.router.url.path)
             self.secret = ""
+            self._clear_messages()
             return
         await self._enter_room()
         if (self.router.url.path.rstrip("/") or "/") in self.ALSO_AT:  # (the QR code again)
@@ -200,6 +207,7 @@ class PlayerState(BrowserSession, rx.State):
         `/jouer` (the join form, the stored identity forgotten)."""
         secret, code = stored.get("secret", ""), stored.get("code", "")
         if not secret:
+            self._clear_messages()
             return True  # (nobody: the join form)
         if not code or len(secret) > MAX_SECRET or len(code) > MAX_CODE:
             return False
@@ -246,7 +254,16 @@ class PlayerState(BrowserSession, rx.State):
     def forget_me(self):
         """Leave the evening on this phone (the player stays in the record)."""
         self.secret, self.code, self._player_id, self.cartons = "", "", "", []
+        self._clear_messages()
         return rx.redirect("/")
+
+    def _clear_messages(self) -> None:
+        """No identity (any more): the join form shows, with nothing said of an earlier action
+        (a refusal of the player's page, or of a join tried before, is no news to it)."""
+        if self.join_message:
+            self.join_message = ""
+        if self.message:
+            self.message = ""
 
     # ------------------------------------------------------------------ moves
 
@@ -432,6 +449,7 @@ class PlayerState(BrowserSession, rx.State):
             share_lot=v.share_lot,
             claimed=v.claimed,
             in_play=v.in_play,
+            may_claim=v.may_claim,
             decisions=v.decisions,
             offers=offer_views(e),
             offer_groups=offer_groups(e),
