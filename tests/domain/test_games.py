@@ -396,3 +396,28 @@ def test_an_added_game_is_checked_like_any_other():
     )
     with pytest.raises(err.InvalidArgument):
         e.add_game({"kind": "classique"})  # type: ignore[arg-type]
+
+
+def test_the_double_quine_et_carton_plays_no_quine():
+    """The recipe of docs/ARCHITECTURE.md tried: a type added as one module and its line."""
+    spec = GameSpec(
+        Kind.CLASSIQUE,
+        (Stage(Pattern.TWO_LINES, LOT), Stage(Pattern.FULL_CARD, BON)),
+        type="double_quine_et_carton",
+    )
+    e = evening(spec)
+    e.join("a", "Ana")
+    e.sell("a", Kind.CLASSIQUE, 1, rng=random.Random(6))
+    (c,) = e.player_cartons("a")
+    e.start_game()
+    draw_all(e, sorted(c.carton.rows[0]))
+    assert last_claim(e.claim("a", c.no)).verdict == Verdict.FALSE  # one line: no lot here
+    e.reinstate_carton(c.no, "animateur", "Annonce d'essai")
+    draw_all(e, sorted(c.carton.rows[1]))
+    assert last_claim(e.claim("a", c.no)).verdict == Verdict.VALID
+    e.award()
+    draw_all(e, sorted(c.carton.rows[2]))
+    assert last_claim(e.claim("a", c.no)).verdict == Verdict.VALID
+    e.award()
+    assert e.game.status is GameStatus.AWAITING_UNMARK
+    replays(e)

@@ -12,6 +12,7 @@ from loto_app.domain.games.classic import (
     RAPIDE,
     SPECIALE,
 )
+from loto_app.domain.games.double_quine_et_carton import DOUBLE_QUINE_ET_CARTON
 from loto_app.domain.games.enfants import ENFANTS
 from loto_app.domain.games.inversee import INVERSEE
 from loto_app.domain.games.jackpot import JACKPOT
@@ -27,6 +28,7 @@ GAME_TYPES: dict[str, GameType] = {
         DOUBLE_QUINE,
         GROS_LOT,
         QUINE_ET_CARTON,
+        DOUBLE_QUINE_ET_CARTON,
         SPECIALE,
         VITRINE,
         MAXIQUINE,
