@@ -1779,3 +1779,85 @@ def test_enter_ball_accepts_each_number_once(number: int, seed: int) -> None:
     assert attempt(evening, lambda: evening.enter_ball(number)) is None
     assert attempt(evening, lambda: evening.draw(rng)) is None  # wrong source, no change
     check_everything(evening)
+
+
+# --------------------------------------------------------------------------- the new games
+# Independent models of the games the engine finds or times by itself, from their definitions
+# alone (docs/RULES.md, "The games"), against the engine on random cartons and draws.
+
+
+def inversee_oracle(units: dict[int, frozenset[int]], drawn: Sequence[int]) -> list[int] | None:
+    """The winners of a partie inversée after these numbers, by its definition: the first
+    number after which at most one unit has none of its numbers drawn; then the one left, or
+    (none left) the units that had none before that number. None: nobody yet."""
+    for i in range(1, len(drawn) + 1):
+        out = set(drawn[:i])
+        left = [u for u, nums in units.items() if not nums & out]
+        if len(left) <= 1:
+            if left:
+                return left
+            before = set(drawn[: i - 1])
+            return [u for u, nums in units.items() if not nums & before]
+    return None
+
+
+@settings(max_examples=budget(150), deadline=None)
+@given(st.integers(2, 9), st.integers(0, 2**32 - 1))
+def test_the_inversee_finds_the_winners_its_definition_gives(cartons: int, seed: int) -> None:
+    rng = random.Random(seed)
+    inv = GameSpec(Kind.CLASSIQUE, (Stage(Pattern.LAST_STANDING, Lot("Lot")),), type="inversee")
+    e = Evening(make_program((inv,), DrawSource.PHYSICAL, False, TieMethod.DRAW), KEY)
+    for i in range(cartons):
+        e.join(f"p{i}", f"P{i}")
+        e.sell(f"p{i}", Kind.CLASSIQUE, 1, rng=rng)
+    units = {c.unit: c.carton.numbers for p in e.players for c in e.player_cartons(p)}
+    e.start_game()
+    order = rng.sample(range(1, 91), 90)
+    for k, n in enumerate(order, start=1):
+        e.enter_ball(n)
+        g = e.game
+        found = sorted(c.unit_nos[0] for c in g.claims)
+        expected = inversee_oracle(units, order[:k])
+        if expected is None:
+            assert not found, (order[:k], found)
+        else:
+            assert found == sorted(expected), (order[:k], found, expected)
+            assert all(c.via == "server" for c in g.claims)
+            break
+    e.check_invariants()
+
+
+@settings(max_examples=budget(150), deadline=None)
+@given(st.integers(15, 60), st.integers(0, 45), st.integers(0, 2**32 - 1))
+def test_the_jackpot_goes_by_the_count_of_numbers_at_its_completion(
+    within: int, noise: int, seed: int
+):
+    """Whoever completes first: the jackpot if the carton was full within `within` numbers,
+    else the consolation; a claim on the `within`-th number still wins the jackpot."""
+    rng = random.Random(seed)
+    spec = GameSpec(
+        Kind.CLASSIQUE,
+        (
+            Stage(Pattern.FULL_CARD, Lot("Jackpot"), within=within),
+            Stage(Pattern.FULL_CARD, Lot("C")),
+        ),
+        type="jackpot",
+    )
+    e = Evening(make_program((spec,), DrawSource.PHYSICAL, False, TieMethod.DRAW), KEY)
+    e.join("p", "P")
+    e.sell("p", Kind.CLASSIQUE, 1, rng=rng)
+    (c,) = e.player_cartons("p")
+    e.start_game()
+    others = [n for n in rng.sample(range(1, 91), 90) if n not in c.carton.numbers]
+    head = [*c.carton.numbers, *others[:noise]]  # the carton among the first numbers
+    rng.shuffle(head)
+    order = head + others[noise:]
+    done = max(order.index(n) for n in c.carton.numbers) + 1  # its completion's count
+    for n in order[:done]:
+        e.enter_ball(n)
+    e.claim("p", c.no)
+    e.award()
+    (ticket,) = e.tickets().values()
+    assert ticket.stage == (0 if done <= within else 1), (done, within)
+    assert e.game.status is GameStatus.AWAITING_UNMARK
+    e.check_invariants()
