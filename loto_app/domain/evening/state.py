@@ -163,14 +163,17 @@ class Game:
         """A claim of this game by its number."""
         return next((c for c in self.claims if c.claim_no == claim_no), None)
 
+    def is_entry(self, claim: ev.ClaimMade) -> bool:
+        """Does this claim make its player an entry of its stage: valid, or made one by a
+        decision (art. 8)?"""
+        o = self.overturned.get(claim.claim_no)
+        return o.entry if o is not None else claim.verdict == Verdict.VALID
+
     def recount(self, stage: int) -> None:
         """Rebuild the entries of a stage from its claims (after a decision changed one)."""
         players: dict[str, None] = {}
         for c in self.claims:
-            if c.stage != stage or c.player_id is None:
-                continue
-            o = self.overturned.get(c.claim_no)
-            if o.entry if o is not None else c.verdict == Verdict.VALID:
+            if c.stage == stage and c.player_id is not None and self.is_entry(c):
                 players.setdefault(c.player_id, None)
         if players:
             self.valid[stage] = players

@@ -20,7 +20,6 @@ from loto_app.domain.program import (
     TieMethod,
     TokenSource,
 )
-from loto_app.domain.verdicts import Verdict
 
 
 class TieMoves(EveningCore):
@@ -180,9 +179,7 @@ class TieMoves(EveningCore):
         theirs with a valid claim that is an entry)."""
         out: set[int] = set()
         for c in g.stage_claims():
-            o = g.overturned.get(c.claim_no)
-            entry = o.entry if o is not None else c.verdict == Verdict.VALID
-            if c.player_id == player_id and entry:
+            if c.player_id == player_id and g.is_entry(c):
                 for n in c.unit_nos:
                     out |= self.cartons[n].carton.numbers
         return frozenset(out)

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
-from loto_app.domain.carton_kinds import Kind
+from loto_app.domain.carton_kinds import KINDS, Kind
 from loto_app.domain.errors import InvalidProgram
 from loto_app.domain.patterns import RULES, Pattern
 
@@ -121,7 +121,7 @@ class GameType:
             raise InvalidProgram(
                 f"{self.name} game played with {spec.kind} cartons",
                 f"{label} : elle se joue avec des "
-                + " ou des ".join(_many(k) for k in self.kinds)
+                + " ou des ".join(KINDS[k].many for k in self.kinds)
                 + ".",
             )
         order = [s.pattern for s in spec.stages]
@@ -175,12 +175,6 @@ class GameType:
                         "divisible (un bon d'achat, par exemple).",
                     )
         self.check(spec)
-
-
-def _many(kind: Kind) -> str:
-    from loto_app.domain.carton_kinds import KINDS
-
-    return KINDS[kind].many
 
 
 def stage_count(spec: GameSpec, low: int, high: int, words: str) -> None:
