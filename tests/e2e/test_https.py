@@ -41,6 +41,7 @@ import gestures
 import pytest
 from conftest import CHROMIUM, CHROMIUM_ARGS
 from gestures import buy
+from local_servers import REDIS_MISSING, REDIS_URL, redis_up
 from outside import read_qr, serving
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
@@ -66,22 +67,12 @@ DEPLOY = REPO / "deploy"
 HOST = "loto.test"
 ORIGIN = f"https://{HOST}"
 SECRET = "serveur-https-secret"
-REDIS_URL = os.environ.get("LOTO_TEST_REDIS_URL", "redis://127.0.0.1:6379")
 
 
 def _listening(port: int) -> bool:
     with socket.socket() as s:
         s.settimeout(1)
         return s.connect_ex(("127.0.0.1", port)) == 0
-
-
-def _redis_up() -> bool:
-    try:
-        with socket.create_connection(("127.0.0.1", 6379), timeout=2) as s:
-            s.sendall(b"PING\r\n")
-            return s.recv(16).startswith(b"+PONG")
-    except OSError:
-        return False
 
 
 def unit_commands(port: int) -> tuple[list[str], list[str]]:
@@ -124,8 +115,8 @@ def served(
     for tool in ("caddy", "certutil"):
         if shutil.which(tool) is None:
             pytest.skip(f"{tool} is not installed (`make test` installs caddy and libnss3-tools)")
-    if not _redis_up():
-        pytest.skip("Redis not reachable at 127.0.0.1:6379")
+    if not redis_up():
+        pytest.skip(REDIS_MISSING)
     tmp = tmp_path_factory.mktemp("https")
     settings = env_example()
     assert settings["LOTO_CREATE_KEY"] and int(settings["GRANIAN_WORKERS"]) >= 2

@@ -12,7 +12,6 @@ from __future__ import annotations
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -24,6 +23,7 @@ from typing import TYPE_CHECKING
 import psutil
 import pytest
 from gestures import buy, claim
+from local_servers import REDIS_MISSING, REDIS_URL, redis_up
 from outside import serving
 from playwright.sync_api import expect
 from sockets import new_token_round_trip
@@ -36,25 +36,15 @@ if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
 
 REPO = Path(__file__).resolve().parents[2]
-REDIS_URL = os.environ.get("LOTO_TEST_REDIS_URL", "redis://127.0.0.1:6379")
 SECRET = "scale-out-secret"
 PLAYERS = 6
-
-
-def _redis_up() -> bool:
-    try:
-        with socket.create_connection(("127.0.0.1", 6379), timeout=2) as s:
-            s.sendall(b"PING\r\n")
-            return s.recv(16).startswith(b"+PONG")
-    except OSError:
-        return False
 
 
 @pytest.fixture(scope="module")
 def scaled_app(pg_database: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict]:
     """`reflex run --env prod` with Redis and 2 workers; yields url, code and server pid."""
-    if not _redis_up():
-        pytest.skip("Redis not reachable at 127.0.0.1:6379")
+    if not redis_up():
+        pytest.skip(REDIS_MISSING)
     tree = tmp_path_factory.mktemp("scaled") / "app"
     shutil.copytree(
         REPO,

@@ -4,12 +4,12 @@ several workers share in a real Redis."""
 from __future__ import annotations
 
 import asyncio
-import socket
 import uuid
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from local_servers import REDIS_MISSING, redis_up
 
 from loto_app.live.present.room import HOLD, MIN_LOST, WARNING, DropWatch, is_mass_drop
 from loto_app.live.runtime.presence import STALE, MemoryCounts, Presence, RedisCounts
@@ -74,20 +74,11 @@ def test_the_warning_starts_only_after_a_mass_drop_in_the_window(counts: list[in
             assert is_mass_drop(max(recent), n)
 
 
-def _redis_up() -> bool:
-    try:
-        with socket.create_connection(("127.0.0.1", 6379), timeout=2) as s:
-            s.sendall(b"PING\r\n")
-            return s.recv(16).startswith(b"+PONG")
-    except OSError:
-        return False
-
-
 def test_workers_players_are_counted_once_in_redis_and_a_silent_worker_drops_out(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    if not _redis_up():
-        pytest.skip("Redis not reachable at 127.0.0.1:6379")
+    if not redis_up():
+        pytest.skip(REDIS_MISSING)
     monkeypatch.setenv("LOTO_DB_URL", f"sqlite:///presence-{uuid.uuid4().hex}.db")
     now = [1000.0]
     ana, bob, cat, dan = "a" * 16, "b" * 16, "c" * 16, "d" * 16

@@ -7,26 +7,14 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
-import socket
 import uuid
 
 import pytest
 import redis.asyncio as aioredis
+from local_servers import REDIS_MISSING, REDIS_URL, redis_up
 from sio_harness import serve, stop, until
 
 from loto_app.live.runtime import broadcast, fanout
-
-REDIS_URL = os.environ.get("LOTO_TEST_REDIS_URL", "redis://127.0.0.1:6379")
-
-
-def _redis_up() -> bool:
-    try:
-        with socket.create_connection(("127.0.0.1", 6379), timeout=2) as s:
-            s.sendall(b"PING\r\n")
-            return s.recv(16).startswith(b"+PONG")
-    except OSError:
-        return False
 
 
 async def _scenario() -> None:
@@ -83,6 +71,6 @@ async def _scenario() -> None:
         await spy.aclose()
 
 
-@pytest.mark.skipif(not _redis_up(), reason="Redis not reachable at 127.0.0.1:6379")
+@pytest.mark.skipif(not redis_up(), reason=REDIS_MISSING)
 def test_a_socket_of_this_worker_is_answered_here_and_others_through_redis() -> None:
     asyncio.run(_scenario())

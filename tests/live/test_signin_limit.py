@@ -5,11 +5,11 @@ counted. tests/e2e/test_signin_limit.py drives it through the real server's webs
 from __future__ import annotations
 
 import asyncio
-import socket
 import uuid
 from types import SimpleNamespace
 
 import pytest
+from local_servers import REDIS_MISSING, redis_up
 
 from loto_app.live.runtime import signin_limit as sl
 
@@ -88,18 +88,9 @@ def test_memory_stays_bounded() -> None:
     assert len(counter.windows) <= sl.MAX_ADDRESSES
 
 
-def _redis_up() -> bool:
-    try:
-        with socket.create_connection(("127.0.0.1", 6379), timeout=2) as s:
-            s.sendall(b"PING\r\n")
-            return s.recv(16).startswith(b"+PONG")
-    except OSError:
-        return False
-
-
 def test_with_redis_every_worker_counts_in_one_place() -> None:
-    if not _redis_up():
-        pytest.skip("Redis not reachable at 127.0.0.1:6379")
+    if not redis_up():
+        pytest.skip(REDIS_MISSING)
     address = f"test-{uuid.uuid4().hex}"
 
     async def scenario() -> None:
