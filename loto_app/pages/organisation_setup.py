@@ -28,15 +28,18 @@ from loto_app.components.palette import (
     SECTION_LINE,
 )
 from loto_app.components.ui import big_button, tid
+from loto_app.domain.carton_kinds import KINDS
+from loto_app.domain.games import GAME_TYPES, TIE_LABELS, GameType
 from loto_app.domain.program import (
-    KIND_LABELS,
     LEGAL_PRICE_MESSAGE,
+    PATTERN_LABELS,
     DrawSource,
-    Kind,
     TieMethod,
 )
 from loto_app.live.input.program_form import (
+    DEFAULT_TYPE,
     EDIT_STEPS,
+    MAX_WINNERS,
     REMOTE_WARNING,
     STEPS,
     GameDraft,
@@ -49,10 +52,11 @@ from loto_app.live.states.organisation_setup import EveningSetup
 P = OrganisationState  # the sign-in and the evening
 F = EveningSetup  # the new evening's form
 
-#: the kinds the form offers a game (the new kinds come with the type picker)
-KIND_OPTIONS = [
-    (k.value, KIND_LABELS[k]) for k in (Kind.CLASSIQUE, Kind.SPECIAL, Kind.VITRINE, Kind.MAXIQUINE)
-]
+#: the types a game may be, in the registry's order (`domain.games.GAME_TYPES`): the form
+#: derives everything else of a game from its type
+TYPES: list[GameType] = list(GAME_TYPES.values())
+#: the names of the types with successive winners, and of the jackpots
+REPEATS = [t.name for t in TYPES if t.repeats]
 
 
 def _text_input(name: str, value: Any, testid: str, **props: Any) -> rx.Component:
@@ -244,14 +248,27 @@ def _stage_row(st: StageDraft, i: Any, j: Any) -> rx.Component:
     return rx.box(
         rx.flex(
             rx.box(
-                check(
-                    st.label,
-                    st.on,
-                    lambda v: F.set_stage_field(i, j, "on", v),
-                    f"{pre}-on",
+                rx.cond(
+                    st.required,
+                    rx.text(
+                        st.label,
+                        font_size="1.1rem",
+                        font_weight="700",
+                        min_height="2.5rem",
+                        display="flex",
+                        align_items="center",
+                        custom_attrs=tid(f"{pre}-name"),
+                    ),
+                    check(
+                        st.label,
+                        st.on,
+                        lambda v: F.set_stage_field(i, j, "on", v),
+                        f"{pre}-on",
+                    ),
                 ),
                 min_width=["auto", "10.5rem"],
             ),
+            rx.cond(st.jackpot, _within_field(st, i, j)),
             rx.cond(
                 st.on,
                 rx.flex(
@@ -326,6 +343,30 @@ def _stage_row(st: StageDraft, i: Any, j: Any) -> rx.Component:
     )
 
 
+def _within_field(st: StageDraft, i: Any, j: Any) -> rx.Component:
+    """The jackpot's "en N numéros"."""
+    pre = f"stage-{i}-{j}"
+    return rx.hstack(
+        rx.el.label("en", html_for=f"{pre}-within", font_size="1.1rem"),
+        rx.input(
+            id=f"{pre}-within",
+            value=st.within,
+            on_change=lambda v: F.set_stage_field(i, j, "within", v),
+            custom_attrs=tid(
+                f"{pre}-within",
+                inputmode="numeric",
+                **{"aria-label": "Jackpot : nombre de numéros tirés au plus"},
+            ),
+            width="4.5rem",
+            max_length=2,
+            **FIELD,
+        ),
+        rx.text("numéros au plus", font_size="1.1rem"),
+        align="center",
+        spacing="2",
+    )
+
+
 def _locked_stage(st: StageDraft) -> rx.Component:
     return rx.cond(
         st.on,
@@ -338,6 +379,7 @@ def _locked_game(g: GameDraft, i: Any) -> rx.Component:
     return rx.box(
         rx.flex(
             rx.heading(f"Partie {i + 1}", as_="h3", size="5"),
+            rx.text(_type_label(g), font_weight="700"),
             rx.badge(g.note, size="3", color_scheme="gray", variant="surface"),
             rx.text("ne se modifie plus", color=MUTED),
             gap="0.75rem",
@@ -358,14 +400,46 @@ def _game_card(g: GameDraft, i: Any) -> rx.Component:
     return rx.cond(g.locked, _locked_game(g, i), _open_game(g, i))
 
 
+def _type_label(g: GameDraft) -> Any:
+    return rx.match(g.type, *[(t.name, t.label) for t in TYPES], g.type)
+
+
+def _kind_many(kind: Any) -> Any:
+    """The kind's cartons ("cartons verts")."""
+    return rx.match(kind, *[(k.value, d.many) for k, d in KINDS.items()], kind)
+
+
+def _labelled(label: str, control: rx.Component, html_for: Any) -> rx.Component:
+    """A small control of a game with its label above (a select)."""
+    return rx.vstack(
+        rx.el.label(label, html_for=html_for, **LABEL),
+        control,
+        spacing="1",
+        align="stretch",
+        flex="1 1 14rem",
+    )
+
+
+def _select(testid: Any, value: Any, options: list[tuple[str, str]], on_change: Any) -> Any:
+    return rx.el.select(
+        *[rx.el.option(label, value=v) for v, label in options],
+        id=testid,
+        value=value,
+        on_change=on_change,
+        custom_attrs=tid(testid),
+        width="100%",
+        **NATIVE_SELECT,
+    )
+
+
 def _game_head(g: GameDraft, i: Any) -> rx.Component:
-    """An open game's kind and title."""
+    """An open game's type and title."""
     return rx.flex(
         rx.el.select(
-            *[rx.el.option(label, value=v) for v, label in KIND_OPTIONS],
-            value=g.kind,
-            on_change=lambda v: F.set_game_kind(i, v),
-            custom_attrs=tid(f"game-{i}-kind", **{"aria-label": f"Type de la partie {i + 1}"}),
+            *[rx.el.option(t.label, value=t.name) for t in TYPES],
+            value=g.type,
+            on_change=lambda v: F.set_game_type(i, v),
+            custom_attrs=tid(f"game-{i}-type", **{"aria-label": f"Type de la partie {i + 1}"}),
             **NATIVE_SELECT,
         ),
         rx.input(
@@ -383,15 +457,107 @@ def _game_head(g: GameDraft, i: Any) -> rx.Component:
     )
 
 
+def _type_fields(t: GameType, g: GameDraft, i: Any) -> rx.Component:
+    """What a game of this type asks besides its lots: its cartons (when it may play
+    several kinds), its winners (successive winners), its tie rule."""
+    kinds = [(k.value, KINDS[k].many.capitalize()) for k in t.kinds]
+    parts = []
+    if len(kinds) > 1:
+        parts.append(
+            _labelled(
+                "Cartons joués",
+                _select(f"game-{i}-kind", g.kind, kinds, lambda v: F.set_game_kind(i, v)),
+                f"game-{i}-kind",
+            )
+        )
+    else:
+        parts.append(
+            rx.vstack(
+                rx.text("Cartons joués", **LABEL),
+                rx.text(
+                    kinds[0][1],
+                    font_size="1.1rem",
+                    min_height="2.75rem",
+                    display="flex",
+                    align_items="center",
+                    custom_attrs=tid(f"game-{i}-kind-only"),
+                ),
+                spacing="1",
+                flex="1 1 14rem",
+            )
+        )
+    if t.repeats:
+        parts.append(
+            _labelled(
+                "Nombre de gagnants",
+                _select(
+                    f"game-{i}-winners",
+                    g.stages.length().to_string(),
+                    [(str(n), str(n)) for n in range(1, MAX_WINNERS + 1)],
+                    lambda v: F.set_game_winners(i, v),
+                ),
+                f"game-{i}-winners",
+            )
+        )
+        if len(t.patterns) > 1:
+            parts.append(
+                _labelled(
+                    "Chaque gagnant à la",
+                    _select(
+                        f"game-{i}-pattern",
+                        g.stages[0].pattern,
+                        [(p.value, PATTERN_LABELS[p]) for p in t.patterns],
+                        lambda v: F.set_game_winners(i, g.stages.length(), v),
+                    ),
+                    f"game-{i}-pattern",
+                )
+            )
+    parts.append(
+        _labelled(
+            "Ex aequo",
+            _select(
+                f"game-{i}-tie",
+                g.tie,
+                [(r.value, TIE_LABELS[r]) for r in t.ties],
+                lambda v: F.set_game_tie(i, v),
+            ),
+            f"game-{i}-tie",
+        )
+    )
+    return rx.vstack(
+        rx.text(
+            t.summary[0].upper() + t.summary[1:] + ".",
+            color=MUTED,
+            custom_attrs=tid(f"game-{i}-summary-text"),
+        ),
+        rx.flex(*parts, gap="0.75rem", wrap="wrap", width="100%"),
+        spacing="2",
+        width="100%",
+        align="stretch",
+    )
+
+
+def _game_details(g: GameDraft, i: Any) -> rx.Component:
+    """An open game's type's fields (the page derives them from its type)."""
+    return rx.match(
+        g.type,
+        *[(t.name, _type_fields(t, g, i)) for t in TYPES],
+        rx.fragment(),
+    )
+
+
 def _lot_word(st: StageDraft) -> rx.Component:
-    return rx.cond(st.on, rx.text(rx.text.strong(f"{st.label} : "), st.description, as_="span"))
+    return rx.cond(
+        st.on | st.required,
+        rx.text(rx.text.strong(f"{st.label} : "), st.description, as_="span"),
+    )
 
 
 def _game_line(g: GameDraft, i: Any) -> rx.Component:
-    """A folded game: its kind and its lots, on one line."""
-    kind = rx.match(g.kind, *[(v, label) for v, label in KIND_OPTIONS], g.kind)
+    """A folded game: its type, its cartons and its lots, on one line."""
     return rx.flex(
-        rx.badge(kind, size="3", variant="surface", color_scheme="gray"),
+        rx.badge(_type_label(g), size="3", variant="surface", color_scheme="gray"),
+        rx.text(_kind_many(g.kind), as_="span", color=MUTED),
         rx.flex(rx.foreach(g.stages, _lot_word), gap="0 1rem", wrap="wrap"),
         gap="0.6rem",
         wrap="wrap",
@@ -451,6 +617,7 @@ def _open_game(g: GameDraft, i: Any) -> rx.Component:
             align="center",
             width="100%",
         ),
+        rx.cond(shown, _game_details(g, i)),
         rx.cond(shown, rx.foreach(g.stages, lambda st, j: _stage_row(st, i, j))),
         padding="0.75rem 1rem",
         border=f"2px solid {SECTION_LINE}",
@@ -466,8 +633,9 @@ def _program_fields() -> rx.Component:
     return section(
         "Programme des parties",
         rx.text(
-            "Chaque partie s'enchaîne sur un même tirage : cochez les lots joués, dans l'ordre. "
-            "Les lots en argent sont interdits.",
+            "Pour chaque partie, choisissez son type : ses lots, ses cartons et la règle des ex "
+            "aequo en découlent. Les lots d'une partie se jouent sur un même tirage, dans "
+            "l'ordre. Les lots en argent sont interdits.",
             color=MUTED,
         ),
         rx.cond(
@@ -475,21 +643,22 @@ def _program_fields() -> rx.Component:
             rx.text(F.edit_note, font_weight="700", custom_attrs=tid("org-edit-note")),
         ),
         rx.foreach(F.games, _game_card),
-        rx.flex(
-            rx.text("Ajouter une partie :", **LABEL),
-            *[
-                rx.button(
-                    f"+ {label}",
-                    on_click=F.add_game(v),
-                    variant="outline",
-                    size="3",
-                    custom_attrs=tid(f"add-game-{v}"),
-                )
-                for v, label in KIND_OPTIONS
-            ],
-            gap="0.6rem",
-            wrap="wrap",
-            align="center",
+        rx.button(
+            "+ Ajouter une partie",
+            on_click=F.add_game(DEFAULT_TYPE),
+            variant="outline",
+            size="3",
+            align_self="start",
+            custom_attrs=tid("add-game"),
+        ),
+        rx.cond(
+            F.tariff_note != "",
+            rx.callout(
+                F.tariff_note,
+                icon="info",
+                size="2",
+                custom_attrs=tid("org-tariff-added", role="status"),
+            ),
         ),
         rx.button(
             rx.cond(F.mode == "edit", "Annuler mes changements", "Revenir au programme type"),
@@ -503,17 +672,12 @@ def _program_fields() -> rx.Component:
     )
 
 
-def _offer_row(o: OfferDraft, k: Any) -> rx.Component:
+def _offer_row(o: OfferDraft, k: Any, group: Any) -> rx.Component:
+    """A tariff line in its kind's group: how many, for how much, a planche where the kind
+    sells as one."""
     pre = f"offer-{k}"
     return rx.box(
         rx.flex(
-            rx.el.select(
-                *[rx.el.option(label, value=v) for v, label in KIND_OPTIONS],
-                value=o.kind,
-                on_change=lambda v: F.set_offer_field(k, "kind", v),
-                custom_attrs=tid(f"{pre}-kind", **{"aria-label": "Type de carton"}),
-                **NATIVE_SELECT,
-            ),
             rx.hstack(
                 rx.input(
                     value=o.quantity,
@@ -524,15 +688,7 @@ def _offer_row(o: OfferDraft, k: Any) -> rx.Component:
                     width="4.5rem",
                     **FIELD,
                 ),
-                rx.text(
-                    rx.match(
-                        o.kind,
-                        ("vitrine", "vitrines pour"),
-                        ("maxiquine", "grilles pour"),
-                        "cartons pour",
-                    ),
-                    font_size="1.1rem",
-                ),
+                rx.text(f"{group['noun']} pour", font_size="1.1rem"),
                 rx.input(
                     value=o.price,
                     on_change=lambda v: F.set_offer_field(k, "price", v),
@@ -547,7 +703,7 @@ def _offer_row(o: OfferDraft, k: Any) -> rx.Component:
                 spacing="2",
             ),
             rx.cond(
-                (o.kind == "classique") | (o.kind == "special"),
+                group["planche"] != "",
                 check(
                     "Planche de 6",
                     o.planche,
@@ -579,6 +735,45 @@ def _offer_row(o: OfferDraft, k: Any) -> rx.Component:
         padding_y="0.5rem",
         border_top=f"1px solid {LINE}",
         width="100%",
+        custom_attrs={"data-kind": o.kind},
+    )
+
+
+def _offer_group(group: Any) -> rx.Component:
+    """The prices of one kind of cartons played (or of the kinds no game plays)."""
+    return rx.box(
+        rx.heading(group["title"], as_="h3", size="4"),
+        rx.text(group["games"], color=MUTED),
+        rx.foreach(
+            F.offers,
+            lambda o, k: rx.cond(F.offer_groups[k] == group["kind"], _offer_row(o, k, group)),
+        ),
+        rx.cond(
+            group["priced"] == "",
+            rx.text(
+                "Aucun prix : ces cartons ne pourront pas être vendus.",
+                color=ACCENT,
+                font_weight="700",
+                custom_attrs=tid(f"offers-{group['kind']}-missing", role="alert"),
+            ),
+        ),
+        rx.cond(
+            group["add"] != "",
+            rx.button(
+                group["add"],
+                on_click=F.add_offer(group["kind"]),
+                variant="outline",
+                size="3",
+                margin_top="0.4rem",
+                custom_attrs=tid(f"add-offer-{group['kind']}"),
+            ),
+        ),
+        padding="0.75rem 1rem",
+        border=f"2px solid {SECTION_LINE}",
+        border_radius="0.6rem",
+        background=PAPER,
+        width="100%",
+        custom_attrs=tid(f"offers-{group['kind']}"),
     )
 
 
@@ -595,24 +790,14 @@ def _offer_fields() -> rx.Component:
                 custom_attrs=tid("org-tariff-note"),
             ),
         ),
-        rx.foreach(F.offers, _offer_row),
-        rx.flex(
-            rx.button(
-                "+ Ajouter un tarif",
-                on_click=F.add_offer,
-                variant="outline",
-                size="3",
-                custom_attrs=tid("add-offer"),
-            ),
-            rx.button(
-                "Tarif habituel",
-                on_click=F.usual_offers,
-                variant="soft",
-                size="3",
-                custom_attrs=tid("usual-offers"),
-            ),
-            gap="0.6rem",
-            wrap="wrap",
+        rx.foreach(F.tariff_groups, _offer_group),
+        rx.button(
+            "Tarif habituel",
+            on_click=F.usual_offers,
+            variant="soft",
+            size="3",
+            align_self="start",
+            custom_attrs=tid("usual-offers"),
         ),
         testid="org-offers",
     )

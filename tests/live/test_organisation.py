@@ -11,6 +11,7 @@ import pytest
 import reflex as rx
 
 from loto_app.domain.errors import InvalidProgram
+from loto_app.domain.games import GAME_TYPES
 from loto_app.domain.program import (
     LEGAL_CASH_MESSAGE,
     LEGAL_PRICE_MESSAGE,
@@ -123,9 +124,13 @@ JUNK = [None, 1, True, -1, 99, 1.5, "x" * 10_000, "name", [1], {"a": 1}]
         "add_game",
         "remove_game",
         "move_game",
+        "set_game_type",
         "set_game_kind",
+        "set_game_tie",
+        "set_game_winners",
         "set_game_title",
         "set_stage_field",
+        "add_offer",
         "remove_offer",
         "set_offer_field",
         "show_tab",
@@ -138,16 +143,18 @@ def test_form_handlers_take_any_junk_without_failing(state: EveningSetup, handle
         fn(state, *args)
     assert 1 <= len(state.games) <= MAX_GAMES
     for g in state.games:
-        assert g.kind in {k.value for k in Kind}
+        gt = GAME_TYPES[g.type]
+        assert g.kind in gt.kinds and g.tie in gt.ties
         assert all(len(s.description) <= 120 for s in g.stages)
+        assert all(s.on for s in g.stages if s.required)
 
 
 def test_form_handlers_edit_the_program(state: EveningSetup) -> None:
     h = handlers()
     h["set_field"].fn(state, "series", "b7")
-    h["add_game"].fn(state, "special")
+    h["add_game"].fn(state, "speciale")
     h["move_game"].fn(state, 6, -1)
-    h["set_game_kind"].fn(state, 0, "vitrine")
+    h["set_game_type"].fn(state, 0, "vitrine")
     h["set_stage_field"].fn(state, 0, 0, "cash", True)
     assert state.series == "B7"
     assert [g.kind for g in state.games][:1] + [g.kind for g in state.games][5:] == [

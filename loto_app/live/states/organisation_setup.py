@@ -22,7 +22,9 @@ from typing import Any, ClassVar
 
 import reflex as rx
 
+from loto_app.domain.carton_kinds import KINDS as CARTON_KINDS
 from loto_app.domain.errors import InvalidProgram
+from loto_app.domain.games import GAME_TYPES
 from loto_app.domain.program import (
     DrawSource,
     Kind,
@@ -37,15 +39,18 @@ from loto_app.live.input.program_form import (
     BOOL_FIELDS,
     CHOICE_FIELDS,
     DEFAULT_NAME,
+    DEFAULT_TYPE,
     KINDS,
     MAX_AMOUNT,
     MAX_GAMES,
     MAX_NAME,
     MAX_OFFERS,
     MAX_TITLE,
+    MAX_WINNERS,
     STAGE_BOOL_FIELDS,
     STAGE_TEXT_FIELDS,
     TEXT_FIELDS,
+    TYPES,
     FormProblem,
     GameDraft,
     OfferDraft,
@@ -53,11 +58,17 @@ from loto_app.live.input.program_form import (
     default_game_drafts,
     default_offer_drafts,
     game_draft,
+    kinds_played,
+    new_game,
     offer_draft,
+    offer_groups,
     offer_problem,
+    priced,
+    retyped,
     stage_problem,
-    stage_rows,
     step_of,
+    tariff_groups,
+    with_winners,
 )
 from loto_app.live.runtime import registry
 from loto_app.live.states.organisation import OrganisationState
@@ -121,6 +132,7 @@ class EveningSetup(OrganisationState):
     locked_count: int = 0  # editing: the games started (the first ones) stay as they are
     edit_note: str = ""  # editing: which games are locked, and why
     saved_message: str = ""  # editing: the amendment was saved
+    tariff_note: str = ""  # prices added for a kind of cartons new to the program
 
     # --- shown once after creation
     created: bool = False
@@ -131,9 +143,19 @@ class EveningSetup(OrganisationState):
 
     @rx.var
     def kind_names(self) -> list[str]:
-        """The kinds of the games in the form, for the tariff's kind menus."""
-        seen = [g.kind for g in self.games]
-        return [k.value for k in Kind if k.value in seen]
+        """The kinds of the games in the form, in the domain's order."""
+        return [k.value for k in kinds_played(self.games)]
+
+    @rx.var
+    def tariff_groups(self) -> list[dict[str, str]]:
+        """The tariff step: a group of lines per kind of cartons played (and the lines of
+        kinds no game plays)."""
+        return tariff_groups(self.games, self.offers)
+
+    @rx.var
+    def offer_groups(self) -> list[str]:
+        """The group of each tariff line (`tariff_groups`' kind)."""
+        return offer_groups(self.games, self.offers)
 
     @rx.event
     def set_field(self, field: Any, value: Any):
@@ -160,6 +182,8 @@ class EveningSetup(OrganisationState):
             self.step = as_int(number, 2 if self.mode == "edit" else 1, 4, "step")
         except BadInput as exc:
             return self._form_refused("go_step", exc)
+        if self.step == 3:
+            self.tariff_note = ""  # (the organiser is looking at the prices)
 
     @rx.event
     def show_game(self, index: Any):
@@ -178,17 +202,19 @@ class EveningSetup(OrganisationState):
         return False
 
     @rx.event
-    def add_game(self, kind: Any):
-        """Add a game of this kind at the end of the program."""
+    def add_game(self, type_name: Any = DEFAULT_TYPE):
+        """Add a game of this type at the end of the program (open, to fill its lots in)."""
         try:
-            kind = choice(kind, KINDS, "kind")
+            name = choice(type_name, TYPES, "type")
         except BadInput as exc:
             return self._form_refused("add_game", exc)
         if len(self.games) >= MAX_GAMES:
             self.form_error = f"Le programme compte déjà {MAX_GAMES} parties."
             return
-        self.games.append(GameDraft(kind=kind, stages=stage_rows(Kind(kind))))
+        self.games.append(new_game(name))
         self.open_game = len(self.games) - 1
+        self._price_new_kinds()
+        self.form_error = ""
 
     @rx.event
     def remove_game(self, index: Any):
@@ -223,19 +249,78 @@ class EveningSetup(OrganisationState):
             self.open_game = j if self.open_game == i else i
 
     @rx.event
-    def set_game_kind(self, index: Any, kind: Any):
-        """Change a game's kind (its possible stages change with it)."""
+    def set_game_type(self, index: Any, type_name: Any):
+        """Change a game's type: its stages, its cartons and its tie rules follow (the lots
+        typed stay on the stages of the same pattern)."""
         try:
             i = as_int(index, 0, len(self.games) - 1, "game")
-            kind = choice(kind, KINDS, "kind")
+            name = choice(type_name, TYPES, "type")
+        except BadInput as exc:
+            return self._form_refused("set_game_type", exc)
+        if self._locked(i):
+            return
+        self.form_error = ""
+        if self.games[i].type != name:
+            self.games[i] = retyped(self.games[i], name)
+            self._price_new_kinds()
+
+    @rx.event
+    def set_game_kind(self, index: Any, kind: Any):
+        """Change the cartons a game plays (one of its type's kinds)."""
+        try:
+            i = as_int(index, 0, len(self.games) - 1, "game")
+            gt = GAME_TYPES[self.games[i].type]
+            kind = choice(kind, {k.value for k in gt.kinds}, "kind")
         except BadInput as exc:
             return self._form_refused("set_game_kind", exc)
         if self._locked(i):
             return
         self.form_error = ""
         if self.games[i].kind != kind:
-            self.games[i] = GameDraft(
-                kind=kind, title=self.games[i].title, stages=stage_rows(Kind(kind))
+            self.games[i].kind = kind
+            self._price_new_kinds()
+
+    @rx.event
+    def set_game_tie(self, index: Any, tie: Any):
+        """How a game's ex aequo are settled (one of its type's tie rules)."""
+        try:
+            i = as_int(index, 0, len(self.games) - 1, "game")
+            gt = GAME_TYPES[self.games[i].type]
+            tie = choice(tie, {t.value for t in gt.ties}, "tie")
+        except BadInput as exc:
+            return self._form_refused("set_game_tie", exc)
+        if not self._locked(i):
+            self.games[i].tie = tie
+            self.form_error = ""
+
+    @rx.event
+    def set_game_winners(self, index: Any, count: Any, pattern: Any = None):
+        """A game of successive winners (the partie enfants): how many, on which pattern
+        (None: the one it plays now)."""
+        try:
+            i = as_int(index, 0, len(self.games) - 1, "game")
+            g = self.games[i]
+            gt = GAME_TYPES[g.type]
+            if not gt.repeats:
+                raise BadInput(f"game {i} of type {g.type} has no successive winners")
+            n = as_int(count, 1, MAX_WINNERS, "winners")
+            p = g.stages[0].pattern if pattern is None else pattern
+            p = choice(p, {q.value for q in gt.patterns}, "pattern")
+        except BadInput as exc:
+            return self._form_refused("set_game_winners", exc)
+        if not self._locked(i):
+            self.games[i].stages = with_winners(g, n, p)
+            self.form_error = ""
+
+    def _price_new_kinds(self) -> None:
+        """A kind of cartons new to the program gets its usual prices (said on the form)."""
+        before = {o.kind for o in self.offers}
+        self.offers = priced(self.games, self.offers)
+        added = [k for k in kinds_played(self.games) if k.value not in before]
+        if added:
+            names = " et les ".join(CARTON_KINDS[k].many for k in added)
+            self.tariff_note = (
+                f"Prix habituels ajoutés pour les {names} : vérifiez-les à l'étape 3 « Le tarif »."
             )
 
     @rx.event
@@ -259,6 +344,10 @@ class EveningSetup(OrganisationState):
                 return
             row = self.games[i].stages[j]
             name = choice(field, [*STAGE_TEXT_FIELDS, *STAGE_BOOL_FIELDS], "stage field")
+            if name == "on" and row.required:
+                raise BadInput(f"game {i} stage {j} is played whatever")
+            if name == "within" and not row.jackpot:
+                raise BadInput(f"game {i} stage {j} is no jackpot")
             if name in STAGE_TEXT_FIELDS:
                 setattr(row, name, as_text(value, name, STAGE_TEXT_FIELDS[name]))
             else:
@@ -269,13 +358,18 @@ class EveningSetup(OrganisationState):
         self.form_error = ""
 
     @rx.event
-    def add_offer(self):
-        """A new tariff line."""
+    def add_offer(self, kind: Any = None):
+        """A new tariff line for cartons of a kind played (None: the first)."""
+        try:
+            kinds = self.kind_names or [Kind.CLASSIQUE.value]
+            kind = kinds[0] if kind is None else choice(kind, kinds, "kind")
+        except BadInput as exc:
+            return self._form_refused("add_offer", exc)
         if len(self.offers) >= MAX_OFFERS:
             self.form_error = f"Le tarif compte déjà {MAX_OFFERS} lignes."
             return
-        kinds = self.kind_names or [Kind.CLASSIQUE.value]
-        self.offers.append(OfferDraft(kind=kinds[0], quantity="1", price=""))
+        at = max((n + 1 for n, o in enumerate(self.offers) if o.kind == kind), default=0)
+        self.offers.insert(at or len(self.offers), OfferDraft(kind=kind, quantity="1", price=""))
 
     @rx.event
     def remove_offer(self, index: Any):
@@ -296,10 +390,13 @@ class EveningSetup(OrganisationState):
             name = choice(field, ("kind", "quantity", "price", "planche"), "offer field")
             if name == "kind":
                 row.kind = choice(value, KINDS, "kind")
-                if row.kind not in (Kind.CLASSIQUE.value, Kind.SPECIAL.value):
+                if not CARTON_KINDS[Kind(row.kind)].planche:
                     row.planche = False
             elif name == "planche":
-                row.planche = as_bool(value, name)
+                planche = as_bool(value, name)
+                if planche and not CARTON_KINDS[Kind(row.kind)].planche:
+                    raise BadInput(f"offer {i}: no planche of {row.kind} cartons")
+                row.planche = planche
                 if row.planche:
                     row.quantity = "6"
             else:
@@ -492,6 +589,7 @@ class EveningSetup(OrganisationState):
         p = evening.program
         self.games = [game_draft(g) for g in p.games]
         self.offers = [offer_draft(o) for o in p.offers]
+        self.tariff_note = ""
         self._relock(evening)
         self.open_game = self.locked_count if self.locked_count < len(self.games) else -1
         st = p.settings
@@ -559,6 +657,7 @@ class EveningSetup(OrganisationState):
     def _typical_program(self) -> None:
         """The form's games and tariff as a new evening's."""
         self.games, self.offers = default_game_drafts(), default_offer_drafts()
+        self.tariff_note = ""
 
     def _signed_out(self) -> None:
         self._forget_created()
