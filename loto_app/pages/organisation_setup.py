@@ -28,7 +28,7 @@ from loto_app.components.palette import (
     SECTION_LINE,
 )
 from loto_app.components.ui import big_button, tid
-from loto_app.domain.carton_kinds import KINDS
+from loto_app.domain.carton_kinds import KINDS, Grid, Kind
 from loto_app.domain.games import GAME_TYPES, TIE_LABELS, GameType
 from loto_app.domain.program import (
     LEGAL_PRICE_MESSAGE,
@@ -55,8 +55,8 @@ F = EveningSetup  # the new evening's form
 #: the types a game may be, in the registry's order (`domain.games.GAME_TYPES`): the form
 #: derives everything else of a game from its type
 TYPES: list[GameType] = list(GAME_TYPES.values())
-#: the names of the types with successive winners, and of the jackpots
-REPEATS = [t.name for t in TYPES if t.repeats]
+#: a tie rule's name longer than this is said whole under its menu
+LONG_TIE = 28
 
 
 def _text_input(name: str, value: Any, testid: str, **props: Any) -> rx.Component:
@@ -409,11 +409,12 @@ def _kind_many(kind: Any) -> Any:
     return rx.match(kind, *[(k.value, d.many) for k, d in KINDS.items()], kind)
 
 
-def _labelled(label: str, control: rx.Component, html_for: Any) -> rx.Component:
-    """A small control of a game with its label above (a select)."""
+def _labelled(label: str, control: rx.Component, html_for: Any, hint: Any = "") -> rx.Component:
+    """A small control of a game with its label above (a select), and a hint below."""
     return rx.vstack(
         rx.el.label(label, html_for=html_for, **LABEL),
         control,
+        rx.cond(hint != "", rx.text(hint, color=MUTED, font_size="0.95rem")),
         spacing="1",
         align="stretch",
         flex="1 1 14rem",
@@ -502,7 +503,7 @@ def _type_fields(t: GameType, g: GameDraft, i: Any) -> rx.Component:
         if len(t.patterns) > 1:
             parts.append(
                 _labelled(
-                    "Chaque gagnant à la",
+                    "Figure gagnante",
                     _select(
                         f"game-{i}-pattern",
                         g.stages[0].pattern,
@@ -522,12 +523,20 @@ def _type_fields(t: GameType, g: GameDraft, i: Any) -> rx.Component:
                 lambda v: F.set_game_tie(i, v),
             ),
             f"game-{i}-tie",
+            rx.match(
+                g.tie,
+                ("", "La règle choisie pour toute la soirée, à l'étape 4 « Réglages »."),
+                # (a long name, cut in its menu on a phone, said whole below it)
+                *[(r.value, TIE_LABELS[r]) for r in t.ties if len(TIE_LABELS[r]) > LONG_TIE],
+                "",
+            ),
         )
     )
     return rx.vstack(
         rx.text(
             t.summary[0].upper() + t.summary[1:] + ".",
             color=MUTED,
+            margin_top="0.5rem",
             custom_attrs=tid(f"game-{i}-summary-text"),
         ),
         rx.flex(*parts, gap="0.75rem", wrap="wrap", width="100%"),
@@ -549,7 +558,11 @@ def _game_details(g: GameDraft, i: Any) -> rx.Component:
 def _lot_word(st: StageDraft) -> rx.Component:
     return rx.cond(
         st.on | st.required,
-        rx.text(rx.text.strong(f"{st.label} : "), st.description, as_="span"),
+        rx.text(
+            rx.text.strong(st.label, rx.cond(st.jackpot, f" en {st.within} numéros", ""), " : "),
+            st.description,
+            as_="span",
+        ),
     )
 
 
@@ -559,6 +572,15 @@ def _game_line(g: GameDraft, i: Any) -> rx.Component:
         rx.badge(_type_label(g), size="3", variant="surface", color_scheme="gray"),
         rx.text(_kind_many(g.kind), as_="span", color=MUTED),
         rx.flex(rx.foreach(g.stages, _lot_word), gap="0 1rem", wrap="wrap"),
+        rx.cond(
+            g.tie != "",
+            rx.text(
+                "Ex aequo : ",
+                rx.match(g.tie, *[(r.value, TIE_LABELS[r]) for r in TIE_LABELS], g.tie),
+                as_="span",
+                color=MUTED,
+            ),
+        ),
         gap="0.6rem",
         wrap="wrap",
         align="center",
@@ -656,6 +678,7 @@ def _program_fields() -> rx.Component:
             rx.callout(
                 F.tariff_note,
                 icon="info",
+                color_scheme="blue",
                 size="2",
                 custom_attrs=tid("org-tariff-added", role="status"),
             ),
@@ -672,11 +695,35 @@ def _program_fields() -> rx.Component:
     )
 
 
+def _nouns(kind: Kind) -> tuple[str, str]:
+    """What a tariff line of this kind counts: one, many."""
+    d = KINDS[kind]
+    if d.unit > 1:
+        return "vitrine", "vitrines"
+    return ("grille", "grilles") if d.grid is Grid.MAXI else ("carton", "cartons")
+
+
+def _offer_noun(o: OfferDraft) -> Any:
+    """What a tariff line counts, by its kind ("1 carton", "3 vitrines", "2 grilles")."""
+    return rx.match(
+        o.kind,
+        *[(k.value, rx.cond(o.quantity == "1", _nouns(k)[0], _nouns(k)[1])) for k in Kind],
+        "cartons",
+    )
+
+
 def _offer_row(o: OfferDraft, k: Any, group: Any) -> rx.Component:
     """A tariff line in its kind's group: how many, for how much, a planche where the kind
-    sells as one."""
+    sells as one (in the group of kinds no game plays, its kind's name first)."""
     pre = f"offer-{k}"
     return rx.box(
+        rx.cond(
+            group["kind"] == "",
+            rx.text(
+                rx.match(o.kind, *[(kd.value, d.title) for kd, d in KINDS.items()], o.kind),
+                font_weight="700",
+            ),
+        ),
         rx.flex(
             rx.hstack(
                 rx.input(
@@ -685,17 +732,17 @@ def _offer_row(o: OfferDraft, k: Any, group: Any) -> rx.Component:
                     custom_attrs=tid(
                         f"{pre}-quantity", inputmode="numeric", **{"aria-label": "Quantité"}
                     ),
-                    width="4.5rem",
+                    width="4rem",
                     **FIELD,
                 ),
-                rx.text(f"{group['noun']} pour", font_size="1.1rem"),
+                rx.text(_offer_noun(o), " pour", font_size="1.1rem", white_space="nowrap"),
                 rx.input(
                     value=o.price,
                     on_change=lambda v: F.set_offer_field(k, "price", v),
                     custom_attrs=tid(
                         f"{pre}-price", inputmode="decimal", **{"aria-label": "Prix en euros"}
                     ),
-                    width="6rem",
+                    width="5.5rem",
                     **FIELD,
                 ),
                 rx.text("€", font_size="1.15rem"),
@@ -754,26 +801,26 @@ def _offer_group(group: Any) -> rx.Component:
                 "Aucun prix : ces cartons ne pourront pas être vendus.",
                 color=ACCENT,
                 font_weight="700",
-                custom_attrs=tid(f"offers-{group['kind']}-missing", role="alert"),
+                custom_attrs=tid(f"offers-{group['id']}-missing", role="alert"),
             ),
         ),
         rx.cond(
             group["add"] != "",
             rx.button(
-                group["add"],
+                "+ Ajouter un prix",
                 on_click=F.add_offer(group["kind"]),
                 variant="outline",
                 size="3",
                 margin_top="0.4rem",
-                custom_attrs=tid(f"add-offer-{group['kind']}"),
+                custom_attrs=tid(f"add-offer-{group['id']}", **{"aria-label": group["add"]}),
             ),
         ),
-        padding="0.75rem 1rem",
+        padding=["0.6rem", "0.75rem 1rem"],
         border=f"2px solid {SECTION_LINE}",
         border_radius="0.6rem",
         background=PAPER,
         width="100%",
-        custom_attrs=tid(f"offers-{group['kind']}"),
+        custom_attrs=tid(f"offers-{group['id']}"),
     )
 
 
@@ -792,7 +839,7 @@ def _offer_fields() -> rx.Component:
         ),
         rx.foreach(F.tariff_groups, _offer_group),
         rx.button(
-            "Tarif habituel",
+            "Remettre le tarif habituel",
             on_click=F.usual_offers,
             variant="soft",
             size="3",

@@ -8,8 +8,11 @@
   is refused), stays signed in across a reload, adds a vendeur and a caissier (their secrets
   work at the desk's access check), withdraws and restores an access, renews the invitation
   link, checks the journal and looks at the report.
+* An evening of the newer game types (a partie rapide, an inversée, a jackpot en 40 numéros
+  settled by mort subite, a partie enfants on cartons at a price of their own) is built from
+  each game's type, created, and announced by the règlement.
 * The page is photographed at phone (390x844), tablet (820x1180) and laptop/TV (1920x1080)
-  sizes into `test-results/`.
+  sizes into `test-results/` (the game types' form at 360x740 and 1180x820).
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from playwright.sync_api import expect
 from sqlmodel import Session, select
 
 from loto_app import network
+from loto_app.domain.games import TieRule
 from loto_app.domain.program import (
     LEGAL_CASH_MESSAGE,
     LEGAL_PRICE_MESSAGE,
@@ -76,9 +80,9 @@ def fill(page: Page, testid: str, value: str, shown: str | None = None) -> None:
 
 def edit_game(page: Page, i: int) -> None:
     """Open game i's lots (the form shows one game's lots at a time)."""
-    if page.get_by_test_id(f"game-{i}-kind").count() == 0:
+    if page.get_by_test_id(f"game-{i}-type").count() == 0:
         page.get_by_test_id(f"game-{i}-open").click()
-    expect(page.get_by_test_id(f"game-{i}-kind")).to_be_visible()
+    expect(page.get_by_test_id(f"game-{i}-type")).to_be_visible()
 
 
 def shots(page: Page, results_dir: Path, name: str) -> None:
@@ -125,19 +129,22 @@ def test_create_an_evening_through_the_form(
 
         # the program: drop the spéciale game, move the vitrine up, add a spéciale at the end
         page.get_by_test_id("step-2").click()
-        expect(page.get_by_test_id("game-2-summary")).to_contain_text("Spéciale")  # folded
+        expect(page.get_by_test_id("game-2-summary")).to_contain_text("Partie spéciale")  # folded
         expect(page.get_by_test_id("stage-2-0-desc")).to_have_count(0)
         edit_game(page, 2)
+        expect(page.get_by_test_id("game-2-type")).to_have_value("speciale")
         expect(page.get_by_test_id("game-2-kind")).to_have_value("special")
-        expect(page.get_by_test_id("game-0-kind")).to_have_count(0)  # one game open at a time
+        expect(page.get_by_test_id("game-0-type")).to_have_count(0)  # one game open at a time
         page.get_by_test_id("game-2-remove").click()
         expect(page.get_by_test_id("game-5")).to_have_count(0)
-        expect(page.get_by_test_id("game-2-summary")).to_contain_text("Vitrine")
+        expect(page.get_by_test_id("game-2-summary")).to_contain_text("Partie vitrine")
         page.get_by_test_id("game-2-up").click()
-        expect(page.get_by_test_id("game-1-summary")).to_contain_text("Vitrine")
-        expect(page.get_by_test_id("game-2-summary")).to_contain_text("Classique")
-        page.get_by_test_id("add-game-special").click()
-        expect(page.get_by_test_id("game-5-kind")).to_have_value("special")  # opened
+        expect(page.get_by_test_id("game-1-summary")).to_contain_text("Partie vitrine")
+        expect(page.get_by_test_id("game-2-summary")).to_contain_text("Partie classique")
+        page.get_by_test_id("add-game").click()
+        expect(page.get_by_test_id("game-5-type")).to_have_value("classique")  # opened
+        page.get_by_test_id("game-5-type").select_option("speciale")
+        expect(page.get_by_test_id("game-5-kind")).to_have_value("special")
         fill(page, "stage-5-0-desc", "Bon d'achat de 100 €")
         fill(page, "stage-5-0-value", "100")
         page.get_by_test_id("stage-5-0-divisible").click()
@@ -506,5 +513,169 @@ def test_a_program_is_edited_before_its_game(
         page.get_by_test_id("org-edit-cancel").click()
         page.get_by_test_id("org-edit-open").click()
         expect(page.get_by_test_id("game-1")).to_have_attribute("data-locked", "true")
+    finally:
+        page.context.close()
+
+
+#: the sizes the game types' form is looked at: a small phone, the organiser's tablet
+FORM_SIZES = {"360x740": (360, 740), "1180x820": (1180, 820)}
+
+
+def shots_at(page: Page, results_dir: Path, name: str) -> None:
+    """Full-page screenshots at the form's two sizes (the page keeps its state), and no
+    sideways scrolling at either."""
+    for size, (w, h) in FORM_SIZES.items():
+        page.set_viewport_size({"width": w, "height": h})
+        page.wait_for_timeout(300)
+        page.screenshot(path=results_dir / f"{name}-{size}.png", full_page=True)
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= w + 1, f"{name} at {size}: the page is {width} px wide"
+
+
+def test_an_evening_of_new_game_types(
+    app_url: str, db_url: str, browser: Browser, results_dir: Path
+) -> None:
+    """The organiser builds an evening of a partie rapide, an inversée, a jackpot en 40
+    numéros settled by mort subite and a partie enfants of 3 winners on its own cartons at a
+    price of their own; every choice comes from the game's type. The evening is created and
+    the règlement announces each game."""
+    page = open_page(browser, app_url, "phone")
+    page.set_viewport_size({"width": 360, "height": 740})
+    try:
+        wait_connected(page)
+        page.get_by_test_id("step-2").click()
+        for i in range(5, 0, -1):  # the typical program's first game only
+            page.get_by_test_id(f"game-{i}-remove").click()
+            expect(page.get_by_test_id(f"game-{i}")).to_have_count(0)
+
+        # game 1: the classique becomes a partie rapide (its quine's lot kept, nothing to untick)
+        edit_game(page, 0)
+        types = page.get_by_test_id("game-0-type").locator("option").all_inner_texts()
+        assert types == [
+            "Partie classique",
+            "Partie rapide",
+            "Double quine seule",
+            "Gros lot",
+            "Quine et carton",
+            "Double quine et carton",
+            "Partie spéciale",
+            "Partie vitrine",
+            "Partie maxiquine",
+            "Partie inversée",
+            "Partie enfants",
+            "Jackpot",
+        ]
+        page.get_by_test_id("game-0-type").select_option("rapide")
+        expect(page.get_by_test_id("stage-0-0-name")).to_have_text("Quine")
+        expect(page.get_by_test_id("stage-0-0-on")).to_have_count(0)
+        expect(page.get_by_test_id("stage-0-0-desc")).to_have_value("Panier garni")
+        expect(page.get_by_test_id("stage-1-0-desc")).to_have_count(0)
+        kinds = page.get_by_test_id("game-0-kind").locator("option").all_inner_texts()
+        assert kinds == [
+            "Cartons classiques",
+            "Cartons verts",
+            "Cartons jaunes",
+            "Cartons bleus",
+            "Cartons roses",
+        ]
+
+        # game 2: an inversée (its tie rules: no mort subite)
+        page.get_by_test_id("add-game").click()
+        page.get_by_test_id("game-1-type").select_option("inversee")
+        expect(page.get_by_test_id("game-1-summary-text")).to_contain_text("éliminé")
+        ties = page.get_by_test_id("game-1-tie").locator("option").all_inner_texts()
+        assert "Mort subite (boules supplémentaires entre les ex aequo)" not in ties
+        assert ties[0] == "Règle de la soirée"
+        fill(page, "stage-1-0-desc", "Panier du terroir")
+
+        # game 3: a jackpot en 40 numéros, mort subite, and its consolation
+        page.get_by_test_id("add-game").click()
+        page.get_by_test_id("game-2-type").select_option("jackpot")
+        page.get_by_test_id("game-2-tie").select_option("sudden_death")
+        expect(page.get_by_test_id("stage-2-0-within")).to_have_value("50")
+        fill(page, "stage-2-0-within", "10")
+        expect(page.get_by_test_id("stage-2-0-problem")).to_have_text(
+            "Le jackpot se joue en 15 à 89 numéros."
+        )
+        fill(page, "stage-2-0-desc", "Week-end à la mer")
+        fill(page, "stage-2-0-value", "400")
+        fill(page, "stage-2-1-desc", "Bon d'achat de 30 €")
+        shots_at(page, results_dir, "types-jackpot")
+
+        # game 4: a partie enfants, 3 winners, on the enfants' cartons
+        page.get_by_test_id("add-game").click()
+        page.get_by_test_id("game-3-type").select_option("enfants")
+        expect(page.get_by_test_id("game-3-kind-only")).to_have_text("Cartons enfants")
+        expect(page.get_by_test_id("org-tariff-added")).to_contain_text("cartons enfants")
+        page.get_by_test_id("game-3-winners").select_option("3")
+        for j, lot in enumerate(["Peluche", "Ballon", "Livre de contes"]):
+            expect(page.get_by_test_id(f"stage-3-{j}-name")).to_contain_text("gagnant (quine)")
+            fill(page, f"stage-3-{j}-desc", lot)
+        shots_at(page, results_dir, "types-program")
+
+        # the jackpot's 10 numbers are refused on creation, on its game
+        page.get_by_test_id("org-create").click()
+        error = page.get_by_test_id("org-form-error")
+        expect(error).to_have_text(
+            "Partie 3\u00a0: Jackpot\u00a0: le nombre de numéros va de 15 à 89."
+        )
+        expect(page.get_by_test_id("game-2-type")).to_be_visible()  # (opened there)
+        fill(page, "stage-2-0-within", "40")
+        expect(page.get_by_test_id("stage-2-0-problem")).to_have_count(0)
+
+        # the tariff: a group per kind of cartons played; the enfants' at a price of their own
+        page.get_by_test_id("step-3").click()
+        expect(page.get_by_test_id("offers-classique")).to_contain_text("Parties 1, 2 et 3")
+        expect(page.get_by_test_id("offers-enfant")).to_contain_text("Partie 4")
+        expect(page.get_by_test_id("offers-none")).to_contain_text("Aucune partie")
+        expect(page.get_by_test_id("offers-enfant").get_by_text("Planche de 6")).to_have_count(0)
+        shots_at(page, results_dir, "types-tariff-before")
+        page.get_by_test_id("usual-offers").click()
+        expect(page.get_by_test_id("offers-none")).to_have_count(0)
+        price = page.get_by_test_id("offers-enfant").locator("[data-testid$='-price']")
+        expect(price).to_have_count(1)
+        price.fill("1,50")
+        price.blur()
+        expect(price).to_have_value("1,50")
+        shots_at(page, results_dir, "types-tariff")
+
+        page.get_by_test_id("org-create").click()
+        expect(page.get_by_test_id("credentials")).to_be_visible(timeout=WAIT_MS)
+        code = page.get_by_test_id("new-code").inner_text().strip()
+        program = Program.from_dict(evening_row(db_url, code).program)
+        assert [g.type for g in program.games] == ["rapide", "inversee", "jackpot", "enfants"]
+        rapide, inversee, jackpot, kids = program.games
+        assert [(s.pattern, s.lot.description) for s in rapide.stages] == [
+            (Pattern.ONE_LINE, "Panier garni")
+        ]
+        assert inversee.stages[0].pattern is Pattern.LAST_STANDING
+        assert jackpot.tie is TieRule.SUDDEN_DEATH
+        assert [(s.within, s.lot.description, s.lot.value_cents) for s in jackpot.stages] == [
+            (40, "Week-end à la mer", 40000),
+            (0, "Bon d'achat de 30 €", 0),
+        ]
+        assert kids.kind is Kind.ENFANT
+        assert [s.lot.description for s in kids.stages] == ["Peluche", "Ballon", "Livre de contes"]
+        enfants = [(o.quantity, o.price_cents) for o in program.offers if o.kind is Kind.ENFANT]
+        assert enfants == [(1, 150)]
+
+        # the règlement announces each game, its rule and the enfants' price
+        page.goto(f"{app_url}/reglement?code={code}")
+        articles = page.get_by_test_id("reglement-article")
+        expect(articles.first).to_be_visible(timeout=WAIT_MS)
+        text = page.locator("body").inner_text()
+        for said in (
+            "Partie 1 (partie rapide, cartons classiques",
+            "Partie 2 (partie inversée",
+            "Partie 3 (jackpot",
+            "Carton plein en 40 numéros",
+            "Ex aequo\u00a0: mort subite",
+            "Partie 4 (partie enfants, cartons enfants",
+            "Peluche",
+            "Livre de contes",
+            "1,50 €",
+        ):
+            assert said in text, f"the règlement does not say {said!r}"
+        shots_at(page, results_dir, "types-reglement")
     finally:
         page.context.close()

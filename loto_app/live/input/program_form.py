@@ -16,7 +16,6 @@ import dataclasses
 import re
 
 from loto_app.domain.carton_kinds import KINDS as CARTON_KINDS
-from loto_app.domain.carton_kinds import Grid
 from loto_app.domain.errors import InvalidProgram
 from loto_app.domain.games import GAME_TYPES, GameType, TieRule
 from loto_app.domain.games.base import MAX_STAGES, MAX_WITHIN, MIN_WITHIN
@@ -503,22 +502,21 @@ def _rank(kind: str) -> int:
 
 def tariff_groups(games: list[GameDraft], offers: list[OfferDraft]) -> list[dict[str, str]]:
     """The tariff step's groups: one per kind of cartons played (its title, the games that
-    play it, the noun of its quantities, whether it sells as a planche, whether it has a
-    price), and one for the lines of kinds no game plays (kind "")."""
+    play it, whether it sells as a planche, whether it has a price, its button's words), and
+    one for the lines of kinds no game plays (kind "")."""
     groups = []
     have = {o.kind for o in offers}
     for k in kinds_played(games):
         d = CARTON_KINDS[k]
-        noun = "vitrines" if d.unit > 1 else "grilles" if d.grid is Grid.MAXI else "cartons"
         groups.append(
             {
                 "kind": k.value,
+                "id": k.value,
                 "title": d.title,
                 "games": _games_of_kind(games, k).capitalize(),
-                "noun": noun,
                 "planche": "yes" if d.planche else "",
                 "priced": "yes" if k.value in have else "",
-                "add": f"+ Ajouter un prix ({d.many})",
+                "add": f"Ajouter un prix pour les {d.many}",
             }
         )
     played = {g["kind"] for g in groups}
@@ -526,9 +524,9 @@ def tariff_groups(games: list[GameDraft], offers: list[OfferDraft]) -> list[dict
         groups.append(
             {
                 "kind": "",
+                "id": "none",
                 "title": "Cartons d'aucune partie",
                 "games": "Aucune partie du programme ne joue ces cartons : retirez ces prix.",
-                "noun": "cartons",
                 "planche": "",
                 "priced": "yes",
                 "add": "",
