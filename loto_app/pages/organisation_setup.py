@@ -678,7 +678,7 @@ def _program_fields() -> rx.Component:
             rx.callout(
                 F.tariff_note,
                 icon="info",
-                color_scheme="blue",
+                color_scheme="indigo",
                 size="2",
                 custom_attrs=tid("org-tariff-added", role="status"),
             ),
