@@ -268,7 +268,14 @@ def test_a_games_own_tie_rule_on_every_screen(
     (2) a quine et carton whose ex aequo each win a lot, between two players who arrived
     between the games: the tablet says the rule and awards at once, a ticket each."""
     expect.set_options(timeout=WAIT_MS)
-    shot = Shots(results_dir)
+    shots = Shots(results_dir)
+
+    def shot(page: Page, label: str, *, full_page: bool = True) -> None:
+        """A screenshot, and no server error on that page (a handler that raised shows
+        Reflex's toast "An error occurred.", and the page stays as it was)."""
+        shots(page, label, full_page=full_page)
+        expect(page.get_by_text("An error occurred.")).to_have_count(0)
+
     store = EveningStore(make_engine(db_url))
     tag = uuid.uuid4().hex[:6].upper()
     secret = f"secret-{uuid.uuid4().hex}"
@@ -387,6 +394,9 @@ def test_a_games_own_tie_rule_on_every_screen(
         )
         expect(anim.get_by_test_id("tie-controls")).to_have_count(0)
         expect(anim.get_by_test_id("award")).to_contain_text("Jambon de pays")
+        expect(bruno.get_by_test_id("verdict")).to_contain_text("Mort subite gagnée")
+        expect(alice.get_by_test_id("verdict")).to_contain_text("perdu à la mort subite")
+        shot(bruno, "mort-subite-phone-bruno-avant-lot")
         shot(anim, "mort-subite-gagnant-tablet", full_page=False)
         shot(screen, "mort-subite-gagnant-tv", full_page=False)
         anim.get_by_test_id("award").click()

@@ -315,6 +315,9 @@ def test_the_tablet_says_who_lost_the_tie_and_the_consolation_the_engine_gave():
         "Ex aequo perdu au tirage des jetons\u00a0: carton offert pour la partie 2"
     )
     assert not rows["Bob"]["tie_lost"] and rows["Bob"]["label"] == "Annonce valide"
+    assert private_view(e, "bob").verdict.endswith(  # (not "un tirage ... désigne le gagnant")
+        "Tirage des jetons gagné\u00a0: l'animateur va vous attribuer le lot."
+    )
     e.award()
     assert {r["name"]: r["tie_lost"] for r in snap(e)["claims"]} == {"Ana": True, "Bob": False}
     assert private_view(e, "ana").verdict == (
@@ -382,6 +385,10 @@ def test_the_phones_of_a_mort_subite_say_the_mort_subite_not_the_tokens():
         f"Boules en plus\u00a0: {neither}, {decisive}."
     )
     assert e.game.tie.broken is not None and e.game.tie.broken.winners == ("bob",)
+    # the winner, before the award (this raised: nobody else left to name)
+    assert private_view(e, "bob").verdict.endswith(
+        "Mort subite gagnée\u00a0: l'animateur va vous attribuer le lot."
+    )
     rows = {r["name"]: r for r in snap(e)["claims"]}
     assert rows["Ana"]["label"] == (
         "Ex aequo perdu à la mort subite\u00a0: carton offert pour la partie 2"

@@ -240,6 +240,8 @@ def verdict_text(verdict: str, carton_no: int, number: int | None, stage: str = 
 
 def _names(names: list[str]) -> str:
     """'Bruno', 'Bruno et Chloé', 'Bruno, Chloé et Denis', '5 autres joueurs'."""
+    if not names:
+        return "personne"
     if len(names) > 3:
         return f"{len(names)} autres joueurs"
     return " et ".join([", ".join(names[:-1]), names[-1]]) if len(names) > 1 else names[0]
@@ -255,6 +257,10 @@ def _tie_text(e: Evening, g: Game, claim: ev.ClaimMade, player_id: str) -> str:
     lot = g.spec.stages[claim.stage].lot
     tie = g.tie
     rule = e.tie_rule(g)
+    if tie.broken is not None and player_id in tie.broken.winners:  # (the lot not yet given)
+        won = {"sudden": "Mort subite gagnée", "draw": "Tirage des jetons gagné"}
+        how = won.get(tie.broken.method, "Départage gagné")
+        return f"{head} {how}\u00a0: l'animateur va vous attribuer le lot."
     if rule is TieRule.EACH:
         return f"{head} Chacun de vous gagne un lot identique\u00a0: l'animateur va l'attribuer."
     if rule is TieRule.SHARE:
@@ -268,11 +274,11 @@ def _tie_text(e: Evening, g: Game, claim: ev.ClaimMade, player_id: str) -> str:
             return f"{head} {how}"
         balls = ", ".join(str(b.number) for b in tie.sudden)
         left = tie.sudden[-1].left
-        still = _names([_name_of(e, p) for p in left if p != player_id])
-        where = (
-            f"vous restez en lice avec {still}"
+        others_in = [_name_of(e, p) for p in left if p != player_id]
+        where = (  # (one left is the tie broken, said above)
+            f"vous restez en lice avec {_names(others_in)}"
             if player_id in left
-            else f"vous n'êtes plus en lice (restent\u00a0: {still})"
+            else f"vous n'êtes plus en lice (restent\u00a0: {_names(others_in)})"
         )
         return f"{head} {how} Boules en plus\u00a0: {balls} — {where}."
     if player_id in tie.share_offered_to and not tie.share_refused:
