@@ -517,11 +517,23 @@ def _share_or_tokens() -> rx.Component:
 
 
 def _award() -> rx.Component:
+    """The award; between ex aequo whose game gives each a lot, or shares it, the button says
+    so (a volunteer must not think one bottle goes to two players)."""
     return big_button(
         rx.cond(
             HallView.last_call,
             "Dernier appel en cours…",
-            f"Attribuer le lot : {HallView.lot_label}",
+            rx.cond(
+                HallView.tie & (HallView.tie_rule == "each"),
+                f"Attribuer un lot à chacun ({HallView.entries.length()} lots)\u00a0: "
+                f"{HallView.lot_label}",
+                rx.cond(
+                    HallView.tie & (HallView.tie_rule == "share"),
+                    f"Partager le lot entre les {HallView.entries.length()} ex aequo\u00a0: "
+                    f"{HallView.lot_label}",
+                    f"Attribuer le lot : {HallView.lot_label}",
+                ),
+            ),
         ),
         "award",
         on_click=AnimateurState.award,

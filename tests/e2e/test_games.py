@@ -432,7 +432,7 @@ def test_a_games_own_tie_rule_on_every_screen(
         expect(anim.get_by_test_id("tie-controls")).to_contain_text("Chloé, Denis")
         expect(anim.get_by_test_id("tie-rule")).to_contain_text("Chacun gagne un lot identique")
         award = anim.get_by_test_id("award")
-        expect(award).to_contain_text("Bouteille de vin")
+        expect(award).to_have_text("Attribuer un lot à chacun (2 lots) : Bouteille de vin")
         expect(award).to_be_enabled()
         expect(anim.get_by_test_id("sudden-rule")).to_have_count(0)
         shot(anim, "chacun-gagne-tablet", full_page=False)
@@ -442,7 +442,7 @@ def test_a_games_own_tie_rule_on_every_screen(
             expect(page.get_by_test_id("tickets")).to_contain_text("Bouteille de vin")
             expect(page.get_by_test_id("verdict")).to_contain_text("Gagné")
         expect(screen.get_by_test_id("announcement")).to_contain_text(
-            "Bouteille de vin pour Chloé et Denis"
+            "Quine : Bouteille de vin pour Chloé et Denis, un lot chacun !"
         )
         expect(screen.get_by_test_id("stage")).to_contain_text("Panier garni")
         expect(anim.get_by_test_id("claims")).to_contain_text("Chloé")

@@ -407,7 +407,7 @@ def each_or_draw(rule: TieRule) -> Evening:
         Kind.CLASSIQUE,
         (
             Stage(Pattern.ONE_LINE, Lot("Bons d'achat de 40 €", 4000, divisible=True)),
-            Stage(Pattern.FULL_CARD, Lot("Vélo")),
+            Stage(Pattern.FULL_CARD, Lot("Bon d'achat de 200 €", 20000, divisible=True)),
         ),
         type="quine_et_carton",
         tie=rule,
@@ -444,6 +444,9 @@ def test_the_phones_of_a_tie_where_each_wins_a_lot_say_so_and_then_each_ticket()
         s["tie"] and s["award_allowed"] and s["tie_rule_label"] == "Chacun gagne un lot identique"
     )
     e.award()
+    assert snap(e)["announcement"] == (
+        "Quine\u00a0: Bons d'achat de 40 € pour Ana et Bob, un lot chacun\u202f!"
+    )
     for p in ("ana", "bob"):
         assert private_view(e, p).verdict.startswith(
             "Gagné\u202f! Bons d'achat de 40 €\u00a0: ticket"
@@ -453,3 +456,13 @@ def test_the_phones_of_a_tie_where_each_wins_a_lot_say_so_and_then_each_ticket()
 def test_a_games_own_token_draw_is_said_even_on_a_divisible_lot_of_a_share_first_evening():
     said = private_view(each_or_draw(TieRule.DRAW), "ana").verdict
     assert said.endswith("Un tirage au sort des jetons désigne le gagnant."), said
+
+
+def test_a_tie_whose_game_shares_the_lot_says_so_on_the_phones_and_the_hall():
+    e = each_or_draw(TieRule.SHARE)
+    said = private_view(e, "ana").verdict
+    assert said.endswith("Vous vous partagez le lot\u00a0: l'animateur va l'attribuer."), said
+    e.award()
+    assert snap(e)["announcement"] == (
+        "Quine\u00a0: Bons d'achat de 40 € pour Ana et Bob, lot partagé\u202f!"
+    )

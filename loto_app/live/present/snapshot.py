@@ -32,6 +32,9 @@ TIE_NEXT = {
     TieRule.SUDDEN_DEATH: " Départage par mort subite\u00a0: des boules en plus, une à la fois.",
 }
 
+#: after the names of an award between ex aequo: a lot each, or the lot shared
+AWARD_TAILS = {"each": ", un lot chacun", "share": ", lot partagé"}
+
 HALL_VERDICTS = {
     Verdict.VALID: "Annonce valide",
     Verdict.FALSE: "Fausse annonce : carton annulé pour la partie",
@@ -275,7 +278,10 @@ def _announcement(e: Evening, g: Game | None) -> tuple[str, str]:
             case ev.StageAwarded():
                 stage = g.spec.stages[x.stage]
                 names = " et ".join(_name(e, t.player_id) for t in ev.issued_tickets(x))
-                text = f"{stage.label} : {stage.lot.description} pour {names} !"
+                # between ex aequo: a lot each, or one lot shared (the hall must not guess)
+                broke = [t.method for t in e.games[x.game].tie_breaks if t.stage == x.stage]
+                tail = AWARD_TAILS.get(broke[-1], "") if broke else ""
+                text = f"{stage.label} : {stage.lot.description} pour {names}{tail} !"
                 if g.status is GameStatus.AWAITING_UNMARK and x.game == g.index:
                     text += " Partie terminée."
                 return text, "winner"
