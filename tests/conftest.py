@@ -208,7 +208,14 @@ def results_dir(request: pytest.FixtureRequest) -> Path:
 @pytest.fixture
 def drivers() -> Iterator[Callable[..., Any]]:
     """Make `live_driver.Driver`s (the production move path, from synchronous test code):
-    `drivers(store, *publishers)`; each is closed after the test."""
+    `drivers(store, *publishers)`; each is closed after the test.
+
+    A driver is another process's registry on the app's database, with no Redis between them:
+    its moves are committed, but the app under test (`app_url`, the database's only writer)
+    neither tells its pages about them nor reads them before its own next commit or a page
+    load. Play a driver's moves before the pages open the evening (or reload them after); a
+    move the pages must show as it happens (a claim the tablet waits for) is played from a
+    page."""
     from live_driver import Driver
 
     made: list[Driver] = []

@@ -382,16 +382,16 @@ def _sudden_death() -> rx.Component:
     the bag typed in), the balls so far and who is still in."""
     return rx.fragment(
         rx.text(
-            "Mort subite : une boule supplémentaire à la fois ; seuls les ex aequo dont le "
-            "carton gagnant porte le numéro restent en lice.",
+            "Mort subite\u00a0: une boule supplémentaire à la fois\u202f; seuls les ex aequo "
+            "dont le carton gagnant porte le numéro restent en lice.",
             custom_attrs=tid("sudden-rule"),
         ),
         rx.cond(
             HallView.sudden_balls.length() > 0,
             rx.text(
-                "Boules : ",
+                "Boules en plus\u00a0: ",
                 rx.text.span(HallView.sudden_balls.join(", ")),
-                " — encore en lice : ",
+                " — encore en lice\u00a0: ",
                 rx.text.span(HallView.sudden_left.join(", ")),
                 font_weight="700",
                 custom_attrs=tid("sudden-balls"),
@@ -409,6 +409,12 @@ def _sudden_death() -> rx.Component:
                 width="100%",
             ),
             rx.form(
+                rx.text(
+                    "Tirez une boule du boulier, tapez son numéro, puis remettez-la dans le "
+                    "boulier.",
+                    font_weight="700",
+                    margin_bottom="0.3rem",
+                ),
                 rx.hstack(
                     _ball_input("sudden-input", "Numéro de la boule supplémentaire"),
                     big_button(
@@ -511,11 +517,23 @@ def _share_or_tokens() -> rx.Component:
 
 
 def _award() -> rx.Component:
+    """The award; between ex aequo whose game gives each a lot, or shares it, the button says
+    so (a volunteer must not think one bottle goes to two players)."""
     return big_button(
         rx.cond(
             HallView.last_call,
             "Dernier appel en cours…",
-            f"Attribuer le lot : {HallView.lot_label}",
+            rx.cond(
+                HallView.tie & (HallView.tie_rule == "each"),
+                f"Attribuer un lot à chacun ({HallView.entries.length()} lots)\u00a0: "
+                f"{HallView.lot_label}",
+                rx.cond(
+                    HallView.tie & (HallView.tie_rule == "share"),
+                    f"Partager le lot entre les {HallView.entries.length()} ex aequo\u00a0: "
+                    f"{HallView.lot_label}",
+                    f"Attribuer le lot : {HallView.lot_label}",
+                ),
+            ),
         ),
         "award",
         on_click=AnimateurState.award,

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from loto_app.domain import events as ev
 from loto_app.domain.engine import Evening, GameStatus
+from loto_app.domain.games import TieRule
 from loto_app.domain.program import (
     DrawSource,
     GameSpec,
@@ -22,6 +23,7 @@ from loto_app.domain.program import (
     Settings,
     Stage,
     TieMethod,
+    TokenSource,
 )
 from loto_app.live.present.snapshot import CLAIM_WORDS, claim_word, public_snapshot
 from loto_app.live.present.views import CLAIM_IN, JUST_WON, kind_games, private_view
@@ -313,6 +315,9 @@ def test_the_tablet_says_who_lost_the_tie_and_the_consolation_the_engine_gave():
         "Ex aequo perdu au tirage des jetons\u00a0: carton offert pour la partie 2"
     )
     assert not rows["Bob"]["tie_lost"] and rows["Bob"]["label"] == "Annonce valide"
+    assert private_view(e, "bob").verdict.endswith(  # (not "un tirage ... désigne le gagnant")
+        "Tirage des jetons gagné\u00a0: l'animateur va vous attribuer le lot."
+    )
     e.award()
     assert {r["name"]: r["tie_lost"] for r in snap(e)["claims"]} == {"Ana": True, "Bob": False}
     assert private_view(e, "ana").verdict == (
@@ -328,4 +333,136 @@ def test_the_tablet_says_who_lost_the_tie_and_the_consolation_the_engine_gave():
     assert rows["Bob"]["tie_lost"] and not rows["Ana"]["tie_lost"]
     assert rows["Bob"]["label"] == (
         "Ex aequo perdu au tirage des jetons\u00a0: bon «\u00a0carton offert\u00a0»"
+    )
+
+
+def test_the_phones_of_a_mort_subite_say_the_mort_subite_not_the_tokens():
+    """A partie rapide settled by mort subite: the tied players' phones said "Un tirage au sort
+    des jetons désigne le gagnant", and the loser's "Ex aequo perdu au tirage des jetons",
+    though no token was drawn (the tablet said the mort subite)."""
+    rapide = GameSpec(
+        Kind.CLASSIQUE,
+        (Stage(Pattern.ONE_LINE, Lot("Jambon")),),
+        type="rapide",
+        tie=TieRule.SUDDEN_DEATH,
+    )
+    settings = Settings(DrawSource.PHYSICAL, last_call_seconds=0, token_source=TokenSource.BAG)
+    e = Evening(Program("A", (rapide, LAST), settings), b"k")
+    rng = random.Random(5)
+    e.join("ana", "Ana")
+    e.sell("ana", Kind.CLASSIQUE, 1, rng=rng)
+    e.join("bob", "Bob")
+    e.sell("bob", Kind.CLASSIQUE, planche=True, rng=rng)  # every number once: one shares
+    a = e.player_cartons("ana")[0]
+    x = max(a.carton.rows[0])
+    b = next(c for c in e.player_cartons("bob") if any(x in r for r in c.carton.rows))
+    e.start_game()
+    type_rows(e, [a.carton.rows[0], next(r for r in b.carton.rows if x in r)], x)
+    e.claim("ana", a.no)
+    e.claim("bob", b.no)
+    assert e.game.entries() == ("ana", "bob")
+    # while it is settled, the phones say the mort subite, not the tokens
+    for p, other in (("ana", "Bob"), ("bob", "Ana")):
+        said = private_view(e, p).verdict
+        assert f"ex aequo avec {other}." in said and "Mort subite" in said, said
+        assert "jetons" not in said, said
+    # the hall screen says the game's rule with the tie, and each extra ball as one
+    assert snap(e)["announcement"].endswith(
+        "Départage par mort subite\u00a0: des boules en plus, une à la fois."
+    )
+    drawn = set(e.game.drawn)
+    neither = min(set(range(1, 91)) - drawn - a.carton.numbers - b.carton.numbers)
+    e.sudden_death_ball(neither)
+    assert snap(e)["announcement"] == (
+        f"Mort subite, boule en plus\u00a0: le {neither}. Encore en lice\u00a0: Ana, Bob."
+    )
+    said = private_view(e, "ana").verdict
+    assert said.endswith(f"Boules en plus\u00a0: {neither} — vous restez en lice avec Bob."), said
+    decisive = min(b.carton.numbers - a.carton.numbers - drawn)
+    e.sudden_death_ball(decisive)
+    assert snap(e)["announcement"] == (
+        f"Mort subite\u00a0: Bob gagne avec le {decisive}\u202f! "
+        f"Boules en plus\u00a0: {neither}, {decisive}."
+    )
+    assert e.game.tie.broken is not None and e.game.tie.broken.winners == ("bob",)
+    # the winner, before the award (this raised: nobody else left to name)
+    assert private_view(e, "bob").verdict.endswith(
+        "Mort subite gagnée\u00a0: l'animateur va vous attribuer le lot."
+    )
+    rows = {r["name"]: r for r in snap(e)["claims"]}
+    assert rows["Ana"]["label"] == (
+        "Ex aequo perdu à la mort subite\u00a0: carton offert pour la partie 2"
+    )
+    lost = "Ex aequo perdu à la mort subite\u00a0: un carton vous est offert."
+    assert private_view(e, "ana").verdict == lost
+    e.award()
+    assert private_view(e, "ana").verdict == lost
+    assert private_view(e, "bob").verdict.startswith("Gagné\u202f! Jambon")
+
+
+def each_or_draw(rule: TieRule) -> Evening:
+    """Ana and Bob tied on the quine of a quine et carton with this tie rule, on a divisible
+    lot of an evening that offers the share first (its own rule goes first)."""
+    game = GameSpec(
+        Kind.CLASSIQUE,
+        (
+            Stage(Pattern.ONE_LINE, Lot("Bons d'achat de 40 €", 4000, divisible=True)),
+            Stage(Pattern.FULL_CARD, Lot("Bon d'achat de 200 €", 20000, divisible=True)),
+        ),
+        type="quine_et_carton",
+        tie=rule,
+    )
+    settings = Settings(
+        DrawSource.PHYSICAL, last_call_seconds=0, tie_method=TieMethod.SHARE_OR_DRAW
+    )
+    e = Evening(Program("A", (game, LAST), settings), b"k")
+    rng = random.Random(7)
+    e.join("ana", "Ana")
+    e.sell("ana", Kind.CLASSIQUE, 1, rng=rng)
+    e.join("bob", "Bob")
+    e.sell("bob", Kind.CLASSIQUE, planche=True, rng=rng)
+    a = e.player_cartons("ana")[0]
+    x = max(a.carton.rows[0])
+    b = next(c for c in e.player_cartons("bob") if any(x in r for r in c.carton.rows))
+    e.start_game()
+    type_rows(e, [a.carton.rows[0], next(r for r in b.carton.rows if x in r)], x)
+    e.claim("ana", a.no)
+    e.claim("bob", b.no)
+    assert e.game.entries() == ("ana", "bob")
+    return e
+
+
+def test_the_phones_of_a_tie_where_each_wins_a_lot_say_so_and_then_each_ticket():
+    e = each_or_draw(TieRule.EACH)
+    for p in ("ana", "bob"):
+        said = private_view(e, p).verdict
+        assert said.endswith(
+            "Chacun de vous gagne un lot identique\u00a0: l'animateur va l'attribuer."
+        ), said
+    s = snap(e)
+    assert (
+        s["tie"] and s["award_allowed"] and s["tie_rule_label"] == "Chacun gagne un lot identique"
+    )
+    e.award()
+    assert snap(e)["announcement"] == (
+        "Quine\u00a0: Bons d'achat de 40 € pour Ana et Bob, un lot chacun\u202f!"
+    )
+    for p in ("ana", "bob"):
+        assert private_view(e, p).verdict.startswith(
+            "Gagné\u202f! Bons d'achat de 40 €\u00a0: ticket"
+        )
+
+
+def test_a_games_own_token_draw_is_said_even_on_a_divisible_lot_of_a_share_first_evening():
+    said = private_view(each_or_draw(TieRule.DRAW), "ana").verdict
+    assert said.endswith("Un tirage au sort des jetons désigne le gagnant."), said
+
+
+def test_a_tie_whose_game_shares_the_lot_says_so_on_the_phones_and_the_hall():
+    e = each_or_draw(TieRule.SHARE)
+    said = private_view(e, "ana").verdict
+    assert said.endswith("Vous vous partagez le lot\u00a0: l'animateur va l'attribuer."), said
+    e.award()
+    assert snap(e)["announcement"] == (
+        "Quine\u00a0: Bons d'achat de 40 € pour Ana et Bob, lot partagé\u202f!"
     )

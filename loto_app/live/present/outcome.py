@@ -65,12 +65,17 @@ def _free_carton_game(e: Evening, tie: ev.TieBroken, player_id: str) -> int | No
     return None
 
 
+def tie_lost_head(lost: TieLost) -> str:
+    """How the tie was lost, as the tablet and the player's phone both say it."""
+    return (
+        "Ex aequo perdu à la mort subite" if lost.sudden else "Ex aequo perdu au tirage des jetons"
+    )
+
+
 def tie_lost_label(lost: TieLost) -> str:
     """The animateur's line for it: "Ex aequo perdu au tirage des jetons : carton offert pour
     la partie 2" (or a "carton offert" voucher)."""
-    head = (
-        "Ex aequo perdu à la mort subite" if lost.sudden else "Ex aequo perdu au tirage des jetons"
-    )
+    head = tie_lost_head(lost)
     if lost.voucher:
         return f"{head}\u00a0: bon «\u00a0carton offert\u00a0»"
     if lost.game is not None:

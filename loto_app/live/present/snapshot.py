@@ -23,6 +23,18 @@ CLAIM_WORDS = {p: r.shout for p, r in RULES.items()}
 LAST_CALL_WORDS = {p: r.last_call for p, r in RULES.items()}
 
 #: Public verdict labels (what the hall hears).
+#: what settles an ex aequo, said after it on the hall screen and the tablet, when the game
+#: has a tie rule of its own (the evening's rule is said by what the animateur does next)
+TIE_NEXT = {
+    TieRule.DRAW: " Départage\u00a0: tirage au sort des jetons.",
+    TieRule.SHARE: " Le lot est partagé entre eux.",
+    TieRule.EACH: " Chacun gagne un lot identique.",
+    TieRule.SUDDEN_DEATH: " Départage par mort subite\u00a0: des boules en plus, une à la fois.",
+}
+
+#: after the names of an award between ex aequo: a lot each, or the lot shared
+AWARD_TAILS = {"each": ", un lot chacun", "share": ", lot partagé"}
+
 HALL_VERDICTS = {
     Verdict.VALID: "Annonce valide",
     Verdict.FALSE: "Fausse annonce : carton annulé pour la partie",
@@ -164,7 +176,7 @@ def _announcement(e: Evening, g: Game | None) -> tuple[str, str]:
                 if n > 1:
                     return (
                         f"Ex aequo\u00a0: les {n} derniers cartons sont éliminés par le "
-                        f"{x.number}.",
+                        f"{x.number}." + TIE_NEXT.get(g.spec.tie, ""),
                         "tie",
                     )
                 return (
@@ -179,7 +191,8 @@ def _announcement(e: Evening, g: Game | None) -> tuple[str, str]:
                 if x.verdict == Verdict.VALID:
                     n = len(g.entries()) if x.stage == g.stage else 1
                     if n > 1:
-                        return f"{word} ! Ex aequo : {n} gagnants sur le {x.number}.", "tie"
+                        text = f"{word} ! Ex aequo : {n} gagnants sur le {x.number}."
+                        return text + TIE_NEXT.get(g.spec.tie, ""), "tie"
                     return f"{word} ! {who} (carton {x.carton_no}) : annonce valide.", "check"
                 if x.verdict == Verdict.FALSE:
                     return (
@@ -235,14 +248,19 @@ def _announcement(e: Evening, g: Game | None) -> tuple[str, str]:
                 if len(x.left) == 1:
                     continue  # (the tie broken says who won)
                 names = ", ".join(_name(e, p) for p in x.left)
-                return f"Mort subite\u00a0: le {x.number}. Encore en lice\u00a0: {names}.", "tie"
+                return (
+                    f"Mort subite, boule en plus\u00a0: le {x.number}. Encore en lice\u00a0: "
+                    f"{names}.",
+                    "tie",
+                )
             case ev.TieBroken():
                 if x.method == "sudden":
-                    balls = ", ".join(str(b.number) for b in g.tie.sudden)
-                    return (
-                        f"Mort subite ({balls})\u00a0: {_name(e, x.winners[0])} gagne\u202f!",
-                        "tie",
-                    )
+                    balls = [b.number for b in g.tie.sudden]
+                    won = f" avec le {balls[-1]}" if balls else ""
+                    text = f"Mort subite\u00a0: {_name(e, x.winners[0])} gagne{won}\u202f!"
+                    if len(balls) > 1:
+                        text += f" Boules en plus\u00a0: {', '.join(map(str, balls))}."
+                    return text, "tie"
                 if x.method == "each":
                     names = " et ".join(_name(e, p) for p in x.winners)
                     return f"Ex aequo\u00a0: un lot identique pour {names}.", "winner"
@@ -260,7 +278,10 @@ def _announcement(e: Evening, g: Game | None) -> tuple[str, str]:
             case ev.StageAwarded():
                 stage = g.spec.stages[x.stage]
                 names = " et ".join(_name(e, t.player_id) for t in ev.issued_tickets(x))
-                text = f"{stage.label} : {stage.lot.description} pour {names} !"
+                # between ex aequo: a lot each, or one lot shared (the hall must not guess)
+                broke = [t.method for t in e.games[x.game].tie_breaks if t.stage == x.stage]
+                tail = AWARD_TAILS.get(broke[-1], "") if broke else ""
+                text = f"{stage.label} : {stage.lot.description} pour {names}{tail} !"
                 if g.status is GameStatus.AWAITING_UNMARK and x.game == g.index:
                     text += " Partie terminée."
                 return text, "winner"

@@ -8,12 +8,13 @@ import json
 from loto_app.domain import events as ev
 from loto_app.domain.carton_kinds import KINDS
 from loto_app.domain.engine import Evening, Game, GameStatus, IssuedCarton
+from loto_app.domain.games import TieRule
 from loto_app.domain.patterns import targets
 from loto_app.domain.program import Kind, carton_kind_label
 from loto_app.domain.serial import check_code
 from loto_app.domain.till import SaleStatus
 from loto_app.domain.verdicts import VERDICT_LABELS, Verdict
-from loto_app.live.present.outcome import tie_lost
+from loto_app.live.present.outcome import tie_lost, tie_lost_head
 from loto_app.wording import TicketView, euros, plural, share_note, ticket_view
 
 
@@ -239,6 +240,8 @@ def verdict_text(verdict: str, carton_no: int, number: int | None, stage: str = 
 
 def _names(names: list[str]) -> str:
     """'Bruno', 'Bruno et Chloé', 'Bruno, Chloé et Denis', '5 autres joueurs'."""
+    if not names:
+        return "personne"
     if len(names) > 3:
         return f"{len(names)} autres joueurs"
     return " et ".join([", ".join(names[:-1]), names[-1]]) if len(names) > 1 else names[0]
@@ -246,20 +249,47 @@ def _names(names: list[str]) -> str:
 
 def _tie_text(e: Evening, g: Game, claim: ev.ClaimMade, player_id: str) -> str:
     """A valid claim of mine tied with others' on the stage in play: with whom, and what
-    settles it now (the share asked first, or the token draw)."""
+    settles it now, as the game's tie rule says (its own, else the evening's): a lot each, the
+    lot shared, the mort subite's extra balls, or the share asked first, then the tokens."""
     others = [_name_of(e, p) for p in g.valid.get(claim.stage, ()) if p != player_id]
-    head = f"Annonce valide sur le {claim.number} (carton {claim.carton_no}) : ex aequo avec "
+    head = f"Annonce valide sur le {claim.number} (carton {claim.carton_no})\u00a0: ex aequo avec "
     head += _names(others) + "."
     lot = g.spec.stages[claim.stage].lot
     tie = g.tie
+    rule = e.tie_rule(g)
+    if tie.broken is not None and player_id in tie.broken.winners:  # (the lot not yet given)
+        won = {"sudden": "Mort subite gagnée", "draw": "Tirage des jetons gagné"}
+        how = won.get(tie.broken.method, "Départage gagné")
+        return f"{head} {how}\u00a0: l'animateur va vous attribuer le lot."
+    if rule is TieRule.EACH:
+        return f"{head} Chacun de vous gagne un lot identique\u00a0: l'animateur va l'attribuer."
+    if rule is TieRule.SHARE:
+        return f"{head} Vous vous partagez le lot\u00a0: l'animateur va l'attribuer."
+    if rule is TieRule.SUDDEN_DEATH and (tie.sudden or e.sudden_balls_left(g)):
+        how = (
+            "Mort subite\u00a0: l'animateur tire des boules en plus, une à la fois. Si votre "
+            "carton a le numéro et pas celui des autres, vous gagnez."
+        )
+        if not tie.sudden:
+            return f"{head} {how}"
+        balls = ", ".join(str(b.number) for b in tie.sudden)
+        left = tie.sudden[-1].left
+        others_in = [_name_of(e, p) for p in left if p != player_id]
+        where = (  # (one left is the tie broken, said above)
+            f"vous restez en lice avec {_names(others_in)}"
+            if player_id in left
+            else f"vous n'êtes plus en lice (restent\u00a0: {_names(others_in)})"
+        )
+        return f"{head} {how} Boules en plus\u00a0: {balls} — {where}."
     if player_id in tie.share_offered_to and not tie.share_refused:
         if player_id in tie.answers:
-            return f"{head} Votre réponse est envoyée : en attente de l'autre joueur."
-        return f"{head} Partagez-vous le lot ? Répondez ci-dessous."
+            return f"{head} Votre réponse est envoyée\u00a0: en attente de l'autre joueur."
+        return f"{head} Partagez-vous le lot\u202f? Répondez ci-dessous."
     if tie.share_refused:
-        return f"{head} Le partage est refusé : un tirage au sort des jetons décide."
+        return f"{head} Le partage est refusé\u00a0: un tirage au sort des jetons décide."
     share = (
-        len(g.valid.get(claim.stage, ())) == 2
+        rule is TieRule.EVENING
+        and len(g.valid.get(claim.stage, ())) == 2
         and lot.divisible
         and e.program.settings.tie_method.value == "share_or_draw"
     )
@@ -299,8 +329,8 @@ def decision_for(e: Evening, d: ev.Event, player_id: str) -> str:
 
 
 def _outcome(e: Evening, g: Game, stage: int, player_id: str) -> tuple[str, str]:
-    """After a valid claim: what became of it (lot won, shared, or lost at the token draw),
-    and the verdict's colour ("valid": won; "late": lost the draw), or ("", "")."""
+    """After a valid claim: what became of it (lot won, shared, or lost at the token draw or
+    the mort subite), and the verdict's colour ("valid": won; "late": lost), or ("", "")."""
     award = next((a for a in g.awards if a.stage == stage), None)
     lot = g.spec.stages[stage].lot.description
     if award is not None:
@@ -312,10 +342,13 @@ def _outcome(e: Evening, g: Game, stage: int, player_id: str) -> tuple[str, str]
             return f"Gagné ! {lot}{half} : ticket n° {t.no}, à retirer au comptoir.", "valid"
     lost = tie_lost(e, g, stage, player_id)
     if lost is not None:
+        # (the way it was lost: the tokens, or the mort subite's extra balls)
         if lost.voucher:
-            text = "Ex aequo perdu au tirage des jetons : un bon « carton offert » vous est remis."
+            text = (
+                f"{tie_lost_head(lost)}\u00a0: un bon «\u00a0carton offert\u00a0» vous est remis."
+            )
             return text, "late"
-        return "Ex aequo perdu au tirage des jetons : un carton vous est offert.", "late"
+        return f"{tie_lost_head(lost)}\u00a0: un carton vous est offert.", "late"
     return "", ""
 
 
