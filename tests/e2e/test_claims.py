@@ -25,11 +25,12 @@ import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import pytest
 from axe_check import BLOCKING, axe_script, describe, run_axe
 from gestures import buy, claim
+from hall_pages import SMALL_PHONE, HallPages
 from playwright.sync_api import expect
 from test_evening import READ_CARTONS_JS, Shots
 
@@ -48,7 +49,7 @@ from loto_app.storage.db import make_engine
 from loto_app.storage.repository import EveningStore
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser, BrowserContext, Page, Playwright
+    from playwright.sync_api import Browser, Page, Playwright
 
 WAIT_MS = 20_000
 LAST_CALL = 15  # seconds: room for the screenshots on a loaded machine
@@ -124,37 +125,16 @@ def test_claims_as_the_hall_lives_them(
         f"Soirée réclamations {tag}", program(f"R{tag}"), animateur_secret=secret
     )
     code = creds.join_code
-    contexts: list[BrowserContext] = []
-
-    def new_page(**options: Any) -> Page:
-        ctx = browser.new_context(**options, locale="fr-FR")
-        ctx.set_default_timeout(WAIT_MS)
-        contexts.append(ctx)
-        return ctx.new_page()
+    pages = HallPages(browser, playwright, app_url, code, WAIT_MS)
 
     try:
-        anim = new_page(**playwright.devices["iPad (gen 7)"])  # 1024x768 wide: landscape
-        anim.set_viewport_size({"width": 1180, "height": 820})
-        anim.goto(f"{app_url}/animateur")
-        anim.get_by_test_id("animateur-code").fill(code)
-        anim.get_by_test_id("animateur-secret").fill(secret)
-        anim.get_by_test_id("animateur-login").click()
-        expect(anim.get_by_test_id("start-game")).to_be_visible()
-        screen = new_page(viewport={"width": 1920, "height": 1080})
-        screen.goto(f"{app_url}/ecran?code={code}")
-        expect(screen.get_by_test_id("join-qr")).to_contain_text(code)
+        anim = pages.tablet(secret)
+        screen = pages.screen()
 
         phones: dict[str, Page] = {}
         for name in ("Alice", "Bruno", "Chloé"):
-            phone = dict(playwright.devices["Pixel 7"])
-            if name == "Chloé":  # the smallest phone of the hall
-                phone["viewport"] = {"width": 360, "height": 740}
-            page = new_page(**phone)
-            page.goto(f"{app_url}/?code={code}")
-            expect(page.get_by_test_id("join-code")).to_have_value(code)  # the link's code
-            page.get_by_test_id("join-name").fill(name)
-            page.get_by_test_id("join-submit").click()
-            page.wait_for_url(re.compile(r"/jouer$"))
+            # Chloé's is the smallest phone of the hall
+            page = pages.player(name, SMALL_PHONE if name == "Chloé" else None)
             expect(page.get_by_text(f"Bonjour {name} !")).to_be_visible()
             phones[name] = page
         alice, bruno, chloe = phones.values()
@@ -426,7 +406,7 @@ def test_claims_as_the_hall_lives_them(
         shot(anim, "reclamation-tablette")
 
         # ---- the organiser's report: the decision and the réclamation to settle
-        org = new_page(viewport={"width": 1280, "height": 900})
+        org = pages.new_page(viewport={"width": 1280, "height": 900})
         org.goto(f"{app_url}/organisation")
         org.get_by_test_id("tab-signin").click()
         org.get_by_test_id("org-login-code").fill(code)
@@ -441,5 +421,4 @@ def test_claims_as_the_hall_lives_them(
         shot(org, "rapport-litiges")
         assert store.verify_audit(creds.evening_id) == []
     finally:
-        for ctx in contexts:
-            ctx.close()
+        pages.close()

@@ -10,9 +10,10 @@ from __future__ import annotations
 import re
 import uuid
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from gestures import buy, claim
+from hall_pages import SMALL_PHONE, HallPages
 from playwright.sync_api import expect
 from test_claims import WAIT_MS, Rows, cartons
 from test_evening import Shots
@@ -33,7 +34,7 @@ from loto_app.storage.db import make_engine
 from loto_app.storage.repository import EveningStore
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser, BrowserContext, Page, Playwright
+    from playwright.sync_api import Browser, Page, Playwright
 
 
 def program(series: str) -> Program:
@@ -74,36 +75,15 @@ def test_the_new_games_on_every_screen(
     secret = f"secret-{uuid.uuid4().hex}"
     creds = store.create_evening(f"Jeux {tag}", program(f"J{tag}"), animateur_secret=secret)
     code = creds.join_code
-    contexts: list[BrowserContext] = []
-
-    def new_page(**options: Any) -> Page:
-        ctx = browser.new_context(**options, locale="fr-FR")
-        ctx.set_default_timeout(WAIT_MS)
-        contexts.append(ctx)
-        return ctx.new_page()
+    pages = HallPages(browser, playwright, app_url, code, WAIT_MS)
 
     try:
-        anim = new_page(**playwright.devices["iPad (gen 7)"])
-        anim.set_viewport_size({"width": 1180, "height": 820})
-        anim.goto(f"{app_url}/animateur")
-        anim.get_by_test_id("animateur-code").fill(code)
-        anim.get_by_test_id("animateur-secret").fill(secret)
-        anim.get_by_test_id("animateur-login").click()
-        expect(anim.get_by_test_id("start-game")).to_be_visible()
-        screen = new_page(viewport={"width": 1920, "height": 1080})
-        screen.goto(f"{app_url}/ecran?code={code}")
-        expect(screen.get_by_test_id("join-qr")).to_contain_text(code)
+        anim = pages.tablet(secret)
+        screen = pages.screen()
 
         phones: dict[str, Page] = {}
-        for name, viewport in (("Alice", None), ("Bruno", {"width": 360, "height": 740})):
-            phone = dict(playwright.devices["Pixel 7"])
-            if viewport:
-                phone["viewport"] = viewport
-            page = new_page(**phone)
-            page.goto(f"{app_url}/?code={code}")
-            page.get_by_test_id("join-name").fill(name)
-            page.get_by_test_id("join-submit").click()
-            page.wait_for_url(re.compile(r"/jouer$"))
+        for name, viewport in (("Alice", None), ("Bruno", SMALL_PHONE)):
+            page = pages.player(name, viewport)
             buy(page, "buy-classique")
             expect(page.locator('[data-testid^="carton-"]')).to_have_count(1)
             buy(page, "buy-enfant")
@@ -208,8 +188,7 @@ def test_the_new_games_on_every_screen(
         expect(screen.get_by_test_id("stage")).to_contain_text("Panier du boulanger")
         shot(screen, "improvised-tv", full_page=False)
     finally:
-        for ctx in contexts:
-            ctx.close()
+        pages.close()
         expect.set_options(timeout=5_000)
 
 
@@ -281,23 +260,10 @@ def test_a_games_own_tie_rule_on_every_screen(
     secret = f"secret-{uuid.uuid4().hex}"
     creds = store.create_evening(f"Ex aequo {tag}", tie_program(f"T{tag}"), animateur_secret=secret)
     code = creds.join_code
-    contexts: list[BrowserContext] = []
-
-    def new_page(**options: Any) -> Page:
-        ctx = browser.new_context(**options, locale="fr-FR")
-        ctx.set_default_timeout(WAIT_MS)
-        contexts.append(ctx)
-        return ctx.new_page()
+    pages = HallPages(browser, playwright, app_url, code, WAIT_MS)
 
     def player(name: str) -> Page:
-        device = dict(playwright.devices["Pixel 7"])
-        device["viewport"] = {"width": 360, "height": 740}
-        page = new_page(**device)
-        page.goto(f"{app_url}/?code={code}")
-        page.get_by_test_id("join-name").fill(name)
-        page.get_by_test_id("join-submit").click()
-        page.wait_for_url(re.compile(r"/jouer$"))
-        return page
+        return pages.player(name, SMALL_PHONE)
 
     def tied_pair(first: Page, second: Page) -> tuple[int, int, list[int]]:
         """The first buys one carton, the second a fresh planche (6 cartons holding every
@@ -314,16 +280,8 @@ def test_a_games_own_tie_rule_on_every_screen(
         return plan
 
     try:
-        anim = new_page(**playwright.devices["iPad (gen 7)"])
-        anim.set_viewport_size({"width": 1180, "height": 820})
-        anim.goto(f"{app_url}/animateur")
-        anim.get_by_test_id("animateur-code").fill(code)
-        anim.get_by_test_id("animateur-secret").fill(secret)
-        anim.get_by_test_id("animateur-login").click()
-        expect(anim.get_by_test_id("start-game")).to_be_visible()
-        screen = new_page(viewport={"width": 1920, "height": 1080})
-        screen.goto(f"{app_url}/ecran?code={code}")
-        expect(screen.get_by_test_id("join-qr")).to_contain_text(code)
+        anim = pages.tablet(secret)
+        screen = pages.screen()
         alice, bruno = player("Alice"), player("Bruno")
         a_no, b_no, balls = tied_pair(alice, bruno)
         watching = [alice, bruno, anim, screen]
@@ -451,6 +409,5 @@ def test_a_games_own_tie_rule_on_every_screen(
         shot(chloe, "chacun-gagne-phone-chloe")
         shot(denis, "chacun-gagne-phone-denis")
     finally:
-        for ctx in contexts:
-            ctx.close()
+        pages.close()
         expect.set_options(timeout=5_000)
