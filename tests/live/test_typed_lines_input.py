@@ -107,3 +107,10 @@ def test_the_verdict_says_which_numbers_were_not_drawn_or_that_the_last_is_not_o
     assert typed_verdict(e, late).startswith(
         "Tour passé\u00a0: le dernier numéro (2) n'est pas sur la ligne."
     )
+
+
+def test_the_tablets_list_of_claims_says_hors_liste():
+    e = _evening(*LINE)
+    e.typed_claim([LINE], "h1", "Claire", "M. Roux")
+    row = public_snapshot(e, "Loto", "ABCD")["claims"][0]
+    assert row["carton"] == "hors liste" and row["name"] == "M. Roux"

@@ -461,7 +461,7 @@ def _claim_rows(e: Evening, g: Game) -> list[dict[str, Any]]:
             {
                 "no": c.claim_no,
                 "name": _name(e, c.player_id),
-                "carton": c.carton_no,
+                "carton": c.carton_no if c.unit_nos else "hors liste",
                 "number": c.number or 0,
                 "stage": stage.label,
                 "verdict": verdict.value,
