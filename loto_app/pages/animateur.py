@@ -842,7 +842,7 @@ def _typed_lines() -> rx.Component:
                     width="100%",
                 ),
                 on_submit=AnimateurState.typed_claim,
-                reset_on_submit=True,
+                reset_on_submit=False,  # (a slip is corrected, not retyped)
             ),
             rx.button(
                 "Taper les numéros de la ligne",

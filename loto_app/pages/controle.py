@@ -137,24 +137,26 @@ def _typed() -> rx.Component:
 
 
 def _line_field(i: int) -> rx.Component:
-    """One typed line: its 5 numbers, large, on a keypad with a separator."""
-    fid = f"controle-line{i}"
+    """One typed line: its 5 numbers, large, on a keypad with a separator (the label wraps
+    the field: an id would send it twice with the form)."""
     return rx.cond(
         C.typed_needed >= i,
-        rx.vstack(
-            rx.el.label(f"Ligne {i}", html_for=fid, font_weight="700"),
+        rx.el.label(
+            f"Ligne {i}",
             rx.input(
-                id=fid,
                 name=f"line{i}",
                 placeholder="ex. 5 12 23 47 81",
                 input_mode="decimal",
                 auto_complete="off",
-                custom_attrs=tid(fid),
+                custom_attrs=tid(f"controle-line{i}"),
                 size="3",
                 font_size="1.4rem",
                 width="100%",
             ),
-            spacing="1",
+            display="flex",
+            flex_direction="column",
+            gap="0.2rem",
+            font_weight="700",
             width="100%",
         ),
     )
@@ -178,17 +180,19 @@ def _hors_liste() -> rx.Component:
                     *[_line_field(i) for i in range(1, MAX_FIELDS + 1)],
                     rx.el.label(
                         "Nom du joueur (facultatif)",
-                        html_for="controle-typed-name",
+                        rx.input(
+                            name="name",
+                            max_length=30,
+                            auto_complete="off",
+                            custom_attrs=tid("controle-typed-name"),
+                            size="3",
+                            font_size="1.2rem",
+                            width="100%",
+                        ),
+                        display="flex",
+                        flex_direction="column",
+                        gap="0.2rem",
                         font_weight="700",
-                    ),
-                    rx.input(
-                        id="controle-typed-name",
-                        name="name",
-                        max_length=30,
-                        auto_complete="off",
-                        custom_attrs=tid("controle-typed-name"),
-                        size="3",
-                        font_size="1.2rem",
                         width="100%",
                     ),
                     big_button(
@@ -198,7 +202,7 @@ def _hors_liste() -> rx.Component:
                     width="100%",
                 ),
                 on_submit=C.check_typed_lines,
-                reset_on_submit=True,
+                reset_on_submit=False,  # (a slip is corrected, not retyped)
                 width="100%",
             ),
             rx.vstack(
