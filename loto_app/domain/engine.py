@@ -47,6 +47,7 @@ from loto_app.domain.evening.state import (
     Tie,
 )
 from loto_app.domain.evening.ties import TieMoves
+from loto_app.domain.evening.typed import TypedMoves
 
 __all__ = [
     "APPLIERS",
@@ -77,6 +78,7 @@ class Evening(
     PaperMoves,
     DrawMoves,
     ClaimMoves,
+    TypedMoves,
     TieMoves,
     DisputeMoves,
     MarkMoves,

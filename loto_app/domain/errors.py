@@ -391,3 +391,11 @@ class CloseRefused(LotoError):
 
     code = "close_refused"
     default_user_message = "La soirée ne peut pas être close maintenant."
+
+
+class InvalidTypedLines(InvalidArgument):
+    """The lines typed for a carton in no list are not what the stage needs (count, numbers
+    1-90, a repeat, two numbers of one column on a line): a typing slip, no verdict."""
+
+    code = "invalid_typed_lines"
+    default_user_message = "Lignes tapées invalides."

@@ -218,7 +218,24 @@ class ClaimMade(Event):
     number: int | None
     verdict: str
     winning: tuple[int, ...]
-    via: str  # "app" | "desk" | "server" (a winner the server found: the inversée)
+    # "app" | "desk" | "server" (a winner the server found: the inversée) | "typed" (a carton
+    # in no list, judged on the lines typed: `LinesTyped`)
+    via: str
+
+
+@dataclass(frozen=True, slots=True)
+class LinesTyped(Event):
+    """The record of a claim on a carton in no list ("carton hors liste, lignes tapées"): the
+    lines of numbers the contrôleur typed, and those not drawn. The claim itself follows, a
+    `ClaimMade` with the same `claim_no`, `carton_no` 0, no unit and `via` "typed"."""
+
+    type: ClassVar[str] = "lines_typed"
+    claim_no: int
+    game: int
+    stage: int
+    lines: tuple[tuple[int, ...], ...]
+    missing: tuple[int, ...]
+    by: str  # who typed them (the staff member's name)
 
 
 @dataclass(frozen=True, slots=True)
@@ -620,6 +637,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         CellUnmarked,
         MarksSaved,
         ClaimMade,
+        LinesTyped,
         ShareOffered,
         ShareAnswered,
         TieBroken,

@@ -32,6 +32,7 @@ from loto_app.components.ui import (
 )
 from loto_app.live.input.disputes import DECISIONS
 from loto_app.live.input.improvised import IMPROVISED_TYPES
+from loto_app.live.input.typed_lines import MAX_FIELDS
 from loto_app.live.states.animateur import AnimateurState
 from loto_app.live.states.hall import HallView
 
@@ -735,6 +736,7 @@ def _paper_claim() -> rx.Component:
         rx.heading("Contrôle d'un carton papier", size="5"),
         _panel_button("Contrôler un carton papier…", "paper", "paper-open"),
         rx.cond(AnimateurState.panel == "paper", _paper_form()),
+        rx.cond(AnimateurState.panel == "paper", _typed_lines()),
         padding_top="0.5rem",
         custom_attrs=tid("paper-desk"),
     )
@@ -790,6 +792,83 @@ def _paper_form() -> rx.Component:
             ),
         ),
         margin_top="0.5rem",
+    )
+
+
+def _typed_line_field(i: int) -> rx.Component:
+    return rx.cond(
+        AnimateurState.typed_needed >= i,
+        rx.input(
+            name=f"line{i}",
+            placeholder=f"Ligne {i}\u00a0: ex. 5 12 23 47 81",
+            input_mode="decimal",
+            auto_complete="off",
+            size="3",
+            font_size="1.4rem",
+            width="100%",
+            custom_attrs=tid(f"typed-line{i}", **{"aria-label": f"Ligne {i}"}),
+        ),
+    )
+
+
+def _typed_lines() -> rx.Component:
+    """A carton in no list (a player's own): the numbers of the claimed line(s) typed."""
+    return rx.box(
+        rx.heading("Carton hors liste", size="4"),
+        rx.cond(
+            AnimateurState.typed_needed > 0,
+            rx.form(
+                rx.vstack(
+                    rx.text(AnimateurState.typed_hint, font_weight="700"),
+                    *[_typed_line_field(i) for i in range(1, MAX_FIELDS + 1)],
+                    rx.input(
+                        name="name",
+                        placeholder="Nom du joueur (facultatif)",
+                        max_length=30,
+                        auto_complete="off",
+                        size="3",
+                        width="100%",
+                        custom_attrs=tid("typed-name", **{"aria-label": "Nom du joueur"}),
+                    ),
+                    rx.button(
+                        "Vérifier les lignes",
+                        type="submit",
+                        size="3",
+                        font_weight="700",
+                        font_size="1.2rem",
+                        custom_attrs=tid("typed-submit"),
+                    ),
+                    spacing="2",
+                    width="100%",
+                ),
+                on_submit=AnimateurState.typed_claim,
+                reset_on_submit=False,  # (a slip is corrected, not retyped)
+            ),
+            rx.button(
+                "Taper les numéros de la ligne",
+                on_click=AnimateurState.open_typed,
+                variant="outline",
+                size="3",
+                font_size="1.1rem",
+                custom_attrs=tid("typed-open"),
+            ),
+        ),
+        rx.cond(
+            AnimateurState.typed_verdict != "",
+            announcement_box(
+                AnimateurState.typed_verdict,
+                rx.match(
+                    AnimateurState.typed_verdict_kind,
+                    ("valid", "winner"),
+                    ("false", "false"),
+                    "check",
+                ),
+                testid="typed-verdict",
+                margin_top="0.5rem",
+            ),
+        ),
+        margin_top="0.75rem",
+        custom_attrs=tid("typed-desk"),
     )
 
 

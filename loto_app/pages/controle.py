@@ -15,6 +15,7 @@ from loto_app.components.scanner import scanner
 from loto_app.components.signin import sign_in_form
 from loto_app.components.ui import announcement_box, big_button, page_shell, tid
 from loto_app.limits import MAX_CODE
+from loto_app.live.input.typed_lines import MAX_FIELDS
 from loto_app.live.states.controle import CARTON_PREFIX, ControleState
 from loto_app.live.states.hall import HallView
 
@@ -135,6 +136,91 @@ def _typed() -> rx.Component:
     )
 
 
+def _line_field(i: int) -> rx.Component:
+    """One typed line: its 5 numbers, large, on a keypad with a separator (the label wraps
+    the field: an id would send it twice with the form)."""
+    return rx.cond(
+        C.typed_needed >= i,
+        rx.el.label(
+            f"Ligne {i}",
+            rx.input(
+                name=f"line{i}",
+                placeholder="ex. 5 12 23 47 81",
+                input_mode="decimal",
+                auto_complete="off",
+                custom_attrs=tid(f"controle-line{i}"),
+                size="3",
+                font_size="1.4rem",
+                width="100%",
+            ),
+            display="flex",
+            flex_direction="column",
+            gap="0.2rem",
+            font_weight="700",
+            width="100%",
+        ),
+    )
+
+
+def _hors_liste() -> rx.Component:
+    """A carton in no list (a player's own): the numbers of the claimed line(s) typed."""
+    return section(
+        "Carton hors liste",
+        rx.text(
+            "Le joueur a son propre carton (ni imprimé ni vendu ce soir) : tapez les "
+            "numéros de la ligne annoncée, séparés par des espaces ou des virgules."
+        ),
+        rx.cond(
+            C.typed_needed > 0,
+            rx.form(
+                rx.vstack(
+                    rx.text(
+                        C.typed_hint, font_weight="700", custom_attrs=tid("controle-typed-hint")
+                    ),
+                    *[_line_field(i) for i in range(1, MAX_FIELDS + 1)],
+                    rx.el.label(
+                        "Nom du joueur (facultatif)",
+                        rx.input(
+                            name="name",
+                            max_length=30,
+                            auto_complete="off",
+                            custom_attrs=tid("controle-typed-name"),
+                            size="3",
+                            font_size="1.2rem",
+                            width="100%",
+                        ),
+                        display="flex",
+                        flex_direction="column",
+                        gap="0.2rem",
+                        font_weight="700",
+                        width="100%",
+                    ),
+                    big_button(
+                        "Vérifier les lignes", "controle-typed-submit", type="submit", width="100%"
+                    ),
+                    spacing="2",
+                    width="100%",
+                ),
+                on_submit=C.check_typed_lines,
+                reset_on_submit=False,  # (a slip is corrected, not retyped)
+                width="100%",
+            ),
+            rx.vstack(
+                rx.cond(C.typed_hint != "", rx.text(C.typed_hint, color=MUTED)),
+                big_button(
+                    "Taper les numéros de la ligne",
+                    "controle-typed-open",
+                    on_click=C.open_typed,
+                    variant="outline",
+                    width="100%",
+                ),
+                width="100%",
+            ),
+        ),
+        testid="controle-typed-section",
+    )
+
+
 def _checking() -> rx.Component:
     return rx.vstack(
         _where(),
@@ -164,6 +250,7 @@ def _checking() -> rx.Component:
             ),
             testid="controle-check-section",
         ),
+        _hors_liste(),
         rx.button(
             "Se déconnecter",
             on_click=C.logout,

@@ -19,6 +19,7 @@ from loto_app.domain.verdicts import Verdict, judge
 CONCERNS = {
     "sales": {"PlayerJoined", "SaleRecorded", "PaymentConfirmed", "SaleCancelled", "TillClosed"},
     "paper": {"PaperPrinted", "PaperCartonRefused"},
+    "typed": {"LinesTyped"},
     "draw": {"GameStarted", "NumberDrawn", "DrawCorrected", "UnmarkAllowed", "EveningClosed"},
     "claims": {"ClaimMade", "LastCallOpened", "LastCallClosed", "StageAwarded"},
     "ties": {"ShareOffered", "ShareAnswered", "TieBroken"},

@@ -78,6 +78,8 @@ class EveningCore:
         self._orders: dict[int, tuple[int, ...]] = {}  # committed orders, checked, by game
         self.closed: ev.EveningClosed | None = None  # the organiser closed the books
         self._by_number: dict[int, list[int]] = {n: [] for n in BALLS}  # sold cartons per number
+        # the lines typed for claims on cartons in no list, by claim number (`LinesTyped`)
+        self.typed: dict[int, ev.LinesTyped] = {}
         self._next_claim = 1
         self._next_ticket = 1
 

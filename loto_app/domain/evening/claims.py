@@ -212,7 +212,8 @@ def _claim_made(self: Any, e: ev.ClaimMade) -> None:
         g.judged.add((e.stage, e.number, e.unit_nos))
     if e.verdict == Verdict.VALID and e.player_id is not None:
         g.valid.setdefault(e.stage, {}).setdefault(e.player_id, None)
-    if e.verdict == Verdict.FALSE:
+    if e.verdict == Verdict.FALSE and e.carton_no in self.cartons:  # (a carton in no list:
+        # the contrôleur takes it out of the game in the hall)
         g.annulled.add(self.cartons[e.carton_no].unit)
 
 

@@ -186,8 +186,8 @@ def _verdict_overturned(self: Any, e: ev.VerdictOverturned) -> None:
     g.overturned[e.claim_no] = e
     claim = g.claim(e.claim_no)
     assert claim is not None
-    unit = self.cartons[claim.carton_no].unit
-    if g.status is not GameStatus.FINISHED:
+    unit = self.cartons[claim.carton_no].unit if claim.carton_no in self.cartons else None
+    if g.status is not GameStatus.FINISHED and unit is not None:
         if e.verdict == Verdict.FALSE:
             g.annulled.add(unit)
         elif e.old == Verdict.FALSE:

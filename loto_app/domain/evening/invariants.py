@@ -32,11 +32,11 @@ class Invariants(EveningCore):
             match x:
                 case ev.ClaimMade():
                     claims[x.claim_no] = x
-                    if x.verdict == Verdict.FALSE:
+                    if x.verdict == Verdict.FALSE and x.carton_no in self.cartons:
                         out.add(self.cartons[x.carton_no].unit)
                 case ev.CartonReinstated():
                     out.discard(self.cartons[x.carton_no].unit)
-                case ev.VerdictOverturned():
+                case ev.VerdictOverturned() if claims[x.claim_no].carton_no in self.cartons:
                     unit = self.cartons[claims[x.claim_no].carton_no].unit
                     if x.verdict == Verdict.FALSE:
                         out.add(unit)

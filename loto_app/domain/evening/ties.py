@@ -182,6 +182,8 @@ class TieMoves(EveningCore):
             if c.player_id == player_id and g.is_entry(c):
                 for n in c.unit_nos:
                     out |= self.cartons[n].carton.numbers
+                if not c.unit_nos:  # a carton in no list: the lines typed (its winning ones)
+                    out |= set(c.winning)
         return frozenset(out)
 
     def sudden_death_ball(

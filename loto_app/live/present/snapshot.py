@@ -16,6 +16,7 @@ from loto_app.domain.program import KIND_LABELS, PATTERN_LABELS, Kind, TieMethod
 from loto_app.domain.verdicts import Verdict
 from loto_app.live.present.outcome import tie_lost, tie_lost_label
 from loto_app.live.present.show import GameTimes, clock, show
+from loto_app.live.present.typed_claims import HORS_LISTE, typed_cartons
 from loto_app.live.present.views import kind_games
 
 #: The claim button's word and the last call, in the word of the stage (`patterns.RULES`).
@@ -186,6 +187,7 @@ def _announcement(e: Evening, g: Game | None) -> tuple[str, str]:
                 )
             case ev.ClaimMade() if x.game == g.index:
                 who = _name(e, x.player_id)
+                ct = f"carton {x.carton_no}" if x.unit_nos else HORS_LISTE
                 stage = g.spec.stages[x.stage]
                 word = CLAIM_WORDS[stage.pattern]
                 if x.verdict == Verdict.VALID:
@@ -193,16 +195,16 @@ def _announcement(e: Evening, g: Game | None) -> tuple[str, str]:
                     if n > 1:
                         text = f"{word} ! Ex aequo : {n} gagnants sur le {x.number}."
                         return text + TIE_NEXT.get(g.spec.tie, ""), "tie"
-                    return f"{word} ! {who} (carton {x.carton_no}) : annonce valide.", "check"
+                    return f"{word} ! {who} ({ct}) : annonce valide.", "check"
                 if x.verdict == Verdict.FALSE:
                     return (
-                        f"Fausse annonce de {who} : le carton {x.carton_no} est annulé "
+                        f"Fausse annonce de {who} : le {ct} est annulé "
                         "pour cette partie. On continue !",
                         "false",
                     )
                 if x.verdict == Verdict.AFTER_AWARD:
                     return (
-                        f"{word} ? {who} (carton {x.carton_no}) : valide, mais après "
+                        f"{word} ? {who} ({ct}) : valide, mais après "
                         "l'attribution du lot. Réclamation transmise à l'association.",
                         "check",
                     )
@@ -380,6 +382,10 @@ def claim_readback(
     cartons, labels = [], []
     for c in tied:
         win = set(c.winning)
+        if not c.unit_nos:  # a carton in no list: the lines typed
+            for grid in typed_cartons(e, g, c):
+                cartons.append(grid)
+                labels.append(f"{_name(e, c.player_id)} — {HORS_LISTE}" if len(tied) > 1 else "")
         for no in c.unit_nos:
             cartons.append(
                 [
@@ -406,14 +412,16 @@ def claim_readback(
             "readback_kind": "winner",
             "readback_cartons": cartons,
             "readback_labels": labels,
-            "readback_cols": 5 if e.cartons[claim.carton_no].kind is Kind.MAXIQUINE else 9,
+            "readback_cols": 5 if g.spec.kind is Kind.MAXIQUINE else 9,
         }
     paper = claim.via == "desk" or e.origins.get(claim.player_id or "") == "paper"
     who = _name(e, claim.player_id)
     return {
         "readback_on": True,
         "readback_labels": labels,
-        "readback_title": f"Contrôle — carton n° {claim.carton_no}"
+        "readback_title": f"Contrôle — {HORS_LISTE}"
+        if not claim.unit_nos
+        else f"Contrôle — carton n° {claim.carton_no}"
         + (" (carton papier)" if paper and claim.player_id else ""),
         "readback_caption": f"{who} — {stage.label} sur le {claim.number} : "
         + HALL_VERDICTS[verdict],
@@ -423,7 +431,7 @@ def claim_readback(
             Verdict.AFTER_AWARD: "check",
         }.get(verdict, "info"),
         "readback_cartons": cartons,
-        "readback_cols": 5 if e.cartons[claim.carton_no].kind is Kind.MAXIQUINE else 9,
+        "readback_cols": 5 if g.spec.kind is Kind.MAXIQUINE else 9,
     }
 
 
@@ -453,7 +461,7 @@ def _claim_rows(e: Evening, g: Game) -> list[dict[str, Any]]:
             {
                 "no": c.claim_no,
                 "name": _name(e, c.player_id),
-                "carton": c.carton_no,
+                "carton": c.carton_no if c.unit_nos else "hors liste",
                 "number": c.number or 0,
                 "stage": stage.label,
                 "verdict": verdict.value,

@@ -10,6 +10,7 @@ out).
 
 from __future__ import annotations
 
+import secrets
 import time
 from typing import Any, ClassVar
 
@@ -37,6 +38,8 @@ from loto_app.live.input.guards import (
     refuse,
 )
 from loto_app.live.input.improvised import read_improvised
+from loto_app.live.input.typed_lines import MAX_FIELDS, BadLines, read_lines
+from loto_app.live.present.typed_claims import lines_to_type, typed_verdict
 from loto_app.live.present.views import VERDICT_KIND, verdict_text
 from loto_app.live.runtime import broadcast, presence, registry, signin_limit
 from loto_app.live.states.screen_pairing import ScreenPairing
@@ -68,6 +71,11 @@ class AnimateurState(ScreenPairing, StaffSession, rx.State):
     message: str = ""
     paper_verdict: str = ""
     paper_verdict_kind: str = ""
+    # a carton in no list: the lines to type for the claim in play, and the verdict
+    typed_needed: int = 0
+    typed_hint: str = ""
+    typed_verdict: str = ""
+    typed_verdict_kind: str = ""
     dispute_claim: int = 0  # the claim whose "Réclamation / litige" form is open (0: none)
     dispute_message: str = ""
     # the occasional form open on the tablet (`PANELS`; "": none): the main column keeps the
@@ -326,5 +334,57 @@ class AnimateurState(ScreenPairing, StaffSession, rx.State):
             who = lv.evening.players.get(c.player_id or "", "carton non vendu")
             self.paper_verdict = f"{verdict_text(c.verdict, c.carton_no, c.number)} ({who})"
             self.paper_verdict_kind = VERDICT_KIND[Verdict(c.verdict)]
+
+    # ------------------------------------------------------------------ a carton in no list
+
+    @rx.event
+    async def open_typed(self):
+        """ "Carton hors liste": how many lines the claim in play is typed as."""
+        if not await self._signed_in_now("open_typed"):
+            return
+        lv = await registry.live(self._evening_id, fresh=False)
+        self.typed_needed, self.typed_hint = lines_to_type(lv.evening)
+        self.typed_verdict = self.typed_verdict_kind = ""
+
+    @rx.event
+    async def typed_claim(self, form_data: dict):
+        """A claim on a carton in no list: the numbers of the claimed line(s) as typed
+        (`line1`...), judged by `Evening.typed_claim` on the stage in play."""
+        try:
+            data = form(form_data)
+            name = as_text(data.get("name", ""), "name", 60)
+            fields = [data.get(f"line{i}", "") for i in range(1, MAX_FIELDS + 1)]
+        except BadInput as exc:
+            self._refused("typed_claim", exc)
+            self.typed_verdict, self.typed_verdict_kind = "Requête invalide.", "false"
+            return
+        if not await self._signed_in_now("typed_claim"):
+            return
+        lv = await registry.live(self._evening_id, fresh=False)
+        self.typed_needed, self.typed_hint = lines_to_type(lv.evening)
+        try:
+            if not self.typed_needed:
+                raise BadLines("no typed claim now", self.typed_hint)
+            lines = read_lines(fields, self.typed_needed)
+        except BadLines as exc:
+            self._refused("typed_claim", exc)
+            self.typed_verdict, self.typed_verdict_kind = exc.user_message, "false"
+            return
+        pid = f"hl-{secrets.token_hex(8)}"
+        events = await self._play(
+            "typed_claim",
+            lambda e: e.typed_claim(lines, pid, "Animateur", name),
+            checked=True,
+            say=self._typed_refused,
+        )
+        claims = [x for x in events or () if isinstance(x, ev.ClaimMade)]
+        if claims:
+            c, e = claims[-1], lv.evening
+            who = e.players.get(c.player_id or "", "")
+            self.typed_verdict = (f"{who} — " if who else "") + typed_verdict(e, c)
+            self.typed_verdict_kind = VERDICT_KIND[Verdict(c.verdict)]
+
+    def _typed_refused(self, text: str) -> None:
+        self.typed_verdict, self.typed_verdict_kind = text, "false"
 
     # ------------------------------------------------------------------ helpers

@@ -10,6 +10,7 @@ The phone also follows the evening (the public picture: the last number, the sta
 
 from __future__ import annotations
 
+import secrets
 from typing import ClassVar
 
 import reflex as rx
@@ -18,7 +19,9 @@ from loto_app.domain import events as ev
 from loto_app.domain.verdicts import Verdict
 from loto_app.limits import MAX_CARTON_NO, MAX_CODE, MAX_SERIES
 from loto_app.live.input.guards import BadInput, as_int, as_text, form
+from loto_app.live.input.typed_lines import MAX_FIELDS, BadLines, read_lines
 from loto_app.live.present.snapshot import claim_readback
+from loto_app.live.present.typed_claims import lines_to_type, typed_verdict
 from loto_app.live.present.views import VERDICT_KIND, verdict_text
 from loto_app.live.runtime import broadcast, registry
 from loto_app.live.states.readback import ReadBack
@@ -47,6 +50,9 @@ class ControleState(StaffSession, ReadBack, rx.State):
     # the last carton checked here: the verdict, and its read-back (ReadBack)
     verdict: str = ""
     verdict_kind: str = ""  # "valid" | "false" | "late"
+    # a carton in no list: how many lines the claim is typed as now, and the hint saying so
+    typed_needed: int = 0
+    typed_hint: str = ""
 
     # ------------------------------------------------------------------ sign-in
 
@@ -126,6 +132,63 @@ class ControleState(StaffSession, ReadBack, rx.State):
             return
         for name, value in grid.items():
             setattr(self, name, value)
+
+    # ------------------------------------------------------------------ a carton in no list
+
+    @rx.event
+    async def open_typed(self):
+        """ "Carton hors liste": how many lines the claim in play is typed as."""
+        if not await self._signed_in_now("open_typed"):
+            return
+        lv = await registry.live(self._evening_id, fresh=False)
+        self.typed_needed, self.typed_hint = lines_to_type(lv.evening)
+
+    @rx.event
+    async def check_typed_lines(self, form_data: dict):
+        """A claim on a carton in no list: the numbers of the claimed line(s) as typed
+        (`line1`...), and the player's name if given (`name`), judged by
+        `Evening.typed_claim` on the stage in play."""
+        try:
+            data = form(form_data)
+            name = as_text(data.get("name", ""), "name", 60)
+            fields = [data.get(f"line{i}", "") for i in range(1, MAX_FIELDS + 1)]
+        except BadInput as exc:
+            self._refused("check_typed_lines", exc)
+            self.message = "Requête invalide."
+            return
+        if not await self._signed_in_now("check_typed_lines"):
+            return
+        lv = await registry.live(self._evening_id, fresh=False)
+        self.typed_needed, self.typed_hint = lines_to_type(lv.evening)
+        if not self.typed_needed:
+            self._forget()
+            self.message = self.typed_hint
+            return
+        try:
+            lines = read_lines(fields, self.typed_needed)
+        except BadLines as exc:
+            self._refused("check_typed_lines", exc)
+            self._forget()
+            self.message = exc.user_message
+            return
+        pid = f"hl-{secrets.token_hex(8)}"
+        by = self.staff_name
+        events = await self._play(
+            "check_typed_lines",
+            lambda e: e.typed_claim(lines, pid, by, name),
+            checked=True,
+            say=self._carton_refused,
+        )
+        claims = [x for x in events or () if isinstance(x, ev.ClaimMade)]
+        if not claims:
+            return
+        c, e = claims[-1], lv.evening
+        self.message = ""
+        who = e.players.get(c.player_id or "", "")
+        self.verdict = (f"{who} — " if who else "") + typed_verdict(e, c)
+        self.verdict_kind = VERDICT_KIND[Verdict(c.verdict)]
+        for key, value in claim_readback(e, e.games[c.game], c).items():
+            setattr(self, key, value)
 
     @rx.event
     def clear(self):
