@@ -1133,7 +1133,7 @@ def main(argv: list[str] | None = None) -> int:
         if not ping(f"http://{host}:{port}"):
             raise BenchError(f"{url}/ping does not answer")
         srv = Server(started.proc.pid) if started else Server.listening_on(port)
-        # Several workers with Redis keep ~0.1 core each busy with nothing to do (1,000 sockets).
+        # (several workers with Redis are never quite idle: bench/README.md, "Figures behind")
         srv.idle_cpu = args.idle_cpu or (0.3 if args.scale_out else IDLE_CPU)
         fe = Frontend.read(started.web if started else args.web)
         b = Bench(args, fe, host, port, code, secret)

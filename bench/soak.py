@@ -30,9 +30,10 @@ in, first game started), after each game, at the end, its maximum; returns serve
 new tokens; draws; the CPU other processes used meanwhile; the load average. The last line is
 machine-readable:
 
-    players=N games=.. reconnects=.. served=.. failed=.. rss_start_mb=.. rss_end_mb=.. ...
+    players=N games=.. reconnects=.. served=.. failed=.. rss_start_mb=.. ... errors=..
 
-`--json FILE` also writes every sample. Only 127.0.0.1 is contacted.
+`--json FILE` also writes every sample. Only 127.0.0.1 is contacted. The exit status is 1 when
+a return failed or the phones met any error (`errors`, its kinds in `error_kinds`).
 """
 
 from __future__ import annotations
@@ -61,7 +62,7 @@ if str(Path(__file__).resolve().parent) not in sys.path:
     sys.path.insert(0, str(Path(__file__).resolve().parent))
 import load
 import serving
-from emulator import Bench, BenchError, PlayerRun, Tab, now
+from emulator import SPACING_S, Bench, BenchError, PlayerRun, Tab, now
 from load import Server
 from serving import ROOT, VENV
 
@@ -422,6 +423,14 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--sample-every", type=float, default=10.0)
     ap.add_argument("--no-mark", dest="mark", action="store_false")
     ap.add_argument("--mark-delay", type=float, nargs=2, default=(0.3, 1.5))
+    ap.add_argument(
+        "--marks-spacing",
+        type=float,
+        default=SPACING_S,
+        metavar="S",
+        help="a phone sends its batches of marks in slots S s apart, the first at random within"
+        " S s after its first touch (assets/loto.js); 0: a batch a second after each touch",
+    )
     ap.add_argument("--ramp", type=float, default=20.0, help="the hall fills over S seconds")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--step-timeout", type=float, default=120.0)
@@ -430,8 +439,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--keep-tmp", action="store_true")
     ap.add_argument("--json", type=Path)
     args = ap.parse_args(argv)
-    # what bench/load.py's phones read from the shared settings
+    # what bench/load.py's phones read from the shared settings (the emulator's Tab reads
+    # marks_spacing and first_batch for its batches of marks: without them every mark raised)
     args.after_join, args.cartons_via, args.cartons = "nav", "app", 3
+    args.first_batch = "random"
     return args
 
 
@@ -481,9 +492,15 @@ def main(argv: list[str] | None = None) -> int:
             "rss_max_mb",
             "games_played_s",
             "foreign_cores",
+            "errors",
         ]
         print(" ".join(f"{k}={res.get(k)}" for k in keys), flush=True)
-        ok = res["failed"] == 0 and res["served"] == res["reconnects"]
+        ok = res["failed"] == 0 and res["served"] == res["reconnects"] and res["errors"] == 0
+        if res["errors"]:
+            print(
+                f"soak.py: the phones met {res['errors']} errors: {res['error_kinds']}",
+                file=sys.stderr,
+            )
         return 0 if ok else 1
     except BenchError as exc:
         print(f"soak.py: {exc}", file=sys.stderr)
