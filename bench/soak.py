@@ -60,11 +60,11 @@ import psutil
 
 if str(Path(__file__).resolve().parent) not in sys.path:
     sys.path.insert(0, str(Path(__file__).resolve().parent))
-import load
 import serving
-from emulator import SPACING_S, Bench, BenchError, PlayerRun, Tab, now
-from load import Server
-from serving import ROOT, VENV
+from emulator import SPACING_S, Bench, BenchError, Frontend, PlayerRun, Tab, now
+from load_scenario import run_player
+from metering import Server, foreign_cpu, git_commit
+from serving import ROOT, VENV, free_port
 
 SECRET = "soak-animateur-" + uuid.uuid4().hex[:8]
 
@@ -78,7 +78,7 @@ class Served:
     def __init__(self, args: argparse.Namespace) -> None:
         self.args = args
         self.tmp = Path(tempfile.mkdtemp(prefix="loto-soak-"))
-        self.port = load.free_port()
+        self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = self.tmp / "server.log"
         self.web = self.tmp / "web"
@@ -327,7 +327,7 @@ async def soak(b: Bench, srv: Server, served: Served) -> dict[str, Any]:
     players = [PlayerRun(Tab(b, f"{i + 1:04d}")) for i in range(args.players)]
     gate = asyncio.Semaphore(50)
     await asyncio.gather(
-        *(load.run_player(b, p, gate, args.ramp * i / args.players) for i, p in enumerate(players))
+        *(run_player(b, p, gate, args.ramp * i / args.players) for i, p in enumerate(players))
     )
     failed = [p for p in players if p.failed]
     if failed:
@@ -389,7 +389,7 @@ async def soak(b: Bench, srv: Server, served: Served) -> dict[str, Any]:
         rss_end_mb=end["rss_mb"],
         rss_max_mb=max(s["rss_mb"] for s in samples),
         per_game=per_game,
-        foreign_cores=round(load.foreign_cpu(sys0, psutil.cpu_times(), own), 2),
+        foreign_cores=round(foreign_cpu(sys0, psutil.cpu_times(), own), 2),
         load_avg_min_max=(round(min(loads), 2), round(max(loads), 2)),
         errors=sum(len(t.errors) for t in [anim, *tabs]),
         error_kinds=dict(
@@ -459,7 +459,7 @@ def main(argv: list[str] | None = None) -> int:
         served.start()
         print(f"server: {served.url} up in {time.monotonic() - t0:.0f}s (log {served.log})")
         srv = Server(served.proc.pid)
-        fe = load.Frontend.read(served.web)
+        fe = Frontend.read(served.web)
         b = Bench(args, fe, "127.0.0.1", served.port, served.code, SECRET)
         print(
             f"soak: {args.players} phones, {args.games} games, a return every"
@@ -469,7 +469,7 @@ def main(argv: list[str] | None = None) -> int:
         res = asyncio.run(asyncio.wait_for(soak(b, srv, served), args.time_limit))
         res.update(
             date=time.strftime("%Y-%m-%d %H:%M"),
-            commit=load.git_commit(),
+            commit=git_commit(),
             idle_minutes=args.idle_minutes,
             cpus=psutil.cpu_count(),
         )
