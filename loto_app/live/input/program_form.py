@@ -8,6 +8,10 @@ type's shape (`fixed`, `repeats`, `jackpot`, its `patterns`) says which stage ro
 shows and which may be unticked, its `kinds` the cartons it may play, its `ties` how its ex
 aequo may be settled. Every row is read again, field by field, when the program is built: the
 state's handlers check each argument, and this module trusts none of what they stored.
+
+The evening's settings come from `domain.settings_catalog`: their fields (`TEXT_FIELDS`,
+`CHOICE_FIELDS`, `NUMBER_FIELDS`, `BOOL_FIELDS`), the state's vars (`setting_vars`) and the
+reading both ways (`settings_of`, `settings_form`); no setting is named here.
 """
 
 from __future__ import annotations
