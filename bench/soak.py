@@ -46,10 +46,8 @@ import json
 import os
 import random
 import resource
-import shutil
 import subprocess
 import sys
-import tempfile
 import time
 import uuid
 from dataclasses import dataclass, field
@@ -64,7 +62,6 @@ import serving
 from emulator import SPACING_S, Bench, BenchError, Frontend, PlayerRun, Tab, now
 from load_scenario import run_player
 from metering import Server, foreign_cpu, git_commit
-from serving import ROOT, VENV, free_port
 
 SECRET = "soak-animateur-" + uuid.uuid4().hex[:8]
 
@@ -73,37 +70,32 @@ SECRET = "soak-animateur-" + uuid.uuid4().hex[:8]
 
 
 class Served:
-    """A fresh production app with the soak's evening, stopped on exit."""
+    """A fresh production app (`serving.FreshApp`) with the soak's evening, stopped on exit."""
 
     def __init__(self, args: argparse.Namespace) -> None:
         self.args = args
-        self.tmp = Path(tempfile.mkdtemp(prefix="loto-soak-"))
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.log = self.tmp / "server.log"
-        self.web = self.tmp / "web"
-        self.db = f"sqlite:///{self.tmp / 'loto.db'}"
-        self.env = dict(os.environ)
-        self.env.setdefault("VENV", str(VENV))
-        self.env.update(
-            LOTO_DB_URL=self.db,
-            REFLEX_WEB_WORKDIR=str(self.web),
-            REFLEX_STATES_WORKDIR=str(self.tmp / "states"),
+        idle = args.idle_minutes
+        self.app = serving.FreshApp(
+            "loto-soak-",
+            server_env=[f"LOTO_STATE_IDLE_MINUTES={idle}"] if idle is not None else [],
+            start_timeout=args.start_timeout,
+            error=BenchError,
         )
-        if args.idle_minutes is not None:
-            self.env["LOTO_STATE_IDLE_MINUTES"] = str(args.idle_minutes)
-        self.proc: subprocess.Popen | None = None
+        self.url, self.port, self.log, self.web = (
+            self.app.url,
+            self.app.port,
+            self.app.log,
+            self.app.web,
+        )
+        self.db = self.app.env["LOTO_DB_URL"]
         self.code = ""
 
+    @property
+    def proc(self) -> subprocess.Popen | None:
+        return self.app.proc
+
     def start(self) -> None:
-        subprocess.run(
-            [str(VENV / "bin" / "python"), "-m", "loto_app.storage.cli", "migrate"],
-            cwd=ROOT,
-            env=self.env,
-            check=True,
-            timeout=120,
-            stdout=subprocess.DEVNULL,
-        )
+        self.app.migrate()
         from loto_app.domain.program import (
             GameSpec,
             Kind,
@@ -133,15 +125,10 @@ class Served:
         )
         engine.dispose()
         self.code = creds.join_code
-        self.proc = serving.spawn(self.port, self.env, self.log)
-        serving.wait_up(self.proc, self.url, self.args.start_timeout, self.log, BenchError)
+        self.app.serve()
 
     def stop(self, keep: bool) -> None:
-        serving.stop(self.proc)
-        if keep:
-            print(f"kept: {self.tmp}", flush=True)
-        else:
-            shutil.rmtree(self.tmp, ignore_errors=True)
+        self.app.stop(keep)
 
 
 # ---------------------------------------------------------------------- the phones
