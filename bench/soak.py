@@ -378,6 +378,8 @@ async def soak(b: Bench, srv: Server, served: Served) -> dict[str, Any]:
         per_game=per_game,
         foreign_cores=round(foreign_cpu(sys0, psutil.cpu_times(), own), 2),
         load_avg_min_max=(round(min(loads), 2), round(max(loads), 2)),
+        marks_touched=b.touches,  # (0 with marking on: the phones did not mark)
+        mark_batches=sum(t.batches for t in tabs),
         errors=sum(len(t.errors) for t in [anim, *tabs]),
         error_kinds=dict(
             collections.Counter(e[:40] for t in [anim, *tabs] for e in t.errors).most_common(5)
@@ -479,6 +481,7 @@ def main(argv: list[str] | None = None) -> int:
             "rss_max_mb",
             "games_played_s",
             "foreign_cores",
+            "marks_touched",
             "errors",
         ]
         print(" ".join(f"{k}={res.get(k)}" for k in keys), flush=True)
