@@ -499,6 +499,9 @@ class Tab:
         self._flush = None
         if not self.mark_ops:
             return
+        if self._ws is None:  # away (a closed tab, a sleeping phone): the page keeps its
+            self._later(FLUSH_S)  # unconfirmed pions and sends them once it is back
+            return
         if self.mark_batch is not None and (left := self.mark_batch[2] + RESEND_S - now()) > 0:
             self._later(left + 0.01)
             return

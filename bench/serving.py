@@ -4,19 +4,24 @@ group (the `reflex run` process and its workers are stopped, or SIGKILLed, as on
 appended to a log file.
 
 Shared by `load.py`, `phone.py`, `crash.py`, `soak.py` and tests/e2e/test_lan.py and
-test_https.py; each prepares its own database and environment.
+test_https.py; each prepares its own database and environment, or takes a `FreshApp` (a temp
+dir, a fresh database, a free port: `load.py`).
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
+import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -159,3 +164,99 @@ def build(web: Path, port: int, env: dict[str, str], log: Path, timeout: float =
     finally:
         stop(proc)
     return Build(web, port)
+
+
+class FreshApp:
+    """A fresh production app, stopped on exit: a temp dir with its own SQLite file, Reflex
+    state directory and frontend directory (REFLEX_WEB_WORKDIR: built there, the checkout's
+    .web/ is left alone), migrated, then served on a free port of 127.0.0.1. With `pg_url`: a
+    fresh PostgreSQL database on that server instead, and Redis (`redis_url`) with `workers`
+    workers. `server_env` ("K=V") goes into the server's environment last.
+
+    Use: `migrate()`, put the evening in (`env["LOTO_DB_URL"]`), `serve()`; `stop(keep)`."""
+
+    def __init__(
+        self,
+        prefix: str = "loto-app-",
+        *,
+        pg_url: str = "",
+        redis_url: str = "",
+        workers: int = 2,
+        server_env: Sequence[str] = (),
+        start_timeout: float = 600.0,
+        error: type[Exception] = RuntimeError,
+    ) -> None:
+        self.tmp = Path(tempfile.mkdtemp(prefix=prefix))
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.proc: subprocess.Popen | None = None
+        self.log = self.tmp / "server.log"
+        self.start_timeout, self.error = start_timeout, error
+        self.env = dict(os.environ)
+        self.env.setdefault("VENV", str(VENV))  # for scripts/with-env.sh
+        self.env["LOTO_DB_URL"] = f"sqlite:///{self.tmp / 'loto.db'}"
+        self.env["REFLEX_STATES_WORKDIR"] = str(self.tmp / "states")  # (reflex run empties it)
+        # A private frontend directory: `reflex run` initialises it (npm install from npm's
+        # cache, vite build: ~30 s) instead of rewriting the checkout's .web/, which other runs
+        # of the app may be installing or building at the same moment (a copy of it can be
+        # caught half-written).
+        self.web = self.tmp / "web"
+        self.env["REFLEX_WEB_WORKDIR"] = str(self.web)
+        self.pg_url, self.pg_db = pg_url, ""
+        for name in ("REFLEX_REDIS_URL", "LOTO_REDIS_URL"):  # (one process: none)
+            self.env.pop(name, None)
+        if pg_url:  # a fresh PostgreSQL database, Redis, several workers
+            self.pg_db = f"loto_load_{uuid.uuid4().hex[:8]}"
+            self.env["LOTO_DB_URL"] = pg_url.rsplit("/", 1)[0] + f"/{self.pg_db}"
+            self.env["REFLEX_REDIS_URL"] = redis_url
+            self.env["GRANIAN_WORKERS"] = str(workers)
+        for kv in server_env:
+            k, _, v = kv.partition("=")
+            self.env[k] = v
+
+    def _pg(self, sql: str) -> None:
+        import sqlalchemy as sa  # the project's venv has it (and psycopg 3)
+
+        url = self.pg_url.replace("postgresql://", "postgresql+psycopg://", 1)
+        admin = sa.create_engine(url, isolation_level="AUTOCOMMIT")
+        try:
+            with admin.connect() as c:
+                c.execute(sa.text(sql))
+        finally:
+            admin.dispose()
+
+    def migrate(self) -> None:
+        """Create the database (PostgreSQL) and bring it to the current schema."""
+        if self.pg_db:
+            self._pg(f'CREATE DATABASE "{self.pg_db}"')
+        subprocess.run(
+            [str(VENV / "bin" / "python"), "-m", "loto_app.storage.cli", "migrate"],
+            cwd=ROOT,
+            env=self.env,
+            check=True,
+            timeout=120,
+            stdout=subprocess.DEVNULL,
+        )
+
+    def serve(self) -> None:
+        """Start the server; returns once /ping answers (raises `error` otherwise)."""
+        self.proc = spawn(self.port, self.env, self.log)
+        wait_up(self.proc, self.url, self.start_timeout, self.log, self.error)
+
+    def tail(self, n: int = 30) -> str:
+        """The end of the server's log."""
+        return tail(self.log, n)
+
+    def stop(self, keep: bool) -> None:
+        """Stop the server's process group; remove the temp dir (and the PostgreSQL database)
+        unless `keep`."""
+        stop(self.proc)
+        if self.pg_db and not keep:
+            try:
+                self._pg(f'DROP DATABASE IF EXISTS "{self.pg_db}" WITH (FORCE)')
+            except Exception as exc:  # reported; the run's figures still stand
+                print(f"could not drop {self.pg_db}: {exc}", file=sys.stderr)
+        if keep:
+            print(f"kept: {self.tmp}", flush=True)
+        else:
+            shutil.rmtree(self.tmp, ignore_errors=True)

@@ -30,9 +30,10 @@ in, first game started), after each game, at the end, its maximum; returns serve
 new tokens; draws; the CPU other processes used meanwhile; the load average. The last line is
 machine-readable:
 
-    players=N games=.. reconnects=.. served=.. failed=.. rss_start_mb=.. rss_end_mb=.. ...
+    players=N games=.. reconnects=.. served=.. failed=.. rss_start_mb=.. ... errors=..
 
-`--json FILE` also writes every sample. Only 127.0.0.1 is contacted.
+`--json FILE` also writes every sample. Only 127.0.0.1 is contacted. The exit status is 1 when
+a return failed or the phones met any error (`errors`, its kinds in `error_kinds`).
 """
 
 from __future__ import annotations
@@ -45,10 +46,8 @@ import json
 import os
 import random
 import resource
-import shutil
 import subprocess
 import sys
-import tempfile
 import time
 import uuid
 from dataclasses import dataclass, field
@@ -59,11 +58,10 @@ import psutil
 
 if str(Path(__file__).resolve().parent) not in sys.path:
     sys.path.insert(0, str(Path(__file__).resolve().parent))
-import load
 import serving
-from emulator import Bench, BenchError, PlayerRun, Tab, now
-from load import Server
-from serving import ROOT, VENV
+from emulator import SPACING_S, Bench, BenchError, Frontend, PlayerRun, Tab, now
+from load_scenario import run_player
+from metering import Server, foreign_cpu, git_commit
 
 SECRET = "soak-animateur-" + uuid.uuid4().hex[:8]
 
@@ -72,37 +70,32 @@ SECRET = "soak-animateur-" + uuid.uuid4().hex[:8]
 
 
 class Served:
-    """A fresh production app with the soak's evening, stopped on exit."""
+    """A fresh production app (`serving.FreshApp`) with the soak's evening, stopped on exit."""
 
     def __init__(self, args: argparse.Namespace) -> None:
         self.args = args
-        self.tmp = Path(tempfile.mkdtemp(prefix="loto-soak-"))
-        self.port = load.free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.log = self.tmp / "server.log"
-        self.web = self.tmp / "web"
-        self.db = f"sqlite:///{self.tmp / 'loto.db'}"
-        self.env = dict(os.environ)
-        self.env.setdefault("VENV", str(VENV))
-        self.env.update(
-            LOTO_DB_URL=self.db,
-            REFLEX_WEB_WORKDIR=str(self.web),
-            REFLEX_STATES_WORKDIR=str(self.tmp / "states"),
+        idle = args.idle_minutes
+        self.app = serving.FreshApp(
+            "loto-soak-",
+            server_env=[f"LOTO_STATE_IDLE_MINUTES={idle}"] if idle is not None else [],
+            start_timeout=args.start_timeout,
+            error=BenchError,
         )
-        if args.idle_minutes is not None:
-            self.env["LOTO_STATE_IDLE_MINUTES"] = str(args.idle_minutes)
-        self.proc: subprocess.Popen | None = None
+        self.url, self.port, self.log, self.web = (
+            self.app.url,
+            self.app.port,
+            self.app.log,
+            self.app.web,
+        )
+        self.db = self.app.env["LOTO_DB_URL"]
         self.code = ""
 
+    @property
+    def proc(self) -> subprocess.Popen | None:
+        return self.app.proc
+
     def start(self) -> None:
-        subprocess.run(
-            [str(VENV / "bin" / "python"), "-m", "loto_app.storage.cli", "migrate"],
-            cwd=ROOT,
-            env=self.env,
-            check=True,
-            timeout=120,
-            stdout=subprocess.DEVNULL,
-        )
+        self.app.migrate()
         from loto_app.domain.program import (
             GameSpec,
             Kind,
@@ -132,15 +125,10 @@ class Served:
         )
         engine.dispose()
         self.code = creds.join_code
-        self.proc = serving.spawn(self.port, self.env, self.log)
-        serving.wait_up(self.proc, self.url, self.args.start_timeout, self.log, BenchError)
+        self.app.serve()
 
     def stop(self, keep: bool) -> None:
-        serving.stop(self.proc)
-        if keep:
-            print(f"kept: {self.tmp}", flush=True)
-        else:
-            shutil.rmtree(self.tmp, ignore_errors=True)
+        self.app.stop(keep)
 
 
 # ---------------------------------------------------------------------- the phones
@@ -326,7 +314,7 @@ async def soak(b: Bench, srv: Server, served: Served) -> dict[str, Any]:
     players = [PlayerRun(Tab(b, f"{i + 1:04d}")) for i in range(args.players)]
     gate = asyncio.Semaphore(50)
     await asyncio.gather(
-        *(load.run_player(b, p, gate, args.ramp * i / args.players) for i, p in enumerate(players))
+        *(run_player(b, p, gate, args.ramp * i / args.players) for i, p in enumerate(players))
     )
     failed = [p for p in players if p.failed]
     if failed:
@@ -388,8 +376,10 @@ async def soak(b: Bench, srv: Server, served: Served) -> dict[str, Any]:
         rss_end_mb=end["rss_mb"],
         rss_max_mb=max(s["rss_mb"] for s in samples),
         per_game=per_game,
-        foreign_cores=round(load.foreign_cpu(sys0, psutil.cpu_times(), own), 2),
+        foreign_cores=round(foreign_cpu(sys0, psutil.cpu_times(), own), 2),
         load_avg_min_max=(round(min(loads), 2), round(max(loads), 2)),
+        marks_touched=b.touches,  # (0 with marking on: the phones did not mark)
+        mark_batches=sum(t.batches for t in tabs),
         errors=sum(len(t.errors) for t in [anim, *tabs]),
         error_kinds=dict(
             collections.Counter(e[:40] for t in [anim, *tabs] for e in t.errors).most_common(5)
@@ -422,6 +412,14 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--sample-every", type=float, default=10.0)
     ap.add_argument("--no-mark", dest="mark", action="store_false")
     ap.add_argument("--mark-delay", type=float, nargs=2, default=(0.3, 1.5))
+    ap.add_argument(
+        "--marks-spacing",
+        type=float,
+        default=SPACING_S,
+        metavar="S",
+        help="a phone sends its batches of marks in slots S s apart, the first at random within"
+        " S s after its first touch (assets/loto.js); 0: a batch a second after each touch",
+    )
     ap.add_argument("--ramp", type=float, default=20.0, help="the hall fills over S seconds")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--step-timeout", type=float, default=120.0)
@@ -430,8 +428,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--keep-tmp", action="store_true")
     ap.add_argument("--json", type=Path)
     args = ap.parse_args(argv)
-    # what bench/load.py's phones read from the shared settings
+    # what bench/load.py's phones read from the shared settings (the emulator's Tab reads
+    # marks_spacing and first_batch for its batches of marks: without them every mark raised)
     args.after_join, args.cartons_via, args.cartons = "nav", "app", 3
+    args.first_batch = "random"
     return args
 
 
@@ -448,7 +448,7 @@ def main(argv: list[str] | None = None) -> int:
         served.start()
         print(f"server: {served.url} up in {time.monotonic() - t0:.0f}s (log {served.log})")
         srv = Server(served.proc.pid)
-        fe = load.Frontend.read(served.web)
+        fe = Frontend.read(served.web)
         b = Bench(args, fe, "127.0.0.1", served.port, served.code, SECRET)
         print(
             f"soak: {args.players} phones, {args.games} games, a return every"
@@ -458,7 +458,7 @@ def main(argv: list[str] | None = None) -> int:
         res = asyncio.run(asyncio.wait_for(soak(b, srv, served), args.time_limit))
         res.update(
             date=time.strftime("%Y-%m-%d %H:%M"),
-            commit=load.git_commit(),
+            commit=git_commit(),
             idle_minutes=args.idle_minutes,
             cpus=psutil.cpu_count(),
         )
@@ -481,9 +481,16 @@ def main(argv: list[str] | None = None) -> int:
             "rss_max_mb",
             "games_played_s",
             "foreign_cores",
+            "marks_touched",
+            "errors",
         ]
         print(" ".join(f"{k}={res.get(k)}" for k in keys), flush=True)
-        ok = res["failed"] == 0 and res["served"] == res["reconnects"]
+        ok = res["failed"] == 0 and res["served"] == res["reconnects"] and res["errors"] == 0
+        if res["errors"]:
+            print(
+                f"soak.py: the phones met {res['errors']} errors: {res['error_kinds']}",
+                file=sys.stderr,
+            )
         return 0 if ok else 1
     except BenchError as exc:
         print(f"soak.py: {exc}", file=sys.stderr)

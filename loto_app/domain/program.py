@@ -5,8 +5,10 @@ All value objects here are immutable and validated on construction (`InvalidProg
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
-from enum import StrEnum
+import functools
+import typing
+from dataclasses import dataclass, field, fields, replace
+from enum import Enum, StrEnum
 from typing import Any
 
 from loto_app.domain.carton_kinds import KINDS, Grid, Kind
@@ -370,6 +372,54 @@ class Settings:
                 "Le lien de diffusion doit être une adresse https:// valide.",
             )
 
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready form: every field, an enum by its value."""
+        return {
+            f.name: v.value if isinstance(v := getattr(self, f.name), Enum) else v
+            for f in fields(self)
+        }
+
+    @classmethod
+    def from_dict(cls, st: dict[str, Any]) -> Settings:
+        """Rebuild from `to_dict()` output (validated again). A setting a stored program
+        does not have (stored before it existed) takes its default, except the first three
+        every program has.
+
+        Raises:
+            KeyError, TypeError, ValueError: malformed settings.
+        """
+        hints = _settings_types()
+        values: dict[str, Any] = {}
+        for f in fields(cls):
+            if f.name not in st:
+                if f.name in _SETTINGS_SINCE_THE_START:
+                    raise KeyError(f.name)
+                continue
+            values[f.name] = _setting_value(hints[f.name], st[f.name])
+        return cls(**values)
+
+
+#: The settings every stored program has (the others came later: see `Settings.from_dict`).
+_SETTINGS_SINCE_THE_START = ("draw_source", "auto_marking", "tie_method")
+
+
+@functools.cache
+def _settings_types() -> dict[str, Any]:
+    return typing.get_type_hints(Settings)
+
+
+def _setting_value(hint: Any, raw: Any) -> Any:
+    """A stored setting's value as its field's type (an enum from its value, None for an
+    empty optional)."""
+    args = [a for a in typing.get_args(hint) if a is not type(None)]
+    if args and len(args) < len(typing.get_args(hint)):  # (Optional)
+        return _setting_value(args[0], raw) if raw else None
+    if isinstance(hint, type) and issubclass(hint, Enum):
+        return hint(raw)
+    if hint is bool or hint is str:
+        return hint(raw)
+    return raw
+
 
 @dataclass(frozen=True, slots=True)
 class Program:
@@ -422,18 +472,7 @@ class Program:
         """A JSON-ready form."""
         return {
             "series": self.series,
-            "settings": {
-                "draw_source": self.settings.draw_source.value,
-                "auto_marking": self.settings.auto_marking,
-                "tie_method": self.settings.tie_method.value,
-                "claim_hint": self.settings.claim_hint,
-                "one_to_go": self.settings.one_to_go,
-                "stream_url": self.settings.stream_url,
-                "remote_play": self.settings.remote_play,
-                "free_cartons": self.settings.free_cartons,
-                "last_call_seconds": self.settings.last_call_seconds,
-                "token_source": self.settings.token_source.value,  # type: ignore[union-attr]
-            },
+            "settings": self.settings.to_dict(),
             "offers": [o.to_dict() for o in self.offers],
             "games": [g.to_dict() for g in self.games],
         }
@@ -442,20 +481,7 @@ class Program:
     def from_dict(cls, data: dict[str, Any]) -> Program:
         """Rebuild from `to_dict()` output (validating everything again)."""
         try:
-            st = data["settings"]
-            settings = Settings(
-                draw_source=DrawSource(st["draw_source"]),
-                auto_marking=bool(st["auto_marking"]),
-                tie_method=TieMethod(st["tie_method"]),
-                claim_hint=bool(st.get("claim_hint", False)),
-                one_to_go=bool(st.get("one_to_go", False)),
-                stream_url=str(st.get("stream_url", "")),
-                remote_play=bool(st.get("remote_play", False)),
-                free_cartons=bool(st.get("free_cartons", False)),
-                # (programs stored before these settings: 5 s, tokens by the boulier's default)
-                last_call_seconds=st.get("last_call_seconds", DEFAULT_LAST_CALL),
-                token_source=TokenSource(st["token_source"]) if st.get("token_source") else None,
-            )
+            settings = Settings.from_dict(data["settings"])
             games = tuple(GameSpec.from_dict(g) for g in data["games"])
             offers = tuple(
                 Offer(

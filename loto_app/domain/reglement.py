@@ -5,7 +5,9 @@ carton vendu". Here it is generated from the same `Program` the engine plays, so
 what the app enforces tonight: the kinds of cartons and the games each plays, every stage and
 its lot, the tariff, the claim window (until the next number), the last call and its seconds,
 ties (share or draw) and where the tokens come from, marking and démarquage, the série.
-Each article cites the engine's rule it describes (docs/RULES.md).
+Each article cites the engine's rule it describes (docs/RULES.md). What a setting says is in
+its `settings_catalog` entry (`Said`): each article is its own paragraphs with the settings'
+put in place (`settings_catalog.said_in`); no setting is named here.
 
 Pure: no Reflex, no database. `reglement(program, association)` gives a `Reglement`;
 `.text()` a plain-text form (the PDF page), `.as_dicts()` what a page shows.
@@ -19,15 +21,19 @@ from typing import Any
 from loto_app.domain.carton_kinds import KINDS
 from loto_app.domain.games import DEFAULT_TYPES, TIE_MEANINGS, TieRule
 from loto_app.domain.patterns import RULES
-from loto_app.domain.program import (
-    KIND_LABELS,
-    DrawSource,
-    GameSpec,
-    Kind,
-    Pattern,
-    Program,
-    TieMethod,
-    TokenSource,
+from loto_app.domain.program import KIND_LABELS, GameSpec, Kind, Pattern, Program
+from loto_app.domain.settings_catalog import (
+    BUYING,
+    CARTONS,
+    CLAIMS,
+    DISPUTES,
+    DRAW,
+    LOTS,
+    MARKING,
+    PROGRAM,
+    SERIES,
+    TIES,
+    said_in,
 )
 
 TITLE = "Règlement de la soirée"
@@ -37,9 +43,6 @@ PATTERN_MEANINGS: dict[Pattern, str] = {p: r.meaning for p, r in RULES.items()}
 
 #: The cartons of each kind, as the buyer sees them (`carton_kinds.KINDS`).
 KIND_CARTONS: dict[Kind, str] = {k: d.reglement for k, d in KINDS.items()}
-
-#: "Tarif classique", "Tarif des vitrines"...
-TARIFF_NAMES: dict[Kind, str] = {k: d.tariff for k, d in KINDS.items()}
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,11 +81,6 @@ class Reglement:
         return [
             {"no": a.no, "title": a.title, "paragraphs": list(a.paragraphs)} for a in self.articles
         ]
-
-
-def _euros(cents: int) -> str:
-    whole, frac = divmod(cents, 100)
-    return f"{whole},{frac:02d} €" if frac else f"{whole} €"
 
 
 def _numbers(nos: list[int]) -> str:
@@ -129,197 +127,115 @@ def _cartons(program: Program) -> Article:
         "Un carton ne joue que les parties de son type. Les lots d'une partie se jouent "
         "l'un après l'autre sur le même tirage, sans démarquer entre deux lots."
     )
-    return Article(1, "Les cartons et ce qu'ils jouent", tuple(paras))
+    return Article(
+        CARTONS, "Les cartons et ce qu'ils jouent", said_in(program, CARTONS, tuple(paras))
+    )
 
 
 def _program(program: Program) -> Article:
     paras = [game_line(i, g) for i, g in enumerate(program.games, start=1)]
     if any(s.pattern is Pattern.FULL_CARD for g in program.games for s in g.stages):
         paras.append("Carton plein : 15 numéros sur un carton, 25 sur une grille maxiquine.")
-    return Article(2, "Le programme et les lots", tuple(paras))
+    return Article(PROGRAM, "Le programme et les lots", said_in(program, PROGRAM, tuple(paras)))
 
 
 def _buying(program: Program) -> Article:
-    st = program.settings
-    if st.free_cartons:
-        paras = ["Ce soir, les cartons sont offerts."]
-    else:
-        paras = []
-        for kind in Kind:
-            offers = [o for o in program.offers if o.kind is kind]
-            if offers:
-                prices = " ; ".join(f"{o.label.lower()} : {_euros(o.price_cents)}" for o in offers)
-                paras.append(f"Tarif {TARIFF_NAMES[kind]} : {prices}.")
-    paras.append(
-        "Les cartons s'achètent pendant toute la soirée. Un carton acheté une fois la partie "
-        "commencée (son tirage est alors engagé) joue à partir de la partie suivante de son type."
-        if st.draw_source is DrawSource.ELECTRONIC
-        else (
-            "Les cartons s'achètent pendant toute la soirée. Un carton acheté après le premier "
-            "numéro d'une partie joue à partir de la partie suivante de son type."
-        )
-    )
-    paras.append(
-        "Le jeu à distance est ouvert sur invitation des organisateurs."
-        if st.remote_play
-        else "Ce soir, on joue dans la salle uniquement."
-    )
-    return Article(3, "L'achat des cartons", tuple(paras))
+    return Article(BUYING, "L'achat des cartons", said_in(program, BUYING))
 
 
 def _draw(program: Program) -> Article:
-    if program.settings.draw_source is DrawSource.ELECTRONIC:
-        paras: tuple[str, ...] = (
-            "Les numéros de 1 à 90 sont tirés au hasard, sans remise, par le boulier "
-            "électronique de l'application, et annoncés par l'animateur.",
-            "Tirage vérifiable\u202f: au début de chaque partie, avant le premier numéro, "
-            "l'application fixe tout l'ordre des numéros à partir d'une graine secrète et en "
-            "affiche l'empreinte (SHA-256) sur l'écran de la salle et les téléphones. Chaque "
-            "numéro tiré est le suivant de cet ordre. À la fin de la partie, la graine est "
-            "publiée\u202f: chacun peut vérifier, sur la page «\u00a0vérifier\u00a0» de "
-            "l'application ou par ses propres moyens, que l'ordre tiré est bien celui qui avait "
-            "été engagé.",
-        )
-    else:
-        paras = (
-            "Les numéros de 1 à 90 sortent du boulier de la salle, sans remise\u202f; l'animateur "
-            "les annonce et les saisit dans l'application.",
-            "Avec le boulier de la salle, rien n'est engagé à l'avance dans l'application\u202f: "
-            "les boules tirées font foi, sous les yeux des joueurs.",
-        )
-    return Article(4, "Le tirage", paras)
+    return Article(DRAW, "Le tirage", said_in(program, DRAW))
 
 
 def _claims(program: Program) -> Article:
     return Article(
-        5,
+        CLAIMS,
         "Annoncer",
-        (
-            "Sur le téléphone : touchez « QUINE ! » puis confirmez. Avec un carton papier : "
-            "levez la main et criez « QUINE ! » vers le podium ; l'animateur contrôle votre "
-            "carton par son numéro et son code.",
-            "L'annonce doit arriver avant la sortie du numéro suivant : après, c'est « tour "
-            "passé » (pas de lot, le carton reste en jeu). Aucun numéro n'est tiré tant qu'une "
-            "annonce valide est en cours.",
-            "Le dernier numéro tiré doit figurer dans ce qui fait gagner (la ligne, les lignes, "
-            "le carton ou la diagonale), sous peine de nullité. L'annonce est jugée sur les "
-            "numéros tirés, pas sur les marques du carton.",
-            "Une annonce fausse annule le carton pour le reste de la partie ; il rejoue à la "
-            "partie suivante.",
+        said_in(
+            program,
+            CLAIMS,
+            (
+                "Sur le téléphone : touchez « QUINE ! » puis confirmez. Avec un carton papier : "
+                "levez la main et criez « QUINE ! » vers le podium ; l'animateur contrôle votre "
+                "carton par son numéro et son code.",
+                "L'annonce doit arriver avant la sortie du numéro suivant : après, c'est « tour "
+                "passé » (pas de lot, le carton reste en jeu). Aucun numéro n'est tiré tant qu'une "
+                "annonce valide est en cours.",
+                "Le dernier numéro tiré doit figurer dans ce qui fait gagner (la ligne, les "
+                "lignes, le carton ou la diagonale), sous peine de nullité. L'annonce est jugée "
+                "sur les numéros tirés, pas sur les marques du carton.",
+                "Une annonce fausse annule le carton pour le reste de la partie ; il rejoue à la "
+                "partie suivante.",
+            ),
         ),
     )
 
 
 def _ties(program: Program) -> Article:
-    st = program.settings
-    s = st.last_call_seconds
-    if s:
-        first = (
-            "Un seul gagnant par lot, ex aequo possibles. Dès la première annonce valide sur "
-            f"un numéro, l'animateur lance « Pas d'autre quine ? » : pendant {s} seconde"
-            f"{'s' if s > 1 else ''}, toute autre annonce valide sur ce même numéro est ex "
-            "aequo. Le lot est attribué ensuite."
-        )
-    else:
-        first = (
-            "Un seul gagnant par lot, ex aequo possibles. Pas de dernier appel ce soir : les "
-            "annonces valides sur le même numéro, reçues avant l'attribution du lot, sont ex "
-            "aequo."
-        )
-    paras = [first, "Un joueur compte une seule fois, même avec plusieurs cartons gagnants."]
-    divisible = sorted(
-        {s.lot.description for g in program.games for s in g.stages if s.lot.divisible}
-    )
-    if st.tie_method is TieMethod.SHARE_OR_DRAW and divisible:
-        paras.append(
-            "Deux ex aequo sur un lot partageable ("
-            + ", ".join(divisible)
-            + ") : il leur est d'abord proposé de le partager ; si tous deux acceptent, "
-            "chacun en reçoit la moitié. Sinon, ou à trois ex aequo et plus, tirage au sort."
-        )
-    elif st.tie_method is TieMethod.SHARE_OR_DRAW:
-        paras.append("Aucun lot n'est partageable ce soir : les ex aequo sont tirés au sort.")
-    else:
-        paras.append("Ce soir, pas de partage : les ex aequo sont départagés par tirage au sort.")
-    if st.token_source is TokenSource.BAG:
-        paras.append(
-            "Tirage au sort : chaque ex aequo tire un jeton numéroté (1 à 90) dans le sac, "
-            "l'animateur le saisit ; le plus grand numéro gagne."
-        )
-    else:
-        paras.append(
-            "Tirage au sort : l'application tire pour chaque ex aequo un jeton numéroté de 1 à "
-            "90, tous différents ; le plus grand numéro gagne."
-        )
-    paras.append(
+    own = (
+        "Un joueur compte une seule fois, même avec plusieurs cartons gagnants.",
         "Les autres ex aequo reçoivent un carton offert pour une partie suivante (un bon « "
-        "carton offert » s'il n'en reste aucune)."
+        "carton offert » s'il n'en reste aucune).",
     )
-    return Article(6, "Ex aequo", tuple(paras))
+    return Article(TIES, "Ex aequo", said_in(program, TIES, own))
 
 
 def _marking(program: Program) -> Article:
-    st = program.settings
-    paras = [
-        "Les numéros tirés se marquent d'eux-mêmes sur les cartons de l'application."
-        if st.auto_marking
-        else "Marquez vous-même les numéros tirés (sur l'application : touchez le numéro, "
-        "touchez-le de nouveau pour l'effacer). Les marques sont une aide : l'annonce est "
-        "jugée sur les numéros tirés."
-    ]
-    if st.claim_hint:
-        paras.append("L'application signale quand un de vos cartons a de quoi gagner.")
-    else:
-        paras.append("L'application ne signale pas les quines : à vous de les voir.")
-    if st.one_to_go:
-        paras.append(
-            "L'application montre combien de numéros il manque à chaque carton, et le numéro "
-            "qu'attend un carton à qui il n'en manque plus qu'un. Marquer et annoncer restent "
-            "vos gestes."
-        )
-    paras.append(
+    own = (
         "Ne démarquez pas avant que l'animateur l'annonce (« Vous pouvez démarquer ») : sur "
         "l'application, « Démarquer » reste bloqué jusque-là ; sur papier, une réclamation "
-        "après un démarquage n'est pas recevable."
+        "après un démarquage n'est pas recevable.",
     )
-    return Article(7, "Marquer et démarquer", tuple(paras))
+    return Article(MARKING, "Marquer et démarquer", said_in(program, MARKING, own))
 
 
 def _series(program: Program) -> Article:
     return Article(
-        8,
+        SERIES,
         "La série",
-        (
-            f"Série de ce soir : « {program.series} ». Chaque carton porte son numéro et un "
-            "code de contrôle ; un carton d'une autre série, ou dont le code ne correspond "
-            "pas, est nul.",
+        said_in(
+            program,
+            SERIES,
+            (
+                f"Série de ce soir : « {program.series} ». Chaque carton porte son numéro et un "
+                "code de contrôle ; un carton d'une autre série, ou dont le code ne correspond "
+                "pas, est nul.",
+            ),
         ),
     )
 
 
 def _lots(program: Program) -> Article:
     return Article(
-        9,
+        LOTS,
         "Les lots",
-        (
-            "Chaque gagnant reçoit un ticket de lot (un numéro et un code) à présenter à la "
-            "caisse, qui remet le lot une seule fois.",
-            "Les lots sont en nature ou en bons d'achat, jamais en argent, et chaque prix reste "
-            "inférieur à 20 € (art. L322-4 du Code de la sécurité intérieure).",
+        said_in(
+            program,
+            LOTS,
+            (
+                "Chaque gagnant reçoit un ticket de lot (un numéro et un code) à présenter à la "
+                "caisse, qui remet le lot une seule fois.",
+                "Les lots sont en nature ou en bons d'achat, jamais en argent, et chaque prix "
+                "reste inférieur à 20 € (art. L322-4 du Code de la sécurité intérieure).",
+            ),
         ),
     )
 
 
-def _disputes(association: str) -> Article:
+def _disputes(program: Program, association: str) -> Article:
     who = f"l'association organisatrice ({association})" if association else "l'association"
     return Article(
-        10,
+        DISPUTES,
         "Litiges",
-        (
-            f"Tout litige est réglé par {who}. Une annonce valide reçue après l'attribution du "
-            "lot lui est transmise comme réclamation ; ses décisions sont écrites, motivées et "
-            "portées au compte rendu de la soirée.",
-            "Participer à la soirée vaut acceptation de ce règlement.",
+        said_in(
+            program,
+            DISPUTES,
+            (
+                f"Tout litige est réglé par {who}. Une annonce valide reçue après l'attribution du "
+                "lot lui est transmise comme réclamation ; ses décisions sont écrites, motivées et "
+                "portées au compte rendu de la soirée.",
+                "Participer à la soirée vaut acceptation de ce règlement.",
+            ),
         ),
     )
 
@@ -345,7 +261,7 @@ def reglement(program: Program, association: str = "") -> Reglement:
             _marking(program),
             _series(program),
             _lots(program),
-            _disputes(name),
+            _disputes(program, name),
         ),
     )
 

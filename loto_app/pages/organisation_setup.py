@@ -30,11 +30,15 @@ from loto_app.components.palette import (
 from loto_app.components.ui import big_button, tid
 from loto_app.domain.carton_kinds import KINDS, Grid, Kind
 from loto_app.domain.games import GAME_TYPES, TIE_LABELS, GameType
-from loto_app.domain.program import (
-    LEGAL_PRICE_MESSAGE,
-    PATTERN_LABELS,
-    DrawSource,
-    TieMethod,
+from loto_app.domain.program import LEGAL_PRICE_MESSAGE, PATTERN_LABELS
+from loto_app.domain.settings_catalog import (
+    BY_NAME,
+    SETTINGS,
+    Check,
+    Choice,
+    Number,
+    SettingSpec,
+    Text,
 )
 from loto_app.live.input.program_form import (
     DEFAULT_TYPE,
@@ -101,102 +105,34 @@ def _evening_fields() -> rx.Component:
     )
 
 
+def _setting(spec: SettingSpec) -> list[rx.Component]:
+    """A setting of the evening on the form, as its catalog entry describes it."""
+    name, value, c = spec.form_name, getattr(F, spec.form_name), spec.control
+    if isinstance(c, Check):
+        return [check(spec.label, value, lambda v: F.set_field(name, v), spec.test_id)]
+    if isinstance(c, Choice):
+        options = [(o.form, o.title, o.detail) for o in c.options]
+        return [rx.text(spec.label, **LABEL), _radio(name, value, options)]
+    props: dict[str, Any] = (
+        {"placeholder": c.placeholder} if isinstance(c, Text) and c.placeholder else {}
+    )
+    if isinstance(c, Number):
+        props = {"type": "number", "min": c.low, "max": c.high, "input_mode": "numeric"}
+    control = _text_input(name, value, spec.test_id, **props)
+    return [field(spec.label, control, spec.test_id, spec.help)]
+
+
 def _how_fields() -> rx.Component:
     return section(
         "Déroulement",
-        rx.text("Tirage des numéros", **LABEL),
-        _radio(
-            "draw_source",
-            F.draw_source,
-            [
-                (
-                    DrawSource.ELECTRONIC.value,
-                    "Boulier électronique",
-                    "L'application tire les numéros.",
-                ),
-                (
-                    DrawSource.PHYSICAL.value,
-                    "Boules physiques",
-                    "L'animateur tape le numéro lu sur la boule.",
-                ),
-            ],
-        ),
-        rx.text("Ex aequo", **LABEL),
-        _radio(
-            "tie_method",
-            F.tie_method,
-            [
-                (
-                    TieMethod.DRAW.value,
-                    "Tirage au sort",
-                    "Chaque gagnant tire un jeton ; le plus fort l'emporte.",
-                ),
-                (
-                    TieMethod.SHARE_OR_DRAW.value,
-                    "Partage possible",
-                    "Deux gagnants peuvent partager un lot divisible, sinon tirage au sort.",
-                ),
-            ],
-        ),
-        rx.text("Jetons des ex aequo", **LABEL),
-        _radio(
-            "token_source",
-            F.token_source,
-            [
-                ("auto", "Selon le boulier", "Le sac avec des boules physiques, sinon l'appli."),
-                ("bag", "Sac de jetons", "L'animateur tape le jeton tiré par chaque joueur."),
-                ("app", "Tirés par l'appli", "L'application tire des jetons différents."),
-            ],
-        ),
-        rx.text("Dernier appel « Pas d'autre quine ? »", **LABEL),
-        _radio(
-            "last_call",
-            F.last_call,
-            [
-                ("5", "5 secondes (conseillé)", "Après la première annonce valide."),
-                ("10", "10 secondes", "Une grande salle."),
-                ("15", "15 secondes", "Des joueurs à distance."),
-                ("0", "Pas de dernier appel", "Le lot peut être attribué tout de suite."),
-            ],
-        ),
-        check(
-            "Marquage automatique des numéros tirés",
-            F.auto_marking,
-            lambda v: F.set_field("auto_marking", v),
-            "org-auto-marking",
-        ),
-        check(
-            "Prévenir le joueur quand une quine est possible",
-            F.claim_hint,
-            lambda v: F.set_field("claim_hint", v),
-            "org-claim-hint",
-        ),
-        check(
-            "« Plus qu'un numéro ! » : montrer le numéro qu'attend un carton presque gagnant, "
-            "et les cartons les plus proches en premier",
-            F.one_to_go,
-            lambda v: F.set_field("one_to_go", v),
-            "org-one-to-go",
-        ),
-        check(
-            "Loto gratuit : les cartons demandés sur les téléphones sont offerts "
-            "(maison de retraite, fête d'école)",
-            F.free_cartons,
-            lambda v: F.set_field("free_cartons", v),
-            "org-free-cartons",
-        ),
-        field(
-            "Lien de la diffusion en direct (facultatif)",
-            _text_input("stream_url", F.stream_url, "org-stream", placeholder="https://…"),
-            "org-stream",
-        ),
+        *[c for spec in SETTINGS if spec.section == "how" for c in _setting(spec)],
         testid="org-how",
     )
 
 
 def _remote_fields() -> rx.Component:
     return section(
-        "Jeu à distance",
+        BY_NAME["remote_play"].label,
         rx.el.label(
             rx.switch(
                 checked=F.remote_play,

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from datetime import UTC, datetime, tzinfo
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -25,6 +25,7 @@ from loto_app.domain import commitment as draws
 from loto_app.domain import events as ev
 from loto_app.domain.program import KIND_LABELS, Kind, Program
 from loto_app.domain.serial import lot_ticket_code
+from loto_app.domain.settings_catalog import BY_NAME as SETTING_SPECS
 from loto_app.domain.till import METHOD_LABELS, SaleStatus, refunded, totals
 from loto_app.domain.verdicts import VERDICT_LABELS, Verdict
 from loto_app.records.reconciliation import Reconciliation, reconcile
@@ -499,26 +500,15 @@ def origin_counts(entries: Iterable[Entry]) -> tuple[tuple[str, str, int], ...]:
 
 
 def settings_lines(program: Program) -> tuple[tuple[str, str], ...]:
-    """The evening's announced settings, in French."""
+    """The evening's announced settings, in French (each as its `settings_catalog` entry
+    reports it, in the order of `Settings`' fields), then the program's size and tariff."""
     st = program.settings
-    yes_no = {True: "oui", False: "non"}
     return (
-        (
-            "Tirage",
-            "boulier électronique (chaque partie engagée avant son premier numéro, vérifiable)"
-            if st.draw_source.value == "electronic"
-            else "boulier physique (rien n'est engagé : les boules tirées sont le tirage)",
+        *(
+            (spec.report.label, spec.report.say(getattr(st, f.name)))
+            for f in fields(st)
+            if (spec := SETTING_SPECS[f.name]).report is not None
         ),
-        ("Marquage automatique", yes_no[st.auto_marking]),
-        (
-            "Ex aequo",
-            "tirage des jetons"
-            if st.tie_method.value == "draw"
-            else "partage possible (lot divisible, 2 gagnants), sinon jetons",
-        ),
-        ("Aide à l'annonce", yes_no[st.claim_hint]),
-        ("« Plus qu'un numéro ! »", yes_no[st.one_to_go]),
-        ("Jeu à distance", yes_no[st.remote_play]),
         ("Parties au programme", str(len(program.games))),
         (
             "Tarifs",

@@ -3,10 +3,12 @@ it follows every setting and says what the engine enforces."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from strategies import game_specs
+from strategies import game_specs, setting_values, settings_values
 from test_engine_claims import tie_on
 from test_engine_rules import QUINE_DIVISIBLE
 
@@ -30,6 +32,7 @@ from loto_app.domain.program import (
     demo_program,
 )
 from loto_app.domain.reglement import PATTERN_MEANINGS, TITLE, reglement
+from loto_app.domain.settings_catalog import BY_NAME as SETTING_SPECS
 
 
 def text_of(program: Program, association: str = "Comité des fêtes") -> str:
@@ -168,20 +171,30 @@ def test_without_an_association_name_the_text_says_the_association():
 @st.composite
 def programs(draw: st.DrawFn) -> Program:
     """A random valid program: 1-8 games of any type (`strategies.game_specs`), and random
-    settings."""
+    settings: every field of `Settings` (`strategies.settings_values`)."""
     games = draw(st.lists(game_specs(), min_size=1, max_size=8))
-    s = Settings(
-        draw_source=draw(st.sampled_from(list(DrawSource))),
-        auto_marking=draw(st.booleans()),
-        tie_method=draw(st.sampled_from(list(TieMethod))),
-        claim_hint=draw(st.booleans()),
-        one_to_go=draw(st.booleans()),
-        remote_play=draw(st.booleans()),
-        free_cartons=draw(st.booleans()),
-        last_call_seconds=draw(st.integers(0, 30)),
-        token_source=draw(st.sampled_from([None, *TokenSource])),
-    )
+    s = draw(settings_values())
     return Program(draw(st.sampled_from(["A", "B7", "ZZ-2"])), tuple(games), s)
+
+
+@settings(max_examples=60, deadline=None)
+@given(programs(), st.sampled_from([f.name for f in dataclasses.fields(Settings)]))
+def test_the_reglement_tells_apart_every_value_of_every_setting(p: Program, name: str):
+    """Every field of `Settings` is mentioned: the règlement of two programs that differ in
+    this one setting differs (a new setting fails here until the règlement says it), and
+    says what its catalog entry says of each value, in its article."""
+    texts: dict[object, str] = {}
+    for value in setting_values(name):
+        q = p.with_settings(**{name: value})
+        r = reglement(q)
+        texts.setdefault(getattr(q.settings, name), r.text())
+        spec = SETTING_SPECS[name]
+        assert spec.reglement, f"{name}: its catalog entry says nothing in the règlement"
+        for said in spec.reglement:
+            (article,) = [a for a in r.articles if a.no == said.article]
+            for paragraph in said.say(q):
+                assert paragraph in article.paragraphs, (name, value, paragraph)
+    assert len(set(texts.values())) == len(texts), f"the règlement does not tell {name} apart"
 
 
 @settings(max_examples=150, deadline=None)

@@ -2,9 +2,8 @@
 others wait their turn, in order of arrival.
 
 Reflex starts every event the moment it arrives, so in a join storm a worker processes a
-thousand at once, each a slice at a time: every phone then waits as long as the slowest (when
-Reflex kept its states in Redis, each held its lock in Redis that long, and some expired:
-bench/README.md, "Figures behind the settings"). Here, an event that finds
+thousand at once, each a slice at a time: every phone then waits as long as the slowest
+(bench/README.md, "Figures behind the settings"). Here, an event that finds
 every slot taken waits for one; once admitted it runs alongside `SLOTS - 1` others only. A
 page's hydrate (a phone arriving: its page shows "Connexion…" until it is answered) waits
 behind the events of pages already loaded, so that the wait of a storm is spent there: a phone
@@ -38,7 +37,7 @@ log = logging.getLogger(__name__)
 HYDRATE = compat.HYDRATE
 
 #: Events of phones in Reflex's hands at once, per worker: enough to keep a core busy while
-#: some wait on Redis or the database (a join's events take 4-13 ms of CPU each).
+#: some wait on Redis or the database (bench/README.md has what a join's events cost).
 SLOTS = 24
 
 #: A slot is given back after this many seconds even if its event's future is not done.

@@ -8,13 +8,20 @@ type's shape (`fixed`, `repeats`, `jackpot`, its `patterns`) says which stage ro
 shows and which may be unticked, its `kinds` the cartons it may play, its `ties` how its ex
 aequo may be settled. Every row is read again, field by field, when the program is built: the
 state's handlers check each argument, and this module trusts none of what they stored.
+
+The evening's settings come from `domain.settings_catalog`: their fields (`TEXT_FIELDS`,
+`CHOICE_FIELDS`, `NUMBER_FIELDS`, `BOOL_FIELDS`), the state's vars (`setting_vars`) and the
+reading both ways (`settings_of`, `settings_form`); no setting is named here.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Mapping
+from typing import Any
 
+from loto_app.domain import settings_catalog as catalog
 from loto_app.domain.carton_kinds import KINDS as CARTON_KINDS
 from loto_app.domain.errors import InvalidProgram
 from loto_app.domain.games import GAME_TYPES, GameType, TieRule
@@ -22,7 +29,6 @@ from loto_app.domain.games.base import MAX_STAGES, MAX_WITHIN, MIN_WITHIN
 from loto_app.domain.program import (
     KIND_LABELS,
     PATTERN_LABELS,
-    DrawSource,
     GameSpec,
     Kind,
     Lot,
@@ -31,11 +37,10 @@ from loto_app.domain.program import (
     Program,
     Settings,
     Stage,
-    TieMethod,
-    TokenSource,
     default_offers,
     demo_program,
 )
+from loto_app.domain.settings_catalog import Check, Choice, Number, Text
 from loto_app.limits import MAX_SECRET, MAX_SERIES
 from loto_app.refusal import Refusal
 from loto_app.wording import amount_text
@@ -43,31 +48,33 @@ from loto_app.wording import amount_text
 MAX_GAMES = 30
 MAX_OFFERS = 20
 MAX_NAME = 120
-MAX_STREAM = 300
 MAX_DESCRIPTION = 120
 MAX_AMOUNT = 12  # characters of a typed amount ("1 234,50 €")
 MAX_TITLE = 60
+
+#: The evening's settings, as the form asks for them (`domain.settings_catalog`).
+SETTING_SPECS = catalog.SETTINGS
 
 TEXT_FIELDS = {
     "name": MAX_NAME,
     "date": 10,
     "series": MAX_SERIES,
-    "stream_url": MAX_STREAM,
+    **{s.form_name: s.control.max_length for s in SETTING_SPECS if isinstance(s.control, Text)},
     "create_key": MAX_SECRET,
 }
 CHOICE_FIELDS = {
-    "draw_source": {d.value for d in DrawSource},
-    "tie_method": {t.value for t in TieMethod},
-    "token_source": {"auto", *(t.value for t in TokenSource)},  # "auto": as the boulier
-    "last_call": {"0", "5", "10", "15"},  # seconds of "Pas d'autre quine ?"
+    s.form_name: {o.form for o in s.control.options}
+    for s in SETTING_SPECS
+    if isinstance(s.control, Choice)
+}
+NUMBER_FIELDS = {
+    s.form_name: (s.control.low, s.control.high)
+    for s in SETTING_SPECS
+    if isinstance(s.control, Number)
 }
 BOOL_FIELDS = {
-    "auto_marking",
-    "claim_hint",
-    "one_to_go",
-    "remote_play",
-    "remote_ack",
-    "free_cartons",
+    *(s.form_name for s in SETTING_SPECS if isinstance(s.control, Check)),
+    "remote_ack",  # (the organiser's word that the invitation stays in a restricted circle)
 }
 STAGE_TEXT_FIELDS = {"description": MAX_DESCRIPTION, "value": MAX_AMOUNT, "within": 2}
 STAGE_BOOL_FIELDS = {"on", "divisible", "cash"}
@@ -92,6 +99,29 @@ REMOTE_WARNING = (
 
 class FormProblem(Refusal, ValueError):
     """A field of the program form that cannot be read (French message for the organiser)."""
+
+
+def setting_vars() -> dict[str, tuple[type, Any]]:
+    """The form's var for each setting: its type and its value for a new evening."""
+    return {
+        s.form_name: (bool if isinstance(s.control, Check) else str, s.write(s.default))
+        for s in SETTING_SPECS
+    }
+
+
+def settings_of(values: Mapping[str, Any]) -> Settings:
+    """The settings the form's values describe (`values`: by form name).
+
+    Raises:
+        InvalidProgram: the domain refuses a value (French message).
+        ValueError: a value the form never offers.
+    """
+    return Settings(**{s.name: s.read(values[s.form_name]) for s in SETTING_SPECS})
+
+
+def settings_form(settings: Settings) -> dict[str, Any]:
+    """The form's values for these settings, by form name (`settings_of` gives them back)."""
+    return {s.form_name: s.write(getattr(settings, s.name)) for s in SETTING_SPECS}
 
 
 @dataclasses.dataclass

@@ -25,15 +25,7 @@ import reflex as rx
 from loto_app.domain.carton_kinds import KINDS as CARTON_KINDS
 from loto_app.domain.errors import InvalidProgram
 from loto_app.domain.games import GAME_TYPES
-from loto_app.domain.program import (
-    DrawSource,
-    Kind,
-    Program,
-    Settings,
-    TieMethod,
-    TokenSource,
-    default_offers,
-)
+from loto_app.domain.program import Kind, Program, default_offers
 from loto_app.live.input.guards import BadInput, as_bool, as_int, as_text, choice, refuse
 from loto_app.live.input.program_form import (
     BOOL_FIELDS,
@@ -47,6 +39,7 @@ from loto_app.live.input.program_form import (
     MAX_OFFERS,
     MAX_TITLE,
     MAX_WINNERS,
+    NUMBER_FIELDS,
     STAGE_BOOL_FIELDS,
     STAGE_TEXT_FIELDS,
     TEXT_FIELDS,
@@ -65,6 +58,9 @@ from loto_app.live.input.program_form import (
     offer_problem,
     priced,
     retyped,
+    setting_vars,
+    settings_form,
+    settings_of,
     stage_problem,
     step_of,
     tariff_groups,
@@ -81,19 +77,11 @@ log = logging.getLogger("loto_app.live")
 CREATE_KEY_ENV = "LOTO_CREATE_KEY"
 
 
-#: The form's settings as a new evening starts with them (the class defaults below).
+#: The form's settings as a new evening starts with them (the class defaults; the evening's
+#: settings are vars added from `domain.settings_catalog` below the class).
 SETTING_DEFAULTS: dict[str, Any] = {
     "series": "A",
-    "draw_source": DrawSource.ELECTRONIC.value,
-    "tie_method": TieMethod.SHARE_OR_DRAW.value,
-    "token_source": "auto",
-    "last_call": "5",
-    "auto_marking": False,
-    "claim_hint": False,
-    "one_to_go": False,
-    "free_cartons": False,
-    "stream_url": "",
-    "remote_play": False,
+    **{name: default for name, (_, default) in setting_vars().items()},
     "remote_ack": False,
 }
 
@@ -106,18 +94,9 @@ class EveningSetup(OrganisationState):
     name: str = DEFAULT_NAME
     date: str = ""
     series: str = "A"
-    draw_source: str = DrawSource.ELECTRONIC.value
-    tie_method: str = TieMethod.SHARE_OR_DRAW.value
-    token_source: str = "auto"
-    last_call: str = "5"
-    auto_marking: bool = False
-    claim_hint: bool = False
-    one_to_go: bool = False
-    free_cartons: bool = False
+    # (one var per setting of the evening, `settings_catalog`: added below the class)
     create_key: str = ""
     key_required: bool = False
-    stream_url: str = ""
-    remote_play: bool = False
     remote_ack: bool = False
     # Empty until the organisation page loads (`_page_loaded`): Reflex gives every client, each
     # phone included, an instance of every state, and the typical program's drafts were ~10 KB
@@ -161,12 +140,15 @@ class EveningSetup(OrganisationState):
     def set_field(self, field: Any, value: Any):
         """A setting of the new evening (text, choice or checkbox)."""
         try:
-            name = choice(field, [*TEXT_FIELDS, *CHOICE_FIELDS, *BOOL_FIELDS], "field")
+            fields = [*TEXT_FIELDS, *CHOICE_FIELDS, *NUMBER_FIELDS, *BOOL_FIELDS]
+            name = choice(field, fields, "field")
             if name in TEXT_FIELDS:
                 text = as_text(value, name, TEXT_FIELDS[name])
                 setattr(self, name, text.upper() if name == "series" else text)
             elif name in CHOICE_FIELDS:
                 setattr(self, name, choice(value, CHOICE_FIELDS[name], name))
+            elif name in NUMBER_FIELDS:
+                setattr(self, name, str(as_int(value, *NUMBER_FIELDS[name], name)))
             else:
                 setattr(self, name, as_bool(value, name))
                 if name == "remote_play" and not value:
@@ -495,20 +477,7 @@ class EveningSetup(OrganisationState):
     def _program(self, handler: str, series: str) -> Program | None:
         """The program the form describes (None: the problem is shown and logged)."""
         try:
-            settings = Settings(
-                draw_source=DrawSource(self.draw_source),
-                auto_marking=self.auto_marking,
-                tie_method=TieMethod(self.tie_method),
-                claim_hint=self.claim_hint,
-                one_to_go=self.one_to_go,
-                stream_url=self.stream_url.strip(),
-                remote_play=self.remote_play,
-                free_cartons=self.free_cartons,
-                last_call_seconds=int(self.last_call),
-                token_source=None
-                if self.token_source == "auto"
-                else TokenSource(self.token_source),
-            )
+            settings = settings_of({name: getattr(self, name) for name in setting_vars()})
             return build_program(series, settings, self.games, self.offers)
         except (InvalidProgram, FormProblem, ValueError) as exc:
             refuse(self._who(), handler, f"invalid program: {exc}")
@@ -592,15 +561,10 @@ class EveningSetup(OrganisationState):
         self.tariff_note = ""
         self._relock(evening)
         self.open_game = self.locked_count if self.locked_count < len(self.games) else -1
-        st = p.settings
         self.series = p.series
-        self.draw_source, self.tie_method = st.draw_source.value, st.tie_method.value
-        self.token_source = st.token_source.value if st.token_source else "auto"
-        self.last_call = str(st.last_call_seconds)
-        self.auto_marking, self.claim_hint = st.auto_marking, st.claim_hint
-        self.one_to_go = st.one_to_go
-        self.free_cartons, self.stream_url = st.free_cartons, st.stream_url
-        self.remote_play = self.remote_ack = st.remote_play
+        for name, value in settings_form(p.settings).items():
+            setattr(self, name, value)
+        self.remote_ack = p.settings.remote_play
 
     def _relock(self, evening: Any) -> None:
         """The games started now are shown as played (the organiser's other changes stay)."""
@@ -670,3 +634,8 @@ class EveningSetup(OrganisationState):
     def _form_refused(self, handler: str, exc: Exception) -> None:
         refuse(self._who(), handler, exc)
         self.form_error = "Valeur refusée : rechargez la page si le formulaire semble bloqué."
+
+
+# One var per setting of the evening (`domain.settings_catalog`), its default a new evening's.
+for _name, (_type, _default) in setting_vars().items():
+    EveningSetup.add_var(_name, _type, _default)
