@@ -23,6 +23,11 @@ HOST ?= 0.0.0.0
 # frontend build (npm install in .web/ + vite build).
 UNIT_TIMEOUT ?= 600
 E2E_TIMEOUT ?= 600
+# The browser tests on 2 pytest-xdist workers (they mostly wait on a browser or a server): each
+# module one unit of work, the machine-loading ones together and first (tests/conftest.py).
+# `make test E2E_WORKERS=0` runs them in one process.
+E2E_WORKERS ?= 2
+E2E_XDIST := $(if $(filter-out 0,$(E2E_WORKERS)),-n $(E2E_WORKERS) --dist loadgroup --no-loadscope-reorder)
 PYTEST_ARGS ?=
 
 # Stamps live inside the venv: deleting .venv forgets them; a new lock file redoes them.
@@ -142,7 +147,8 @@ fmt: $(STAMP_TEST)
 test: $(STAMP_TEST) chromium https-tools lint
 	$(WITH_ENV) $(BIN)/pytest -q --timeout=$(UNIT_TIMEOUT) --ignore=tests/e2e $(PYTEST_ARGS) tests \
 		|| [ $$? -eq 5 ]
-	$(WITH_ENV) $(BIN)/pytest -q --timeout=$(E2E_TIMEOUT) -m "not faults" $(PYTEST_ARGS) tests/e2e
+	$(WITH_ENV) $(BIN)/pytest -q --timeout=$(E2E_TIMEOUT) -m "not faults" $(E2E_XDIST) $(PYTEST_ARGS) \
+		tests/e2e
 
 # The faults of several workers (tests/e2e/test_scale_out_faults.py: their own server start and
 # Redis server, a few minutes): apart from `make test`, whose 20 minutes they would pass.

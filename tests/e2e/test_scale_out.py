@@ -70,6 +70,8 @@ def scaled_app(pg_database: str, tmp_path_factory: pytest.TempPathFactory) -> It
         "REFLEX_REDIS_URL": REDIS_URL,
         "GRANIAN_WORKERS": "2",
     }
+    for name in ("REFLEX_WEB_WORKDIR", "REFLEX_STATES_WORKDIR"):  # (an xdist worker's: the
+        env.pop(name, None)  # copy of the tree builds in its own .web/, tests/conftest.py)
     subprocess.run(
         [sys.executable, "-m", "loto_app.storage.cli", "migrate"], cwd=tree, env=env, check=True
     )
