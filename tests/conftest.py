@@ -125,8 +125,18 @@ def _seed_web(web: Path, shared: Path) -> None:
         seed = Path(src)
         if src and seed.resolve() != web.resolve() and (seed / "node_modules").is_dir():
             shutil.rmtree(web, ignore_errors=True)
-            shutil.copytree(seed, web, symlinks=True, ignore=shutil.ignore_patterns("build"))
+            copy_web(seed, web)
             return
+
+
+def copy_web(src: Path, dst: Path) -> None:
+    """Copy a frontend directory, npm packages included, without its bundle (`build/` at its
+    top: the packages' own `build/` directories stay, socket.io-client's code is in one)."""
+
+    def bundle(folder: str, names: list[str]) -> list[str]:
+        return ["build"] if Path(folder) == src and "build" in names else []
+
+    shutil.copytree(src, dst, symlinks=True, ignore=bundle)
 
 
 def _built(web: Path, shared: Path) -> None:
