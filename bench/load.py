@@ -201,9 +201,7 @@ class Started:
     def __init__(self, args: argparse.Namespace) -> None:
         self.args = args
         self.tmp = Path(tempfile.mkdtemp(prefix="loto-load-bench-"))
-        # `--built WEB PORT`: a frontend already built for PORT, served as it is (no rebuild)
-        self.built = args.built[0] if args.built else None
-        self.port = int(args.built[1]) if args.built else free_port()
+        self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.proc: subprocess.Popen | None = None
         self.log = self.tmp / "server.log"
@@ -215,7 +213,7 @@ class Started:
         # cache, vite build: ~30 s) instead of rewriting the checkout's .web/, which other runs
         # of the app may be installing or building at the same moment (a copy of it can be
         # caught half-written).
-        self.web = Path(self.built) if self.built else self.tmp / "web"
+        self.web = self.tmp / "web"
         self.env["REFLEX_WEB_WORKDIR"] = str(self.web)
         self.pg_db = ""
         for name in ("REFLEX_REDIS_URL", "LOTO_REDIS_URL"):  # (one process: none)
@@ -302,7 +300,7 @@ class Started:
         )
         self.code, offer, *self.vendeur_secrets = out.stdout.strip().splitlines()[-1].split()
         self.offer = int(offer)
-        self.proc = serving.spawn(self.port, self.env, self.log, rebuild=self.built is None)
+        self.proc = serving.spawn(self.port, self.env, self.log)
         serving.wait_up(self.proc, self.url, self.args.start_timeout, self.log, BenchError)
         print(f"server: {self.url} up in {now() - t0:.1f}s (log {self.log})", flush=True)
 
@@ -1093,13 +1091,6 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--web", type=Path, default=ROOT / ".web", help="the compiled frontend (without --start)"
     )
     ap.add_argument("--server-env", action="append", default=[], metavar="K=V", help="with --start")
-    ap.add_argument(
-        "--built",
-        nargs=2,
-        metavar=("WEB", "PORT"),
-        help="with --start: serve the frontend already built in WEB for PORT as it is"
-        " (bench/serve_built.py, on PORT) instead of building one (~30 s of CPU)",
-    )
     ap.add_argument("--keep-tmp", action="store_true", help="keep the --start temp dir")
     ap.add_argument("--json", type=Path, help="also write the results to this file")
     args = ap.parse_args(argv)

@@ -18,7 +18,6 @@ import json
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -30,18 +29,13 @@ VALID = 3
 
 
 @pytest.mark.parametrize("server", ["granian", "uvicorn"])
-def test_load_short(tmp_path: Path, server: str, prod_build: Any) -> None:
-    """Granian, and the lean server (rxconfig.py's default, LOTO_SERVER=uvicorn), each serving
-    the run's production build (tests/conftest.py `prod_build`) as it is: building the same
-    frontend again for each server is ~30 s of CPU that tests nothing of the load."""
+def test_load_short(tmp_path: Path, server: str) -> None:
+    """Granian, and the lean server (rxconfig.py's default, LOTO_SERVER=uvicorn)."""
     out = tmp_path / "load.json"
     cmd = [
         sys.executable,
         str(REPO / "bench" / "load.py"),
         "--start",
-        "--built",
-        str(prod_build.web),
-        str(prod_build.port),
         "--server-env",
         f"LOTO_SERVER={server}",
         "--server-env",
