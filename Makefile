@@ -23,6 +23,14 @@ HOST ?= 0.0.0.0
 # frontend build (npm install in .web/ + vite build).
 UNIT_TIMEOUT ?= 600
 E2E_TIMEOUT ?= 600
+# The browser tests on 2 pytest-xdist workers (they mostly wait on a browser or a server): each
+# module one unit of work, the machine-loading ones together and first (tests/conftest.py).
+# `make test E2E_WORKERS=0` runs them in one process.
+E2E_WORKERS ?= 2
+# The pure tests too (CPU-bound: ~88 s in one process, ~2/3 of it on two workers).
+UNIT_WORKERS ?= 2
+UNIT_XDIST := $(if $(filter-out 0,$(UNIT_WORKERS)),-n $(UNIT_WORKERS))
+E2E_XDIST := $(if $(filter-out 0,$(E2E_WORKERS)),-n $(E2E_WORKERS) --dist loadgroup --no-loadscope-reorder)
 PYTEST_ARGS ?=
 
 # Stamps live inside the venv: deleting .venv forgets them; a new lock file redoes them.
@@ -139,10 +147,13 @@ fmt: $(STAMP_TEST)
 
 # Two pytest runs: the browser tests (Playwright's sync API, an in-process Reflex server)
 # stay apart from the pure tests and any event loop those use. Exit 5 = "no test collected".
+# Each on 2 xdist workers (UNIT_WORKERS, E2E_WORKERS; 0 = one process).
 test: $(STAMP_TEST) chromium https-tools lint
-	$(WITH_ENV) $(BIN)/pytest -q --timeout=$(UNIT_TIMEOUT) --ignore=tests/e2e $(PYTEST_ARGS) tests \
+	$(WITH_ENV) $(BIN)/pytest -q --timeout=$(UNIT_TIMEOUT) --ignore=tests/e2e $(UNIT_XDIST) \
+		$(PYTEST_ARGS) tests \
 		|| [ $$? -eq 5 ]
-	$(WITH_ENV) $(BIN)/pytest -q --timeout=$(E2E_TIMEOUT) -m "not faults" $(PYTEST_ARGS) tests/e2e
+	$(WITH_ENV) $(BIN)/pytest -q --timeout=$(E2E_TIMEOUT) -m "not faults" $(E2E_XDIST) $(PYTEST_ARGS) \
+		tests/e2e
 
 # The faults of several workers (tests/e2e/test_scale_out_faults.py: their own server start and
 # Redis server, a few minutes): apart from `make test`, whose 20 minutes they would pass.

@@ -3,10 +3,33 @@ move path from synchronous test code).
 
 `app_url` serves the real app (production build, Reflex's AppHarnessProd) on free ports with
 its own SQLite file; `browser` is Debian's Chromium driven by Playwright's sync API.
+
+Parallel workers (pytest-xdist: `make test` runs tests/e2e with `-n 2 --dist loadgroup`). Each
+worker is a pytest session of its own, so every session fixture here is one per worker: its
+own in-process app (its own frontend directory, REFLEX_WEB_WORKDIR: the checkout's `.web/`
+for gw0, a directory of the run's temp dir for the others, seeded with the npm packages of a
+frontend already built), its own SQLite file (tmp_path_factory), free ports. The frontend
+builds run one at a time across the workers (`_one_build_at_a_time`), and the
+`reflex run --env prod` build (`prod_build`) is made once per run and shared. Every browser
+test module is one unit of work (its module fixtures set up once, on one worker); the modules
+that load the machine (CPU_HEAVY) are one unit together, so that two of them never run at the
+same time, and it is given out first. A new test module needs nothing more, provided that:
+- a server it starts itself gets a frontend directory of its own (REFLEX_WEB_WORKDIR: a copy
+  of `prod_web`, or a temp dir) and not the worker's (drop REFLEX_WEB_WORKDIR and
+  REFLEX_STATES_WORKDIR from a copied `os.environ` when the server runs from a copy of the
+  tree, as test_scale_out.py does), and free ports (`serving.free_port()`);
+- what it keeps outside its own database is namespaced by the database (the app's Redis keys
+  and channels are: `signin_limit.namespaced`) or per test (a uuid in a name);
+- it reads the in-process app's compiled frontend from `app_web`, not `.web/`;
+- it is named in CPU_HEAVY (or marked `pytest.mark.xdist_group("heavy")`) when it loads the
+  machine for a minute or more (a load generator, servers killed and restarted).
 """
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
+import json
 import os
 import shutil
 import subprocess
@@ -43,6 +66,93 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
+#: This pytest-xdist worker ("gw0", "gw1", ...), "" in a run without workers.
+WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")
+#: The browser test modules that load the machine: run one after the other on one worker
+#: (xdist group "heavy"), never two at once, while the other worker runs the light ones.
+HEAVY = "heavy"
+CPU_HEAVY = {"test_load", "test_crash", "test_scale_out"}
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the groups
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Each browser test module one xdist group (its own name) unless it names one; the
+    CPU_HEAVY ones the group "heavy", which comes first (`--no-loadscope-reorder` keeps this
+    order: the longest unit starts at once instead of last)."""
+    for item in items:
+        if "e2e" not in item.path.parts or item.get_closest_marker("xdist_group"):
+            continue
+        module = item.path.stem
+        item.add_marker(pytest.mark.xdist_group(HEAVY if module in CPU_HEAVY else module))
+    if WORKER:
+
+        def heavy_last(item: pytest.Item) -> bool:
+            return not any(m.args[:1] == (HEAVY,) for m in item.iter_markers("xdist_group"))
+
+        items.sort(key=heavy_last)  # (stable: the order of the others is kept)
+
+
+def _run_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A directory every worker of this run shares (the one above each worker's temp dir)."""
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if WORKER else base
+
+
+@contextlib.contextmanager
+def _one_build_at_a_time(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """Hold the run's frontend build lock (across workers); yields the run's shared directory.
+
+    A build is npm install + vite on both cores: two at once take as long as one after the
+    other, and the second can then start from the first's npm packages (`_seed_web`)."""
+    shared = _run_dir(tmp_path_factory)
+    with (shared / "frontend-build.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield shared
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
+def _seed_web(web: Path, shared: Path) -> None:
+    """Give a frontend directory without npm packages a copy of one already built (the
+    checkout's `.web/`, or one this run built): `npm install` then has nothing to do.
+    Under `_one_build_at_a_time` (no build is writing any of them)."""
+    if (web / "node_modules").is_dir():
+        return
+    record = shared / "built-webs.txt"
+    built = record.read_text().split("\n") if record.exists() else []
+    for src in [str(REPO_ROOT / ".web"), *built]:
+        seed = Path(src)
+        if src and seed.resolve() != web.resolve() and (seed / "node_modules").is_dir():
+            shutil.rmtree(web, ignore_errors=True)
+            copy_web(seed, web)
+            return
+
+
+def copy_web(src: Path, dst: Path) -> None:
+    """Copy a frontend directory, npm packages included, without its bundle (`build/` at its
+    top: the packages' own `build/` directories stay, socket.io-client's code is in one)."""
+
+    def bundle(folder: str, names: list[str]) -> list[str]:
+        return ["build"] if Path(folder) == src and "build" in names else []
+
+    shutil.copytree(src, dst, symlinks=True, ignore=bundle)
+
+
+def _built(web: Path, shared: Path) -> None:
+    """Record a frontend directory whose build succeeded (a seed for the next ones)."""
+    with (shared / "built-webs.txt").open("a") as record:
+        record.write(f"{web}\n")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _worker_dirs(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """A worker other than the first: the in-process app's frontend and state directories of
+    its own (exported: Reflex reads them from the environment whenever it needs them)."""
+    if WORKER and WORKER != "gw0":
+        shared = _run_dir(tmp_path_factory)
+        os.environ["REFLEX_WEB_WORKDIR"] = str(shared / f"web-{WORKER}")
+        os.environ["REFLEX_STATES_WORKDIR"] = str(shared / f"states-{WORKER}")
 
 
 def _reflex_environment() -> None:
@@ -91,20 +201,36 @@ def db_url(tmp_path_factory: pytest.TempPathFactory) -> str:
 
 
 @pytest.fixture(scope="session")
-def app_harness(db_url: str) -> Iterator[AppHarnessProd]:
+def app_harness(db_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[AppHarnessProd]:
     """The app from this repo, production build, backend in-process (uvicorn thread).
 
-    The first build runs `npm install` in `.web/` when it is missing (from the npm registry).
+    The first build runs `npm install` in `.web/` when it is missing (from the npm registry);
+    another worker's frontend directory starts from a copy of a built one (`_seed_web`).
     """
     _reflex_environment()
     from reflex.testing import AppHarnessProd
 
+    web = app_web_dir()
     harness = AppHarnessProd.create(root=REPO_ROOT, app_name="loto_app")
     try:
-        harness.start()  # stopped even when the start fails half-way (no stray server thread)
+        with _one_build_at_a_time(tmp_path_factory) as shared:
+            _seed_web(web, shared)
+            harness.start()  # stopped even when the start fails half-way (no stray thread)
+            _built(web, shared)
         yield harness
     finally:
         harness.stop()
+
+
+def app_web_dir() -> Path:
+    """The in-process app's frontend directory (REFLEX_WEB_WORKDIR, `.web/` by default)."""
+    return (REPO_ROOT / os.environ.get("REFLEX_WEB_WORKDIR", ".web")).resolve()
+
+
+@pytest.fixture(scope="session")
+def app_web(app_harness: AppHarnessProd) -> Path:
+    """The compiled frontend the in-process app serves (what its pages have compiled in)."""
+    return app_web_dir()
 
 
 @pytest.fixture(scope="session")
@@ -118,20 +244,34 @@ def app_url(app_harness: AppHarnessProd) -> str:
 def prod_build(tmp_path_factory: pytest.TempPathFactory) -> Any:
     """The production frontend built once, as `reflex run --env prod` builds it, for one free
     port (`bench/serving.py` Build): the crash tests serve it as it is on that port, restart
-    after restart (bench/serve_built.py), instead of building it again for each server."""
+    after restart (bench/serve_built.py), instead of building it again for each server.
+
+    Once per run: the first worker that needs it builds it in the run's shared directory, the
+    others take that one (only test_crash.py serves it on its port, one test at a time: the
+    "heavy" group; prod_web copies it)."""
     _reflex_environment()
     import serving
 
-    tmp = tmp_path_factory.mktemp("prod-build")
-    db = f"sqlite:///{tmp / 'loto.db'}"
-    _migrate(db)
-    env = {**os.environ, "VENV": str(Path(sys.executable).parent.parent), "LOTO_DB_URL": db}
-    env.pop("REFLEX_REDIS_URL", None)
-    env.pop("LOTO_REDIS_URL", None)  # (rxconfig.py's name for it, once loaded here)
-    try:
-        return serving.build(tmp / "web", serving.free_port(), env, tmp / "server.log")
-    except RuntimeError as exc:
-        pytest.fail(f"the production build failed: {exc}")
+    with _one_build_at_a_time(tmp_path_factory) as shared:
+        tmp = shared / "prod-build"
+        made = tmp / "build.json"
+        if made.exists():
+            return serving.Build(**{**json.loads(made.read_text()), "web": tmp / "web"})
+        tmp.mkdir(exist_ok=True)
+        db = f"sqlite:///{tmp / 'loto.db'}"
+        _migrate(db)
+        env = {**os.environ, "VENV": str(Path(sys.executable).parent.parent), "LOTO_DB_URL": db}
+        for name in ("REFLEX_REDIS_URL", "LOTO_REDIS_URL", "REFLEX_STATES_WORKDIR"):
+            env.pop(name, None)  # (LOTO_REDIS_URL: rxconfig.py's name for it, once loaded)
+        env["REFLEX_STATES_WORKDIR"] = str(tmp / "states")
+        _seed_web(tmp / "web", shared)
+        try:
+            build = serving.build(tmp / "web", serving.free_port(), env, tmp / "server.log")
+        except RuntimeError as exc:
+            pytest.fail(f"the production build failed: {exc}")
+        _built(build.web, shared)
+        made.write_text(json.dumps({"port": build.port}))
+        return build
 
 
 @pytest.fixture(scope="session")

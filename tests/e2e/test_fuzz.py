@@ -230,7 +230,9 @@ class Scenario:
         self.engine = make_engine(db_url)
         self.store = EveningStore(self.engine)
         host, port = harness.backend.servers[0].sockets[0].getsockname()[:2]
-        fe = emu.Frontend.read(ROOT / ".web")
+        # the in-process app's frontend directory (another xdist worker's is not `.web/`:
+        # tests/conftest.py `_worker_dirs`)
+        fe = emu.Frontend.read(ROOT / os.environ.get("REFLEX_WEB_WORKDIR", ".web"))
         args = argparse.Namespace(step_timeout=STEP, after_join="nav", cartons=1)
         program = demo_program("FZ")
         if hasattr(program.settings, "free_cartons"):  # cartons handed at once on an order

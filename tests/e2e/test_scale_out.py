@@ -18,7 +18,7 @@ import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import psutil
 import pytest
@@ -41,8 +41,13 @@ PLAYERS = 6
 
 
 @pytest.fixture(scope="module")
-def scaled_app(pg_database: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict]:
-    """`reflex run --env prod` with Redis and 2 workers; yields url, code and server pid."""
+def scaled_app(
+    pg_database: str, tmp_path_factory: pytest.TempPathFactory, prod_build: Any
+) -> Iterator[dict]:
+    """`reflex run --env prod` with Redis and 2 workers; yields url, code and server pid.
+
+    The tree's `.web/` starts as a copy of the run's production build (tests/conftest.py
+    `prod_build`): its npm packages are there, `reflex run` compiles and bundles for its port."""
     if not redis_up():
         pytest.skip(REDIS_MISSING)
     tree = tmp_path_factory.mktemp("scaled") / "app"
@@ -61,6 +66,7 @@ def scaled_app(pg_database: str, tmp_path_factory: pytest.TempPathFactory) -> It
             ".*_cache",
         ),
     )
+    shutil.copytree(prod_build.web, tree / ".web", symlinks=True)
     venv = Path(sys.executable).parent.parent
     env = {
         **os.environ,
@@ -70,6 +76,8 @@ def scaled_app(pg_database: str, tmp_path_factory: pytest.TempPathFactory) -> It
         "REFLEX_REDIS_URL": REDIS_URL,
         "GRANIAN_WORKERS": "2",
     }
+    for name in ("REFLEX_WEB_WORKDIR", "REFLEX_STATES_WORKDIR"):  # (an xdist worker's: the
+        env.pop(name, None)  # copy of the tree builds in its own .web/, tests/conftest.py)
     subprocess.run(
         [sys.executable, "-m", "loto_app.storage.cli", "migrate"], cwd=tree, env=env, check=True
     )
