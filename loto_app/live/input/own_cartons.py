@@ -19,6 +19,11 @@ from loto_app.live.input.guards import BadInput
 #: problems listed (the others are counted)
 MAX_ERRORS = 20
 _FIELDS = CLASSIC_NUMBERS + 1
+#: a file over the limit (the page's script says it too, before sending)
+TOO_BIG = (
+    f"Fichier trop gros ({MAX_OWN_CSV_CHARS // 1000}\u202f000 caractères, environ 600 cartons, "
+    "au plus) : coupez-le en plusieurs fichiers"
+)
 _DIGITS = re.compile(r"^[0-9]{1,6}$")
 
 
@@ -117,7 +122,7 @@ def read_own_csv(text: object) -> list[OwnLine]:
     if len(text) > MAX_OWN_CSV_CHARS:
         raise BadOwnCsv(
             f"csv of {len(text)} characters",
-            [(0, f"Fichier trop gros ({MAX_OWN_CSV_CHARS // 1000} 000 caractères au plus)")],
+            [(0, TOO_BIG)],
         )
     lines = [(i, ln) for i, ln in enumerate(text.lstrip("\ufeff").splitlines(), 1) if ln.strip()]
     if lines and _is_header(lines[0][1]):
@@ -178,3 +183,37 @@ def to_csv(cartons: list[tuple[int, tuple[int, ...]]], sep: str = ";", header: b
     """Cartons written as the import reads them (the tests' and the guide's example)."""
     head = [sep.join(["numero", *(f"n{i}" for i in range(1, _FIELDS))])] if header else []
     return "\n".join(head + [sep.join(map(str, (no, *nums))) for no, nums in cartons]) + "\n"
+
+
+_RANGE = re.compile(r"^(\d{1,5})-(\d{1,5})$")
+#: numbers one desk sale may name
+MAX_SOLD = 108
+
+
+def read_numbers(text: object) -> list[int]:
+    """The own cartons' numbers the desk typed: '347', '347 348', '345-347' or '345 à 347',
+    spaces, commas or semicolons between them.
+
+    Raises:
+        BadInput: anything else, or none, or more than a sale holds.
+    """
+    if not isinstance(text, str) or len(text) > 400:
+        raise BadInput(f"own numbers {text!r:.30}")
+    text = re.sub(r"\s*(?:-|à)\s*", "-", text.strip())
+    out: list[int] = []
+    for part in re.split(r"[,;\s]+", text):
+        if not part:
+            continue
+        m = _RANGE.match(part)
+        if m:
+            lo, hi = int(m.group(1)), int(m.group(2))
+            if not 1 <= lo <= hi <= MAX_OWN_NO or hi - lo >= MAX_SOLD:
+                raise BadInput(f"own range {part!r:.20}")
+            out += range(lo, hi + 1)
+        elif _DIGITS.match(part) and 1 <= int(part) <= MAX_OWN_NO:
+            out.append(int(part))
+        else:
+            raise BadInput(f"own number {part!r:.20}")
+    if not 1 <= len(out) <= MAX_SOLD:
+        raise BadInput(f"{len(out)} own numbers")
+    return out

@@ -84,7 +84,7 @@ def decision_text(e: Evening, d: ev.Event) -> str:
     reason = getattr(d, "reason", "")
     match d:
         case ev.CartonReinstated():
-            what = f"le carton {d.carton_no} ({_name(e, d.player_id)}) est rétabli"
+            what = f"le carton {e.carton_label(d.carton_no)} ({_name(e, d.player_id)}) est rétabli"
         case ev.VerdictOverturned():
             claim = e.games[d.game].claim(d.claim_no)
             who = _name(e, claim.player_id if claim else None)
@@ -100,6 +100,12 @@ def decision_text(e: Evening, d: ev.Event) -> str:
         case _:
             what = "décision"
     return f"Décision de {by} : {what}. Motif : {reason}"
+
+
+def _numbered(e: Evening, carton_no: int) -> str:
+    """« n° 12 » for the app's carton, « ROUGE n° 347 » for an own série's."""
+    label = e.carton_label(carton_no)
+    return label if label != str(carton_no) else f"n° {carton_no}"
 
 
 def _name(e: Evening, player_id: str | None) -> str:
@@ -181,7 +187,7 @@ def _announcement(e: Evening, g: Game | None) -> tuple[str, str]:
                     )
                 return (
                     f"Dernier carton en jeu\u00a0: {_name(e, x.player_id)} "
-                    f"(carton {x.carton_no}) gagne\u202f!",
+                    f"(carton {e.carton_label(x.carton_no)}) gagne\u202f!",
                     "check",
                 )
             case ev.ClaimMade() if x.game == g.index:
@@ -193,16 +199,20 @@ def _announcement(e: Evening, g: Game | None) -> tuple[str, str]:
                     if n > 1:
                         text = f"{word} ! Ex aequo : {n} gagnants sur le {x.number}."
                         return text + TIE_NEXT.get(g.spec.tie, ""), "tie"
-                    return f"{word} ! {who} (carton {x.carton_no}) : annonce valide.", "check"
+                    return (
+                        f"{word} ! {who} (carton {e.carton_label(x.carton_no)}) : annonce valide.",
+                        "check",
+                    )
                 if x.verdict == Verdict.FALSE:
                     return (
-                        f"Fausse annonce de {who} : le carton {x.carton_no} est annulé "
-                        "pour cette partie. On continue !",
+                        f"Fausse annonce de {who} : le carton {e.carton_label(x.carton_no)} "
+                        "est annulé pour cette partie. On continue !",
                         "false",
                     )
                 if x.verdict == Verdict.AFTER_AWARD:
                     return (
-                        f"{word} ? {who} (carton {x.carton_no}) : valide, mais après "
+                        f"{word} ? {who} (carton {e.carton_label(x.carton_no)}) : valide, "
+                        "mais après "
                         "l'attribution du lot. Réclamation transmise à l'association.",
                         "check",
                     )
@@ -393,7 +403,9 @@ def claim_readback(
                     for n in row
                 ]
             )
-            labels.append(f"{_name(e, c.player_id)} — carton n° {no}" if len(tied) > 1 else "")
+            labels.append(
+                f"{_name(e, c.player_id)} — carton {_numbered(e, no)}" if len(tied) > 1 else ""
+            )
     if len(tied) > 1:
         names = " et ".join(dict.fromkeys(_name(e, c.player_id) for c in tied))
         # (several winning cartons of one player are no ex aequo: one entry per player)
@@ -413,7 +425,7 @@ def claim_readback(
     return {
         "readback_on": True,
         "readback_labels": labels,
-        "readback_title": f"Contrôle — carton n° {claim.carton_no}"
+        "readback_title": f"Contrôle — carton {_numbered(e, claim.carton_no)}"
         + (" (carton papier)" if paper and claim.player_id else ""),
         "readback_caption": f"{who} — {stage.label} sur le {claim.number} : "
         + HALL_VERDICTS[verdict],
@@ -453,7 +465,7 @@ def _claim_rows(e: Evening, g: Game) -> list[dict[str, Any]]:
             {
                 "no": c.claim_no,
                 "name": _name(e, c.player_id),
-                "carton": c.carton_no,
+                "carton": e.carton_label(c.carton_no),
                 "number": c.number or 0,
                 "stage": stage.label,
                 "verdict": verdict.value,
