@@ -35,7 +35,7 @@
       }
       area.value = text;
       var lines = text.split(/\r?\n/).filter(function (l) { return l.trim(); }).length;
-      say(input, "« " + file.name + " » lu (" + lines + " lignes)\u00a0: vérifiez le nom de la série, puis importez.");
+      say(input, "«\u00a0" + file.name + "\u00a0» lu (" + lines + " lignes)\u00a0: vérifiez le nom de la série, puis importez.");
     };
     reader.onerror = function () { say(input, "Le fichier n'a pas pu être lu."); };
     reader.readAsText(file);

@@ -82,7 +82,7 @@ def clean_series_name(name: object) -> str:
     if len(clean) > MAX_SERIES_NAME or not _NAME.match(clean):
         raise BadOwnCarton(
             f"series name {name!r:.30}",
-            f"Nom de série : lettres et chiffres, {MAX_SERIES_NAME} caractères au plus.",
+            f"Nom de série : lettres et chiffres, {MAX_SERIES_NAME} caractères au plus.",
         )
     return clean
 
@@ -125,7 +125,7 @@ def grid_of(numbers: Sequence[int]) -> Carton:
             if other is not None:
                 raise BadOwnCarton(
                     f"row {r + 1}: {other} and {n} in column {k + 1}",
-                    f"ligne {r + 1} du carton : {min(other, n)} et {max(other, n)} sont dans "
+                    f"ligne {r + 1} du carton : {min(other, n)} et {max(other, n)} sont dans "
                     f"la même colonne ({_decade(k)})",
                 )
             row[k] = n
@@ -139,7 +139,7 @@ def grid_of(numbers: Sequence[int]) -> Carton:
         if column != sorted(column):
             raise BadOwnCarton(
                 f"column {k + 1} not rising: {column}",
-                f"colonne {_decade(k)} : les numéros doivent croître de haut en bas "
+                f"colonne {_decade(k)} : les numéros doivent croître de haut en bas "
                 f"({', '.join(map(str, column))})",
             )
     carton = Carton(tuple(tuple(row) for row in rows))

@@ -33,8 +33,8 @@ def own_sale() -> rx.Component:
         section(
             "Cartons de l'association",
             rx.text(
-                "Les cartons de l'association (non imprimés par l'application) : la série, "
-                "puis les numéros vendus (ex. « 347 » ou « 345-347 »).",
+                "Les cartons de l'association (non imprimés par l'application) : la série, "
+                "puis les numéros vendus (ex. « 347 » ou « 345-347 »).",
                 color=MUTED,
             ),
             rx.form(

@@ -54,9 +54,9 @@ def _import() -> rx.Component:
         rx.vstack(
             rx.heading("Importer un fichier", as_="h3", size="5"),
             rx.text(
-                "Un fichier CSV (enregistré depuis un tableur), une ligne par carton : son "
+                "Un fichier CSV (enregistré depuis un tableur), une ligne par carton : son "
                 "numéro, puis ses 15 numéros dans l'ordre de lecture (les 5 de la 1re ligne, "
-                "de la 2e, de la 3e), séparés par « ; » ou « , ». Une ligne d'en-tête est "
+                "de la 2e, de la 3e), séparés par « ; » ou « , ». Une ligne d'en-tête est "
                 "permise. Au plus 600 cartons par fichier.",
                 color=MUTED,
             ),
@@ -165,9 +165,9 @@ def own_cartons() -> rx.Component:
         "Cartons de l'association",
         rx.text(
             "Les cartons que l'application n'a pas imprimés (achetés à un fournisseur, ou "
-            "réutilisés chaque année) : enregistrez-les dans une série à leur nom (ex. ROUGE), "
+            "réutilisés chaque année) : enregistrez-les dans une série à leur nom (ex. ROUGE), "
             "distincte de la série de l'application. La caisse les vend par leur numéro, le "
-            "contrôle vérifie une annonce par « ROUGE » et le numéro.",
+            "contrôle vérifie une annonce par « ROUGE » et le numéro.",
             color=MUTED,
         ),
         rx.cond(

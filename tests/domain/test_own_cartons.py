@@ -108,7 +108,7 @@ def test_any_corruption_of_a_line_is_refused_with_its_line_and_nothing_registere
         read_own_csv(text)
     line_no = bad + 2  # the header is line 1
     assert [n for n, _ in caught.value.problems] == [line_no]
-    assert f"ligne {line_no} :" in caught.value.user_message
+    assert f"ligne {line_no} :" in caught.value.user_message
     assert caught.value.user_message.startswith("Rien n'est enregistré")
     # and the engine, given the cartons anyway, registers none of them either
     e = evening()
@@ -147,7 +147,7 @@ def test_every_bad_line_is_listed_up_to_twenty():
         read_own_csv("\n".join(rows))
     assert len(caught.value.problems) == 20 and caught.value.total == 30
     assert "et 10 autres erreurs" in caught.value.user_message
-    assert "ligne 1 : 15 valeurs au lieu de 16" in caught.value.user_message
+    assert "ligne 1 : 15 valeurs au lieu de 16" in caught.value.user_message
 
 
 def test_the_reasons_are_said_in_french():
@@ -162,14 +162,14 @@ def test_the_reasons_are_said_in_french():
         assert said in refusal(";".join(map(str, (no, *f))))
     with pytest.raises(BadOwnCarton) as c:
         grid_of([1, 2, 20, 30, 40, 50, 60, 70, 80, 81, 11, 21, 31, 41, 51])
-    assert c.value.french == "ligne 1 du carton : 1 et 2 sont dans la même colonne (1 à 9)"
+    assert c.value.french == "ligne 1 du carton : 1 et 2 sont dans la même colonne (1 à 9)"
     with pytest.raises(BadOwnCarton) as c:
         grid_of([1, 10, 20, 30, 40, 2, 11, 21, 31, 41, 3, 12, 22, 32, 42])
     assert c.value.french == "aucun numéro de 50 à 59 (colonne vide)"
     with pytest.raises(BadOwnCarton) as c:
         grid_of([5, 10, 20, 30, 40, 2, 11, 21, 31, 51, 3, 12, 22, 62, 72])
     assert "croître de haut en bas (5, 2, 3)" in c.value.french
-    assert "ligne 2 : le carton n° 12 est déjà à la ligne 1" in refusal(
+    assert "ligne 2 : le carton n° 12 est déjà à la ligne 1" in refusal(
         to_csv([(no, nums), (no, nums)], header=False)
     )
     assert "Fichier trop gros" in refusal("1;" * 20_000)
@@ -220,7 +220,7 @@ def test_a_registration_with_any_problem_registers_nothing():
     again = box(8, 3, first=11)  # 11 is registered already
     with pytest.raises(err.OwnCartonsRefused) as c:
         e.register_own("rouge", Kind.CLASSIQUE, again, "organisateur")
-    assert "n° 11 : le n° 11 est déjà enregistré dans la série ROUGE" in c.value.user_message
+    assert "n° 11 : le n° 11 est déjà enregistré dans la série ROUGE" in c.value.user_message
     assert [(i, no) for i, no, _ in c.value.problems] == [(0, 11)]
     twice = box(9, 2, first=50)
     with pytest.raises(err.OwnCartonsRefused, match="bad own cartons"):

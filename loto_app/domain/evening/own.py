@@ -66,7 +66,7 @@ class OwnMoves(EveningCore):
         if name == self.program.series.strip().upper():
             raise err.OwnCartonsRefused(
                 f"own series named like the app's {name!r}",
-                f"« {name} » est le code de la série de l'application : choisissez un autre nom.",
+                f"« {name} » est le code de la série de l'application : choisissez un autre nom.",
             )
         kind = check_kind(kind)
         if kind not in SINGLE_CLASSIC or kind not in self.program.kinds():
@@ -175,7 +175,7 @@ class OwnMoves(EveningCore):
                 raise err.InvalidSale(
                     f"carton {no} is {c.kind}, the offer {o.kind}",
                     f"Le carton {self.carton_label(no)} n'est pas un carton "
-                    f"« {KIND_LABELS[o.kind].lower()} ».",
+                    f"« {KIND_LABELS[o.kind].lower()} ».",
                 )
             elif c.unit in units:
                 raise err.InvalidSale(
@@ -190,11 +190,11 @@ class OwnMoves(EveningCore):
 
 
 def _refusal(problems: list[tuple[int, int, str]]) -> err.OwnCartonsRefused:
-    said = " ; ".join(f"n° {no} : {why}" if no else why for _, no, why in problems[:MAX_PROBLEMS])
+    said = " ; ".join(f"n° {no} : {why}" if no else why for _, no, why in problems[:MAX_PROBLEMS])
     more = len(problems) - MAX_PROBLEMS
     return err.OwnCartonsRefused(
         f"{len(problems)} bad own cartons: {problems[:3]!r}",
-        f"Rien n'est enregistré : {said}" + (f" (et {more} autres)." if more > 0 else "."),
+        f"Rien n'est enregistré : {said}" + (f" (et {more} autres)." if more > 0 else "."),
         tuple(problems),
     )
 

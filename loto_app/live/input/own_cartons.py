@@ -22,7 +22,7 @@ _FIELDS = CLASSIC_NUMBERS + 1
 #: a file over the limit (the page's script says it too, before sending)
 TOO_BIG = (
     f"Fichier trop gros ({MAX_OWN_CSV_CHARS // 1000}\u202f000 caractères, environ 600 cartons, "
-    "au plus) : coupez-le en plusieurs fichiers"
+    "au plus) : coupez-le en plusieurs fichiers"
 )
 _DIGITS = re.compile(r"^[0-9]{1,6}$")
 
@@ -50,8 +50,8 @@ class BadOwnCsv(BadInput):
 
 def say_problems(problems: list[tuple[int, str]], total: int) -> str:
     """The organiser's message: nothing registered, and each problem by its line."""
-    listed = " ; ".join(
-        f"ligne {line} : {why}" if line else why for line, why in problems[:MAX_ERRORS]
+    listed = " ; ".join(
+        f"ligne {line} : {why}" if line else why for line, why in problems[:MAX_ERRORS]
     )
     more = total - min(len(problems), MAX_ERRORS)
     tail = (
@@ -61,7 +61,7 @@ def say_problems(problems: list[tuple[int, str]], total: int) -> str:
     )
     n = total
     return (
-        f"Rien n'est enregistré : {n} erreur{'s' if n > 1 else ''}. {listed}{tail}. "
+        f"Rien n'est enregistré : {n} erreur{'s' if n > 1 else ''}. {listed}{tail}. "
         "Corrigez le fichier et importez-le de nouveau."
     )
 
@@ -92,7 +92,7 @@ def _line(n: int, text: str) -> OwnLine:
         )
     for v in values:
         if not _DIGITS.match(v):
-            raise BadOwnCarton(f"not a number {v!r:.12}", f"« {v[:12]} » n'est pas un nombre")
+            raise BadOwnCarton(f"not a number {v!r:.12}", f"« {v[:12]} » n'est pas un nombre")
     no, *numbers = (int(v) for v in values)
     if not 1 <= no <= MAX_OWN_NO:
         raise BadOwnCarton(
@@ -101,7 +101,7 @@ def _line(n: int, text: str) -> OwnLine:
     try:
         grid_of(numbers)
     except BadOwnCarton as exc:
-        raise BadOwnCarton(str(exc), f"carton n° {no} : {exc.french}") from exc
+        raise BadOwnCarton(str(exc), f"carton n° {no} : {exc.french}") from exc
     return OwnLine(n, no, tuple(numbers))
 
 

@@ -40,7 +40,7 @@ class OwnSale(CaisseState):
         except BadInput as exc:
             refuse(self._who(), "sell_own", exc)
             return self._answer(
-                "Série, numéros (ex. « 347 » ou « 345-347 »), tarif et paiement sont nécessaires.",
+                "Série, numéros (ex. « 347 » ou « 345-347 »), tarif et paiement sont nécessaires.",
                 False,
             )
         if not await self._allowed("sell_own", ("vendeur", "caissier")):
@@ -58,20 +58,20 @@ class OwnSale(CaisseState):
             return None
         refused = [x for x in events if isinstance(x, ev.PaperCartonRefused)]
         if refused:
-            said = " ; ".join(
+            said = " ; ".join(
                 f"carton {series.upper()} n° {printed_no(r.carton_no) or '?'} {WHY[r.why]}"
                 for r in refused
             )
             return self._answer(
-                f"Refusé, rien n'est vendu : {said}. (Refus compté pour le rapprochement.)",
+                f"Refusé, rien n'est vendu : {said}. (Refus compté pour le rapprochement.)",
                 False,
             )
         sold = next(x for x in events if isinstance(x, ev.CartonsSold))
         sale = next(x for x in events if isinstance(x, ev.SaleRecorded))
         e = (await registry.live(self._evening_id, fresh=False)).evening
         self._answer(
-            f"Vendu : {plural(len(sold.carton_nos), 'carton')} pour {name} — "
-            f"{euros(sale.amount_cents)} : {named_ranges(e, sold.carton_nos)}.",
+            f"Vendu : {plural(len(sold.carton_nos), 'carton')} pour {name} — "
+            f"{euros(sale.amount_cents)} : {named_ranges(e, sold.carton_nos)}.",
             True,
         )
         return None

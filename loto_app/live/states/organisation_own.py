@@ -42,7 +42,7 @@ def own_series_lines(e: Evening) -> list[str]:
         kind = KIND_LABELS[e.cartons[base + nos[0]].kind].lower()
         sold = sum(1 for n in nos if base + n in e.purchase_of)
         out.append(
-            f"Série {name} ({kind}) : {plural(len(nos), 'carton')}, n° {nos[0]} à {nos[-1]}"
+            f"Série {name} ({kind}) : {plural(len(nos), 'carton')}, n° {nos[0]} à {nos[-1]}"
             f" — {sold} vendu{'s' if sold > 1 else ''}"
         )
     return out
@@ -115,7 +115,7 @@ class OwnCartons(OrganisationState):
         if events is None:
             if refused and refused[0].problems:
                 problems = [
-                    (lines[i].line, f"carton n° {no} : {why}" if no else why)
+                    (lines[i].line, f"carton n° {no} : {why}" if no else why)
                     for i, no, why in refused[0].problems
                 ]
                 self._bad(problems, len(problems))
@@ -132,14 +132,14 @@ class OwnCartons(OrganisationState):
 
     def _bad(self, problems: list[tuple[int, str]], total: int) -> None:
         self.own_problems = [
-            (f"Ligne {line} : {why}" if line else why[:1].upper() + why[1:]) + "."
+            (f"Ligne {line} : {why}" if line else why[:1].upper() + why[1:]) + "."
             for line, why in problems[:MAX_ERRORS]
         ]
         more = total - len(self.own_problems)
         if more > 0:
             self.own_problems.append(f"… et {plural(more, 'autre erreur', 'autres erreurs')}.")
         self._say(
-            f"Rien n'est enregistré : {plural(total, 'erreur')}. "
+            f"Rien n'est enregistré : {plural(total, 'erreur')}. "
             "Corrigez le fichier et importez-le de nouveau."
         )
 
