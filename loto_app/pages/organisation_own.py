@@ -49,57 +49,73 @@ def _series_fields(prefix: str) -> rx.Component:
     )
 
 
-def _import() -> rx.Component:
-    return rx.form(
-        rx.vstack(
-            rx.heading("Importer un fichier", as_="h3", size="5"),
-            rx.text(
-                "Un fichier CSV (enregistré depuis un tableur), une ligne par carton : son "
-                "numéro, puis ses 15 numéros dans l'ordre de lecture (les 5 de la 1re ligne, "
-                "de la 2e, de la 3e), séparés par « ; » ou « , ». Une ligne d'en-tête est "
-                "permise. Au plus 600 cartons par fichier.",
-                color=MUTED,
-            ),
-            _series_fields("own"),
-            rx.el.label("Fichier CSV", html_for="own-file", font_weight="700"),
-            rx.el.input(
-                id="own-file",
-                type="file",
-                accept=".csv,.txt,text/csv,text/plain",
-                custom_attrs={"data-own-csv": "", "data-testid": "own-file"},
-                font_size="1.05rem",
-            ),
-            rx.text(
-                "",
-                custom_attrs={"data-own-csv-status": "", "data-testid": "own-file-status"},
-                aria_live="polite",
-                font_weight="600",
-            ),
-            rx.el.label(
-                "Lignes du fichier (ou collez-les ici)", html_for="own-csv", font_weight="700"
-            ),
-            rx.text_area(
-                id="own-csv",
-                name="csv",
-                rows="5",
-                width="100%",
-                font_family="monospace",
-                spell_check=False,
-                border=f"2px solid {FIELD_LINE}",
-                placeholder="numero;n1;n2;…\n347;4;12;25;31;60;…",
-                custom_attrs={"data-own-csv-text": "", "data-testid": "own-csv"},
-            ),
-            rx.button(
-                "Importer ces cartons",
-                type="submit",
-                custom_attrs=tid("own-import"),
-                **FIELD,
-            ),
-            spacing="2",
-            width="100%",
-            align="stretch",
+def _file() -> rx.Component:
+    """The file chosen, read into the form's text area by assets/own_csv.js (outside the form:
+    the file itself is never sent)."""
+    return rx.vstack(
+        rx.el.label("Fichier CSV", html_for="own-file", font_weight="700"),
+        rx.el.input(
+            id="own-file",
+            type="file",
+            accept=".csv,.txt,text/csv,text/plain",
+            custom_attrs={"data-own-csv": "", "data-testid": "own-file"},
+            font_size="1.05rem",
         ),
-        on_submit=OWN.import_own,
+        rx.text(
+            "",
+            custom_attrs={"data-own-csv-status": "", "data-testid": "own-file-status"},
+            aria_live="polite",
+            font_weight="600",
+        ),
+        spacing="2",
+        width="100%",
+        align="stretch",
+    )
+
+
+def _import() -> rx.Component:
+    return rx.vstack(
+        rx.heading("Importer un fichier", as_="h3", size="5"),
+        rx.text(
+            "Un fichier CSV (enregistré depuis un tableur), une ligne par carton : son "
+            "numéro, puis ses 15 numéros dans l'ordre de lecture (les 5 de la 1re ligne, "
+            "de la 2e, de la 3e), séparés par « ; » ou « , ». Une ligne d'en-tête est "
+            "permise. Au plus 600 cartons par fichier.",
+            color=MUTED,
+        ),
+        _file(),
+        rx.form(
+            rx.vstack(
+                _series_fields("own"),
+                rx.el.label(
+                    "Lignes du fichier (ou collez-les ici)", html_for="own-csv", font_weight="700"
+                ),
+                rx.text_area(
+                    id="own-csv",
+                    name="csv",
+                    rows="5",
+                    width="100%",
+                    font_family="monospace",
+                    spell_check=False,
+                    border=f"2px solid {FIELD_LINE}",
+                    placeholder="numero;n1;n2;…\n347;4;12;25;31;60;…",
+                    custom_attrs={"data-own-csv-text": "", "data-testid": "own-csv"},
+                ),
+                rx.button(
+                    "Importer ces cartons",
+                    type="submit",
+                    custom_attrs=tid("own-import"),
+                    **FIELD,
+                ),
+                spacing="2",
+                width="100%",
+                align="stretch",
+            ),
+            on_submit=OWN.import_own,
+        ),
+        spacing="2",
+        width="100%",
+        align="stretch",
     )
 
 
@@ -194,7 +210,7 @@ def own_cartons() -> rx.Component:
             OWN.own_series.length() > 0,
             rx.el.ul(
                 rx.foreach(OWN.own_series, lambda s: rx.el.li(s, font_weight="700")),
-                custom_attrs=tid("own-series"),
+                custom_attrs=tid("own-registered"),
                 padding_left="1.2rem",
             ),
         ),

@@ -141,7 +141,7 @@ def test_own_cartons_imported_sold_by_number_and_judged_at_the_control(
             "4 cartons enregistrés dans la série ROUGE (n° 345 à 348).", timeout=WAIT_MS
         )
         expect(org.get_by_test_id("own-problems")).to_have_count(0)
-        expect(org.get_by_test_id("own-series")).to_contain_text(
+        expect(org.get_by_test_id("own-registered")).to_contain_text(
             "Série ROUGE (classique) : 4 cartons, n° 345 à 348 — 0 vendu"
         )
         _look(org, results_dir, "02-organisation-accepted-1180")
