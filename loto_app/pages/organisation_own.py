@@ -195,10 +195,13 @@ def own_cartons() -> rx.Component:
                     font_size="1.1rem",
                     color=rx.cond(OWN.own_ok, SUCCESS, step("red", 11)),
                 ),
-                rx.el.ul(
-                    rx.foreach(OWN.own_problems, lambda p: rx.el.li(p)),
-                    custom_attrs=tid("own-problems"),
-                    padding_left="1.2rem",
+                rx.cond(
+                    OWN.own_problems.length() > 0,
+                    rx.el.ul(
+                        rx.foreach(OWN.own_problems, lambda p: rx.el.li(p)),
+                        custom_attrs=tid("own-problems"),
+                        padding_left="1.2rem",
+                    ),
                 ),
                 border=rx.cond(OWN.own_ok, f"2px solid {SUCCESS}", f"2px solid {step('red', 9)}"),
                 border_radius="0.5rem",
