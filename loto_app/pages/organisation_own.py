@@ -15,7 +15,14 @@ from loto_app.live.states.organisation_own import OwnCartons
 
 OWN = OwnCartons
 FIELD = {"size": "3", "font_size": "1.1rem"}
-SELECT = {"font_size": "1.1rem", "padding": "0.5rem", "min_height": "2.75rem"}
+SELECT = {
+    "font_size": "1.1rem",
+    "padding": "0.5rem",
+    "min_height": "2.75rem",
+    "border": f"1px solid {FIELD_LINE}",
+    "border_radius": "0.4rem",
+    "background": "white",
+}
 
 
 def _series_fields(prefix: str) -> rx.Component:
@@ -53,13 +60,23 @@ def _file() -> rx.Component:
     """The file chosen, read into the form's text area by assets/own_csv.js (outside the form:
     the file itself is never sent)."""
     return rx.vstack(
-        rx.el.label("Fichier CSV", html_for="own-file", font_weight="700"),
         rx.el.input(
             id="own-file",
             type="file",
             accept=".csv,.txt,text/csv,text/plain",
-            custom_attrs={"data-own-csv": "", "data-testid": "own-file"},
-            font_size="1.05rem",
+            custom_attrs={"data-own-csv": "", "data-testid": "own-file", "aria-hidden": "true"},
+            tab_index=-1,
+            display="none",
+        ),
+        rx.button(
+            rx.icon("file-up", size=20),
+            "Choisir le fichier CSV…",
+            type="button",
+            variant="soft",
+            size="3",
+            align_self="start",
+            on_click=rx.call_script("document.getElementById('own-file').click()"),
+            custom_attrs=tid("own-file-choose"),
         ),
         rx.text(
             "",

@@ -48,8 +48,9 @@ TABLET = {"viewport": {"width": 1180, "height": 820}, "locale": "fr-FR"}
 TV = {"viewport": {"width": 1920, "height": 1080}, "locale": "fr-FR"}
 
 
-def _look(page: Page, shots: Path, name: str) -> None:
-    """axe-clean, nothing past the right edge, and the screenshot to look at."""
+def _look(page: Page, shots: Path, name: str, scope: str = "body") -> None:
+    """axe-clean, nothing of `scope` (the new section) past the right edge of a phone, and the
+    screenshot to look at."""
     found = blocking_violations(page)
     assert not found, f"{name}: {describe(found)}"
     width = page.viewport_size["width"] if page.viewport_size else 0
@@ -57,11 +58,11 @@ def _look(page: Page, shots: Path, name: str) -> None:
         page.screenshot(path=shots / f"{name}.png", full_page=True)
         return
     wide = page.evaluate(
-        "(w) => Array.from(document.querySelectorAll('body *')).filter((el) => "
+        "([w, s]) => Array.from(document.querySelectorAll(s + ' *')).filter((el) => "
         "el.getBoundingClientRect().width > 0 && el.getBoundingClientRect().right > w + 0.5 "
         "&& !Array.from(el.children).some((c) => c.getBoundingClientRect().right > w + 0.5))"
         ".slice(0, 3).map((el) => el.tagName + ' ' + (el.textContent || '').slice(0, 30))",
-        width,
+        [width, scope],
     )
     assert not wide, f"{name}: past the right edge: {wide}"
     page.screenshot(path=shots / f"{name}.png", full_page=True)
@@ -151,7 +152,7 @@ def test_own_cartons_imported_sold_by_number_and_judged_at_the_control(
         _look(org, results_dir, "02-organisation-accepted-1180")
         org.set_viewport_size({"width": 360, "height": 740})
         section.scroll_into_view_if_needed()
-        _look(org, results_dir, "03-organisation-accepted-360")
+        _look(org, results_dir, "03-organisation-accepted-360", "[data-testid=org-own]")
 
         # ---- the desk (a vendeur's phone): "who has carton 347 tonight"
         dctx = browser.new_context(**PHONE)
@@ -170,7 +171,7 @@ def test_own_cartons_imported_sold_by_number_and_judged_at_the_control(
         desk.get_by_test_id("own-sale-submit").click()
         expect(said).to_contain_text("carton ROUGE n° 347 déjà vendu")
         sale.scroll_into_view_if_needed()
-        _look(desk, results_dir, "04-caisse-own-360")
+        _look(desk, results_dir, "04-caisse-own-360", "[data-testid=sell-own]")
 
         # ---- the animateur enters carton 347's first line; the TV follows
         tctx = browser.new_context(**TABLET)
@@ -206,7 +207,7 @@ def test_own_cartons_imported_sold_by_number_and_judged_at_the_control(
         grid = ctl.get_by_test_id("readback-grid")
         expect(grid.locator("[data-win=true]")).to_have_count(5)
         expect(grid.locator(f"[data-n='{row[-1]}']")).to_have_attribute("data-last", "true")
-        _look(ctl, results_dir, "05-controle-own-360")
+        _look(ctl, results_dir, "05-controle-own-360", "[data-testid=controle-own-section]")
         # the same read-back on the tablet and the TV, and the lot may be awarded
         expect(tablet.get_by_test_id("readback")).to_contain_text(title, timeout=WAIT_MS)
         expect(tablet.get_by_test_id("award")).to_be_enabled()
