@@ -34,3 +34,8 @@ MAX_IMAGE_PIXELS = 40_000_000
 MAX_PARTNERS = 12
 #: A partner's name (characters), shown under its logo.
 MAX_PARTNER_NAME = 40
+#: The association's own cartons imported from a CSV file on /organisation: the file's size
+#: (characters: it travels in one socket event, under the frame guard's 32 KB; ~45 a line, so
+#: about 600 cartons a file: a bigger box is imported in several files) and its lines.
+MAX_OWN_CSV_CHARS = 30_000
+MAX_OWN_CSV_LINES = 1_000

@@ -24,6 +24,7 @@ from loto_app.domain.evening.disputes import DisputeMoves
 from loto_app.domain.evening.draw import DrawMoves
 from loto_app.domain.evening.invariants import Invariants
 from loto_app.domain.evening.marks import MarkMoves
+from loto_app.domain.evening.own import OwnMoves
 from loto_app.domain.evening.paper import PaperMoves
 from loto_app.domain.evening.program import ProgramMoves
 from loto_app.domain.evening.sales import SalesMoves
@@ -75,6 +76,7 @@ __all__ = [
 
 class Evening(
     SalesMoves,
+    OwnMoves,
     PaperMoves,
     DrawMoves,
     ClaimMoves,

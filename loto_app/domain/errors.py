@@ -87,6 +87,24 @@ class UnknownCarton(LotoError):
     default_user_message = "Ce carton n'existe pas dans la série de ce soir."
 
 
+class OwnCartonsRefused(LotoError):
+    """The association's own cartons refused: not valid, a number registered already, a série
+    name taken; nothing is registered."""
+
+    code = "own_cartons_refused"
+    default_user_message = "Cartons de l'association refusés : rien n'est enregistré."
+
+    def __init__(
+        self,
+        detail: str,
+        user_message: str | None = None,
+        problems: tuple[tuple[int, int, str], ...] = (),
+    ) -> None:
+        super().__init__(detail, user_message)
+        #: each carton refused: (its position in the registration, its number, why in French)
+        self.problems = problems
+
+
 class NotYourCarton(LotoError):
     """A player acted on a carton that belongs to someone else (or to nobody)."""
 

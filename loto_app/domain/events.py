@@ -89,6 +89,22 @@ class PaperPrinted(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class OwnCartonsRegistered(Event):
+    """Cartons the app did not print (the association's own, from a supplier or reused every
+    year), registered by the organiser in an own série named `series`: `cartons` holds (the
+    number printed on the carton, grid rows). The engine numbers them `base` + that number
+    (`domain/own_cartons.py`: apart from the app's série); the desk sells them by number, the
+    control checks a claim on one by its number alone."""
+
+    type: ClassVar[str] = "own_cartons_registered"
+    series: str
+    base: int
+    kind: str
+    cartons: tuple[tuple[int, Rows], ...]
+    by: str
+
+
+@dataclass(frozen=True, slots=True)
 class PaperCartonRefused(Event):
     """A pre-printed carton the desk was asked to sell and refused, counted for the
     reconciliation: `why` "unknown" (no carton of this série's paper stock has that number and
@@ -663,6 +679,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         EveningClosed,
         PaperPrinted,
         PaperCartonRefused,
+        OwnCartonsRegistered,
         StageLapsed,
         SuddenDeathBall,
         *DISPUTE_EVENTS,

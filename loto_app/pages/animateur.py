@@ -777,6 +777,7 @@ def _paper_form() -> rx.Component:
             on_submit=AnimateurState.paper_claim,
             reset_on_submit=True,
         ),
+        _own_form(),
         rx.cond(
             AnimateurState.paper_verdict != "",
             announcement_box(
@@ -869,6 +870,47 @@ def _typed_lines() -> rx.Component:
         ),
         margin_top="0.75rem",
         custom_attrs=tid("typed-desk"),
+    )
+
+
+def _own_form() -> rx.Component:
+    """A claim on one of the association's own cartons: its série and number (no code)."""
+    return rx.cond(
+        AnimateurState.own_series.length() > 0,
+        rx.form(
+            rx.text("Carton de l'association (sans code)", font_weight="700", margin_top="0.6rem"),
+            rx.flex(
+                rx.el.select(
+                    rx.foreach(AnimateurState.own_series, lambda s: rx.el.option(s, value=s)),
+                    name="series",
+                    font_size="1.1rem",
+                    padding="0.5rem",
+                    min_height="2.75rem",
+                    custom_attrs=tid("own-claim-series", **{"aria-label": "Série"}),
+                ),
+                rx.input(
+                    name="carton",
+                    type="number",
+                    min=1,
+                    placeholder="N° du carton",
+                    size="3",
+                    width="9rem",
+                    custom_attrs=tid("own-claim-carton", **{"aria-label": "Numéro du carton"}),
+                ),
+                rx.button(
+                    "Vérifier l'annonce",
+                    type="submit",
+                    size="3",
+                    font_weight="700",
+                    font_size="1.2rem",
+                    custom_attrs=tid("own-claim-submit"),
+                ),
+                wrap="wrap",
+                gap="0.5rem",
+            ),
+            on_submit=AnimateurState.own_claim,
+            reset_on_submit=True,
+        ),
     )
 
 

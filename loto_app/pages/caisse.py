@@ -23,6 +23,7 @@ from loto_app.components.signin import sign_in_form
 from loto_app.components.ui import big_button, page_shell, tid
 from loto_app.domain.till import DESK_QR_PREFIX
 from loto_app.live.states.caisse import CaisseState, SaleLine, TicketLine, TotalLine
+from loto_app.pages.caisse_own import own_sale
 from loto_app.pages.caisse_printed import printed_sale
 
 TITLE = "Loto — caisse"
@@ -316,6 +317,7 @@ def _sell_forms() -> rx.Component:
             testid="sell-paper",
         ),
         printed_sale(),
+        own_sale(),
     )
 
 

@@ -221,6 +221,54 @@ def _hors_liste() -> rx.Component:
     )
 
 
+def _own() -> rx.Component:
+    """The association's own cartons (no code printed by the app): the série and the number."""
+    field = {"size": "3", "font_size": "1.3rem", "width": "100%"}
+    return rx.cond(
+        C.own_series.length() > 0,
+        section(
+            "Carton de l'association (sans code)",
+            rx.text(
+                "Un carton qui n'a pas été imprimé par l'application : sa série et son numéro."
+            ),
+            rx.form(
+                rx.vstack(
+                    rx.el.label("Série", html_for="controle-own-series", font_weight="700"),
+                    rx.el.select(
+                        rx.foreach(C.own_series, lambda s: rx.el.option(s, value=s)),
+                        id="controle-own-series",
+                        name="series",
+                        custom_attrs=tid("controle-own-series"),
+                        font_size="1.3rem",
+                        padding="0.5rem",
+                        width="100%",
+                        min_height="3rem",
+                    ),
+                    rx.el.label("N° du carton", html_for="controle-own-carton", font_weight="700"),
+                    rx.input(
+                        id="controle-own-carton",
+                        name="carton",
+                        type="number",
+                        min=1,
+                        input_mode="numeric",
+                        custom_attrs=tid("controle-own-carton"),
+                        **field,
+                    ),
+                    big_button(
+                        "Vérifier l'annonce", "controle-own-submit", type="submit", width="100%"
+                    ),
+                    spacing="2",
+                    width="100%",
+                ),
+                on_submit=C.check_own,
+                reset_on_submit=True,
+                width="100%",
+            ),
+            testid="controle-own-section",
+        ),
+    )
+
+
 def _checking() -> rx.Component:
     return rx.vstack(
         _where(),
@@ -251,6 +299,7 @@ def _checking() -> rx.Component:
             testid="controle-check-section",
         ),
         _hors_liste(),
+        _own(),
         rx.button(
             "Se déconnecter",
             on_click=C.logout,

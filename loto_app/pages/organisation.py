@@ -22,6 +22,7 @@ from loto_app.live.states.organisation_staff import EveningStaff
 from loto_app.pages import (
     organisation_books,
     organisation_media,
+    organisation_own,
     organisation_records,
     organisation_setup,
     organisation_staff,
@@ -203,6 +204,7 @@ def _signed_in() -> rx.Component:
         ),
         organisation_setup.edit_program(),
         organisation_media.media(),
+        organisation_own.own_cartons(),
         _links(),
         _screens(),
         organisation_staff.animateur_secret(),

@@ -188,7 +188,8 @@ def _blocks(r: EveningReport) -> list[tuple[str, Sequence[str], list[Sequence[An
         for line in (paper.lines if paper else ())
     ]
     refus = [
-        (when(x.at), x.where, x.carton_no, x.label, x.by) for x in (paper.refusals if paper else ())
+        (when(x.at), x.where, x.carton or x.carton_no, x.label, x.by)
+        for x in (paper.refusals if paper else ())
     ]
     cloture: list[Sequence[Any]] = [
         ("Soirée close", "oui" if r.closed_at else "non"),
@@ -203,7 +204,7 @@ def _blocks(r: EveningReport) -> list[tuple[str, Sequence[str], list[Sequence[An
             when(c.at),
             c.stage_label,
             c.player_name,
-            c.carton_no,
+            c.carton or c.carton_no,
             "" if c.number is None else c.number,
             c.verdict_label,
             c.via_label,
@@ -656,7 +657,7 @@ class _Doc:
                         c.no,
                         c.stage_label,
                         c.player_name,
-                        c.carton_no,
+                        c.carton or c.carton_no,
                         "" if c.number is None else c.number,
                         c.verdict_label + (f" → décision : {c.decided}" if c.decided else ""),
                         c.via_label,
@@ -776,7 +777,13 @@ class _Doc:
             ("LEFT", *("RIGHT",) * 6),
         )
         self.para(
-            "Chaque carton imprimé est compté : vendu, offert, annulé ou invendu."
+            (
+                "Les lignes « Série … » sont les cartons de l'association (non imprimés par "
+                "l'application), enregistrés avant la soirée. "
+                if any(x.series for x in p.lines)
+                else ""
+            )
+            + "Chaque carton imprimé est compté : vendu, offert, annulé ou invendu."
             if p.balanced
             else "ÉCART : des cartons imprimés ne sont ni vendus, ni offerts, ni annulés, "
             "ni invendus.",
@@ -787,7 +794,10 @@ class _Doc:
             self.heading(f"Cartons refusés ({len(p.refusals)})", 10)
             self.table(
                 ("Heure", "Où", "Carton", "Motif"),
-                [(hour(x.at), x.where, x.carton_no or "?", x.label) for x in p.refusals],
+                [
+                    (hour(x.at), x.where, x.carton or x.carton_no or "?", x.label)
+                    for x in p.refusals
+                ],
                 (20, 24, 20, 122),
                 8,
             )

@@ -1,6 +1,8 @@
 """The paper cartons of the série, reconciled (what a treasurer and an inspector count at the end
 of the evening): per kind, the cartons printed on paper (in advance for the desk, or for a paper
 player at the sale), sold, given (a consolation), cancelled (their sale refunded) and unsold;
+the association's own cartons (domain/own_cartons.py) the same way, a line per own série
+(registered in advance: `printed` = registered);
 and what was refused and counted: a carton sold twice or unknown at the desk, a carton of
 another série (or with a wrong code) or one nobody holds presented at the control desk.
 
@@ -15,6 +17,7 @@ from datetime import datetime
 from typing import Any
 
 from loto_app.domain import events as ev
+from loto_app.domain.own_cartons import OWN_BASE, carton_label, is_own
 from loto_app.domain.program import Kind, carton_kind_label
 from loto_app.domain.verdicts import Verdict
 
@@ -31,13 +34,14 @@ class PaperLine:
     """The paper cartons of one kind. `printed` = `sold` + `given` + `cancelled` + `unsold`."""
 
     kind: str
-    kind_label: str
+    kind_label: str  # an own série's: « Série ROUGE (classique) »
     printed: int
     in_advance: int  # of them, printed in advance for the desk
     sold: int
     given: int  # consolation cartons (a lost tie-break, a decision)
     cancelled: int
     unsold: int
+    series: str = ""  # an own série's name ("" for the app's cartons)
 
     @property
     def balanced(self) -> bool:
@@ -54,6 +58,7 @@ class Refusal:
     carton_no: int
     why: str  # a key of REFUSAL_LABELS
     by: str = ""
+    carton: str = ""  # how the carton is named (« ROUGE n° 347 » for an own série's)
 
     @property
     def label(self) -> str:
@@ -94,6 +99,7 @@ def reconcile(entries: Iterable[tuple[int, datetime, ev.Event]], series: str) ->
     cancelled_purchases: set[int] = set()
     owner: dict[int, int] = {}  # carton -> purchase
     refusals: list[Refusal] = []
+    own_series: dict[int, str] = {}
     for _, at, e in entries:
         match e:
             case ev.PlayerJoined():
@@ -103,6 +109,11 @@ def reconcile(entries: Iterable[tuple[int, datetime, ev.Event]], series: str) ->
                     kind_of[no] = e.kind
             case ev.PaperPrinted():
                 in_advance.update(e.carton_nos)
+            case ev.OwnCartonsRegistered():
+                own_series[e.base] = e.series
+                for no, _ in e.cartons:
+                    kind_of[e.base + no] = e.kind
+                    in_advance.add(e.base + no)
             case ev.CartonsSold():
                 purchases[e.purchase_no] = e
                 for no in e.carton_nos:
@@ -122,11 +133,16 @@ def reconcile(entries: Iterable[tuple[int, datetime, ev.Event]], series: str) ->
                     refusals.append(Refusal(at, "contrôle", e.carton_no, "nobody"))
             case _:
                 pass
-    counts: dict[str, dict[str, Any]] = {}
+    refusals = [
+        Refusal(r.at, r.where, r.carton_no, r.why, r.by, carton_label(r.carton_no, own_series))
+        for r in refusals
+    ]
+    counts: dict[tuple[str, str], dict[str, Any]] = {}
 
-    def line(kind: str) -> dict[str, Any]:
+    def line(kind: str, no: int) -> dict[str, Any]:
+        series = own_series.get(no - no % OWN_BASE, "") if is_own(no) else ""
         return counts.setdefault(
-            kind,
+            (series, kind),
             {"printed": 0, "in_advance": 0, "sold": 0, "given": 0, "cancelled": 0, "unsold": 0},
         )
 
@@ -135,7 +151,7 @@ def reconcile(entries: Iterable[tuple[int, datetime, ev.Event]], series: str) ->
         if origin.get(p.player_id) == "paper":
             paper_cartons.update(p.carton_nos)
     for no in sorted(paper_cartons):
-        c = line(kind_of.get(no, "?"))
+        c = line(kind_of.get(no, "?"), no)
         c["printed"] += 1
         c["in_advance"] += no in in_advance
         p = purchases.get(owner.get(no, 0))
@@ -149,7 +165,14 @@ def reconcile(entries: Iterable[tuple[int, datetime, ev.Event]], series: str) ->
             c["sold"] += 1
     order = [k.value for k in Kind]
     lines = tuple(
-        PaperLine(kind, carton_kind_label(kind), **counts[kind])
-        for kind in sorted(counts, key=lambda k: order.index(k) if k in order else 99)
+        PaperLine(kind, _label(kind, series), **counts[(series, kind)], series=series)
+        for series, kind in sorted(
+            counts, key=lambda k: (k[0], order.index(k[1]) if k[1] in order else 99)
+        )
     )
     return Reconciliation(series, lines, tuple(refusals))
+
+
+def _label(kind: str, series: str) -> str:
+    label = carton_kind_label(kind)
+    return f"Série {series} ({label.lower()})" if series else label

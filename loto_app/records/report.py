@@ -23,6 +23,7 @@ from sqlmodel import Session, select
 
 from loto_app.domain import commitment as draws
 from loto_app.domain import events as ev
+from loto_app.domain.own_cartons import carton_label
 from loto_app.domain.program import KIND_LABELS, Kind, Program
 from loto_app.domain.serial import lot_ticket_code
 from loto_app.domain.settings_catalog import BY_NAME as SETTING_SPECS
@@ -147,6 +148,7 @@ class ClaimLine:
     via: str
     via_label: str
     decided: str = ""  # the verdict a decision of the association gave instead (French)
+    carton: str = ""  # how the carton is named (« ROUGE n° 347 »: an own série's)
 
 
 @dataclass(frozen=True, slots=True)
@@ -537,6 +539,7 @@ def claim_lines(
     """The claims of a game, in order, with their verdicts in French (and the verdict a
     decision of the association gave instead, if any)."""
     entries = list(entries)
+    own = {e.base: e.series for _, _, e in _of(entries, ev.OwnCartonsRegistered)}
     decided = {
         e.claim_no: _verdict_label(e.verdict)
         for _, _, e in _of(entries, ev.VerdictOverturned)
@@ -559,6 +562,7 @@ def claim_lines(
             e.via,
             VIA_LABELS.get(e.via, e.via),
             decided.get(e.claim_no, ""),
+            carton_label(e.carton_no, own),
         )
         for _, at, e in _of(entries, ev.ClaimMade)
         if e.game == game

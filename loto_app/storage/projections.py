@@ -420,6 +420,7 @@ RECORD_ONLY: frozenset[type[ev.Event]] = frozenset(
         ev.PaperPrinted,  # (the cartons: `CartonsPrinted`; the reconciliation reads the log)
         ev.PaperCartonRefused,
         ev.LinesTyped,  # (a carton in no list: the lines typed, read from the log)
+        ev.OwnCartonsRegistered,  # (the engine and the reconciliation read the log)
         ev.StageLapsed,  # (a jackpot not won in time: the report reads it in the log)
         ev.SuddenDeathBall,  # (the mort subite's balls: the procès-verbal reads them there)
     }

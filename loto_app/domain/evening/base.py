@@ -10,6 +10,7 @@ from loto_app.domain import events as ev
 from loto_app.domain.evening.checks import is_int
 from loto_app.domain.evening.state import BALLS, Game, GameStatus, IssuedCarton, Purchase
 from loto_app.domain.events import LotTicket
+from loto_app.domain.own_cartons import carton_label
 from loto_app.domain.program import (
     DrawSource,
     Kind,
@@ -67,6 +68,10 @@ class EveningCore:
         self.stock: dict[Kind, list[int]] = {k: [] for k in Kind}  # unsold units, in order
         # units printed on paper in advance, not sold yet (the desk sells them by number)
         self.paper_stock: dict[Kind, list[int]] = {k: [] for k in Kind}
+        # the association's own cartons (domain/own_cartons.py): their engine numbers, and the
+        # name of each own série by its base
+        self.own_cartons: set[int] = set()
+        self.own_series: dict[int, str] = {}
         self.games: list[Game] = []
         self.pause: ev.PauseStarted | None = None  # the entracte in course (between games)
         self.lot_photos: dict[str, str] = {}  # lot_key(description) -> picture digest
@@ -99,6 +104,11 @@ class EveningCore:
         """Who holds a carton (None when unsold)."""
         p = self.purchase_of.get(carton_no)
         return p.player_id if p else None
+
+    def carton_label(self, carton_no: int) -> str:
+        """How screens and records name a carton: « 12 », or « ROUGE n° 347 » for one of the
+        association's own (its série and printed number)."""
+        return carton_label(carton_no, self.own_series)
 
     def player_cartons(self, player_id: str) -> list[IssuedCarton]:
         """A player's cartons, in number order."""

@@ -13,6 +13,7 @@ from loto_app.domain.cartons import (
 )
 from loto_app.domain.evening.base import EveningCore
 from loto_app.domain.evening.state import BALLS, GameStatus
+from loto_app.domain.own_cartons import is_own
 from loto_app.domain.till import (
     SaleStatus,
 )
@@ -122,7 +123,9 @@ class Invariants(EveningCore):
 
     def check_invariants(self) -> None:
         """Raise AssertionError if the state breaks a rule (used by the tests)."""
-        assert sorted(self.cartons) == list(range(1, len(self.cartons) + 1)), "carton numbering"
+        app = sorted(n for n in self.cartons if n not in self.own_cartons)
+        assert app == list(range(1, len(app) + 1)), "carton numbering"
+        assert all(is_own(n) for n in self.own_cartons), "own cartons apart"
         for c in self.cartons.values():
             (validate_maxi if KINDS[c.kind].grid is Grid.MAXI else validate_classic)(c.carton)
             assert c.no in self.units[c.unit]

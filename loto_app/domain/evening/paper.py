@@ -85,16 +85,7 @@ class PaperMoves(EveningCore):
             raise err.InvalidSale(
                 f"{cartons!r:.40} cartons", "Scannez ou tapez les cartons vendus."
             )
-        joining = player_id not in self.players
-        if joining:
-            if not isinstance(player_id, str) or not 1 <= len(player_id) <= 64:
-                raise err.InvalidArgument(f"player id {player_id!r:.20}")
-            name = clean_name(name)
-        elif self.origins.get(player_id) != "paper":
-            raise err.InvalidSale(
-                f"printed cartons for {self.origins.get(player_id)} player {player_id}",
-                "Les cartons imprimés se vendent aux joueurs sans téléphone.",
-            )
+        joining, name = self._paper_buyer(player_id, name)
         refused: list[ev.PaperCartonRefused] = []
         units: list[int] = []
         for no, code in cartons:
@@ -122,6 +113,38 @@ class PaperMoves(EveningCore):
                 )
             else:
                 units.append(c.unit)
+        return self._sell_paper_units(
+            player_id, name, joining, offer, units, refused, method, seller
+        )
+
+    def _paper_buyer(self, player_id: str, name: str) -> tuple[bool, str]:
+        """A paper sale's buyer: (new player?, their name cleaned)."""
+        joining = player_id not in self.players
+        if joining:
+            if not isinstance(player_id, str) or not 1 <= len(player_id) <= 64:
+                raise err.InvalidArgument(f"player id {player_id!r:.20}")
+            name = clean_name(name)
+        elif self.origins.get(player_id) != "paper":
+            raise err.InvalidSale(
+                f"printed cartons for {self.origins.get(player_id)} player {player_id}",
+                "Les cartons imprimés se vendent aux joueurs sans téléphone.",
+            )
+        return joining, name
+
+    def _sell_paper_units(
+        self,
+        player_id: str,
+        name: str,
+        joining: bool,
+        offer: int,
+        units: list[int],
+        refused: list[ev.PaperCartonRefused],
+        method: str,
+        seller: str,
+    ) -> list[ev.Event]:
+        """The sale of paper units checked one by one (`sell_printed`, `sell_own`): the
+        refusals alone when there is one, else the units sold as the offer says."""
+        o = self.offer(offer)
         if refused:
             events: list[ev.Event] = []
             for r in refused:
@@ -155,7 +178,7 @@ class PaperMoves(EveningCore):
 
     def _print(self, kind: Kind, rng: random.Random, wanted: int = 1) -> ev.CartonsPrinted:
         """Number new cartons of the série (not applied)."""
-        first = len(self.cartons) + 1
+        first = len(self.cartons) - len(self.own_cartons) + 1  # (own cartons apart)
         if KINDS[kind].grid is Grid.MAXI:
             grids = [generate_maxi(rng) for _ in range(wanted)]
             return ev.CartonsPrinted(

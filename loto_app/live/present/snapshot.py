@@ -85,7 +85,7 @@ def decision_text(e: Evening, d: ev.Event) -> str:
     reason = getattr(d, "reason", "")
     match d:
         case ev.CartonReinstated():
-            what = f"le carton {d.carton_no} ({_name(e, d.player_id)}) est rétabli"
+            what = f"le carton {e.carton_label(d.carton_no)} ({_name(e, d.player_id)}) est rétabli"
         case ev.VerdictOverturned():
             claim = e.games[d.game].claim(d.claim_no)
             who = _name(e, claim.player_id if claim else None)
@@ -101,6 +101,12 @@ def decision_text(e: Evening, d: ev.Event) -> str:
         case _:
             what = "décision"
     return f"Décision de {by} : {what}. Motif : {reason}"
+
+
+def _numbered(e: Evening, carton_no: int) -> str:
+    """« n° 12 » for the app's carton, « ROUGE n° 347 » for an own série's."""
+    label = e.carton_label(carton_no)
+    return label if label != str(carton_no) else f"n° {carton_no}"
 
 
 def _name(e: Evening, player_id: str | None) -> str:
@@ -182,12 +188,12 @@ def _announcement(e: Evening, g: Game | None) -> tuple[str, str]:
                     )
                 return (
                     f"Dernier carton en jeu\u00a0: {_name(e, x.player_id)} "
-                    f"(carton {x.carton_no}) gagne\u202f!",
+                    f"(carton {e.carton_label(x.carton_no)}) gagne\u202f!",
                     "check",
                 )
             case ev.ClaimMade() if x.game == g.index:
                 who = _name(e, x.player_id)
-                ct = f"carton {x.carton_no}" if x.unit_nos else HORS_LISTE
+                ct = f"carton {e.carton_label(x.carton_no)}" if x.unit_nos else HORS_LISTE
                 stage = g.spec.stages[x.stage]
                 word = CLAIM_WORDS[stage.pattern]
                 if x.verdict == Verdict.VALID:
@@ -399,7 +405,9 @@ def claim_readback(
                     for n in row
                 ]
             )
-            labels.append(f"{_name(e, c.player_id)} — carton n° {no}" if len(tied) > 1 else "")
+            labels.append(
+                f"{_name(e, c.player_id)} — carton {_numbered(e, no)}" if len(tied) > 1 else ""
+            )
     if len(tied) > 1:
         names = " et ".join(dict.fromkeys(_name(e, c.player_id) for c in tied))
         # (several winning cartons of one player are no ex aequo: one entry per player)
@@ -421,7 +429,7 @@ def claim_readback(
         "readback_labels": labels,
         "readback_title": f"Contrôle — {HORS_LISTE}"
         if not claim.unit_nos
-        else f"Contrôle — carton n° {claim.carton_no}"
+        else f"Contrôle — carton {_numbered(e, claim.carton_no)}"
         + (" (carton papier)" if paper and claim.player_id else ""),
         "readback_caption": f"{who} — {stage.label} sur le {claim.number} : "
         + HALL_VERDICTS[verdict],
@@ -461,7 +469,7 @@ def _claim_rows(e: Evening, g: Game) -> list[dict[str, Any]]:
             {
                 "no": c.claim_no,
                 "name": _name(e, c.player_id),
-                "carton": c.carton_no if c.unit_nos else "hors liste",
+                "carton": e.carton_label(c.carton_no) if c.unit_nos else "hors liste",
                 "number": c.number or 0,
                 "stage": stage.label,
                 "verdict": verdict.value,

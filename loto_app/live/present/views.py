@@ -220,7 +220,7 @@ VERDICT_KIND = {
 }
 
 
-def verdict_text(verdict: str, carton_no: int, number: int | None, stage: str = "") -> str:
+def verdict_text(verdict: str, carton_no: int | str, number: int | None, stage: str = "") -> str:
     """What the player reads after a claim (`stage`: the stage it was judged on)."""
     v = Verdict(verdict)
     if v is Verdict.VALID:

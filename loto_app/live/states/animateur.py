@@ -19,8 +19,15 @@ import reflex as rx
 from loto_app.domain import events as ev
 from loto_app.domain.engine import Evening
 from loto_app.domain.errors import InvalidProgram, NotInTie
+from loto_app.domain.own_cartons import MAX_OWN_NO
 from loto_app.domain.verdicts import Verdict
-from loto_app.limits import MAX_CARTON_NO, MAX_CODE, MAX_PAUSE_MESSAGE, MAX_PAUSE_MINUTES
+from loto_app.limits import (
+    MAX_CARTON_NO,
+    MAX_CODE,
+    MAX_PAUSE_MESSAGE,
+    MAX_PAUSE_MINUTES,
+    MAX_SERIES,
+)
 from loto_app.live.input.disputes import (
     decision_move,
     read_decision,
@@ -76,6 +83,7 @@ class AnimateurState(ScreenPairing, StaffSession, rx.State):
     typed_hint: str = ""
     typed_verdict: str = ""
     typed_verdict_kind: str = ""
+    own_series: list[str] = []  # the association's own séries (a claim checked by number)
     dispute_claim: int = 0  # the claim whose "Réclamation / litige" form is open (0: none)
     dispute_message: str = ""
     # the occasional form open on the tablet (`PANELS`; "": none): the main column keeps the
@@ -109,6 +117,7 @@ class AnimateurState(ScreenPairing, StaffSession, rx.State):
 
     async def _entered(self, member: StaffMember) -> None:
         lv = await registry.live(self._evening_id)
+        self.own_series = sorted(lv.evening.own_series.values())
         sid = self.router.session.session_id
         await broadcast.enter(sid, self._evening_id, staff=True)
         await broadcast.send_snapshot(sid, lv)
@@ -386,5 +395,27 @@ class AnimateurState(ScreenPairing, StaffSession, rx.State):
 
     def _typed_refused(self, text: str) -> None:
         self.typed_verdict, self.typed_verdict_kind = text, "false"
+
+    @rx.event
+    async def own_claim(self, form_data: dict):
+        """The control desk: a claim on one of the association's own cartons, checked by its
+        série and number alone (no check code), with the same verdicts."""
+        try:
+            data = form(form_data)
+            series = as_text(data.get("series", ""), "series", MAX_SERIES)
+            no = as_int(data.get("carton"), 1, MAX_OWN_NO, "carton")
+        except BadInput as exc:
+            self._refused("own_claim", exc)
+            self.message = "Choisissez la série et tapez le numéro du carton."
+            return
+        events = await self._play("own_claim", lambda e: e.own_claim(series, no))
+        claims = [x for x in events or () if isinstance(x, ev.ClaimMade)]
+        if claims:
+            e = (await registry.live(self._evening_id, fresh=False)).evening
+            c = claims[-1]
+            who = e.players.get(c.player_id or "", "carton non vendu")
+            label = e.carton_label(c.carton_no)
+            self.paper_verdict = f"{verdict_text(c.verdict, label, c.number)} ({who})"
+            self.paper_verdict_kind = VERDICT_KIND[Verdict(c.verdict)]
 
     # ------------------------------------------------------------------ helpers

@@ -25,6 +25,7 @@ import reflex as rx
 from loto_app.domain import events as ev
 from loto_app.domain.engine import Evening
 from loto_app.domain.errors import LotoError, PendingOrder
+from loto_app.domain.own_cartons import OWN_BASE, is_own
 from loto_app.domain.program import KIND_LABELS, Kind
 from loto_app.domain.till import (
     DESK_METHODS,
@@ -125,6 +126,7 @@ class CaisseState(StaffSession, rx.State):
     refunded: str = ""
     pending: str = ""
     sold_cartons: int = 0
+    own_series: list[str] = []  # the association's own séries (sold by number)
     by_seller: list[TotalLine] = []
     by_kind: list[TotalLine] = []
     by_method: list[TotalLine] = []
@@ -210,6 +212,7 @@ class CaisseState(StaffSession, rx.State):
         self.by_method = [
             TotalLine(METHOD_LABELS.get(k, k), euros(v)) for k, v in sorted(t.by_method.items())
         ]
+        self.own_series = sorted(e.own_series.values())
         self.till_closed = e.till_closed_by is not None
         self.till_closed_by = e.till_closed_by or ""
         tickets = []
@@ -598,9 +601,21 @@ def _line(e: Evening, s, names: dict[str, str]) -> SaleLine:
         + (f" ({s.cancel_reason})" if s.cancel_reason else ""),
         pending=s.status is SaleStatus.PENDING,
         cancelled=s.status is SaleStatus.CANCELLED,
-        cartons=_ranges(nos),
+        cartons=named_ranges(e, nos),
         code=desk_code(s.player_id),
     )
+
+
+def named_ranges(e: Evening, nos: tuple[int, ...] | list[int]) -> str:
+    """Carton numbers as the vendeur reads them out, an own série's named: '13 à 18, ROUGE
+    345 à 347' (domain/own_cartons.py)."""
+    app = [n for n in nos if not is_own(n)]
+    parts = [_ranges(app)] if app else []
+    for base, name in sorted(e.own_series.items()):
+        own = [n - base for n in nos if n - base in range(1, OWN_BASE)]
+        if own:
+            parts.append(f"{name} {_ranges(own)}")
+    return ", ".join(parts)
 
 
 def _ranges(nos: tuple[int, ...] | list[int]) -> str:

@@ -16,6 +16,7 @@ from typing import ClassVar
 import reflex as rx
 
 from loto_app.domain import events as ev
+from loto_app.domain.own_cartons import MAX_OWN_NO
 from loto_app.domain.verdicts import Verdict
 from loto_app.limits import MAX_CARTON_NO, MAX_CODE, MAX_SERIES
 from loto_app.live.input.guards import BadInput, as_int, as_text, form
@@ -53,6 +54,7 @@ class ControleState(StaffSession, ReadBack, rx.State):
     # a carton in no list: how many lines the claim is typed as now, and the hint saying so
     typed_needed: int = 0
     typed_hint: str = ""
+    own_series: list[str] = []  # the association's own séries (checked by number alone)
 
     # ------------------------------------------------------------------ sign-in
 
@@ -61,6 +63,7 @@ class ControleState(StaffSession, ReadBack, rx.State):
         self.message = ""
         self._forget()
         lv = await registry.live(self._evening_id)
+        self.own_series = sorted(lv.evening.own_series.values())
         sid = self.router.session.session_id
         await broadcast.enter(sid, self._evening_id)
         await broadcast.send_snapshot(sid, lv)
@@ -189,6 +192,47 @@ class ControleState(StaffSession, ReadBack, rx.State):
         self.verdict_kind = VERDICT_KIND[Verdict(c.verdict)]
         for key, value in claim_readback(e, e.games[c.game], c).items():
             setattr(self, key, value)
+
+    @rx.event
+    async def check_own(self, form_data: dict):
+        """A claim on one of the association's own cartons (no check code printed by the app):
+        its série (`series`) and its number (`carton`), judged as any paper carton."""
+        try:
+            data = form(form_data)
+            series = as_text(data.get("series", ""), "series", MAX_SERIES)
+            no = as_int(data.get("carton"), 1, MAX_OWN_NO, "carton")
+            if not series:
+                raise BadInput("no series")
+        except BadInput as exc:
+            self._refused("check_own", exc)
+            self._forget()
+            self.message = "Choisissez la série et tapez le numéro du carton."
+            return
+        if not await self._signed_in_now("check_own"):
+            return
+        events = await self._play(
+            "check_own", lambda e: e.own_claim(series, no), checked=True, say=self._carton_refused
+        )
+        await self._show_own_claim(events)
+
+    async def _show_own_claim(self, events: list[ev.Event] | None) -> None:
+        """The verdict and read-back of an own carton's claim (as `check_carton` shows them)."""
+        claims = [x for x in events or () if isinstance(x, ev.ClaimMade)]
+        if not claims:
+            return
+        c = claims[-1]
+        e = (await registry.live(self._evening_id, fresh=False)).evening
+        who = e.players.get(c.player_id or "", "carton non vendu")
+        label = e.carton_label(c.carton_no)
+        self.message = ""
+        self.verdict = f"{who} — {verdict_text(c.verdict, label, c.number)}"
+        self.verdict_kind = VERDICT_KIND[Verdict(c.verdict)]
+        grid = claim_readback(e, e.games[c.game], c) if c.carton_no in e.cartons else None
+        if grid is None or c.verdict in (Verdict.WRONG_SERIES, Verdict.NOT_IN_GAME):
+            self._forget_grid()
+            return
+        for name, value in grid.items():
+            setattr(self, name, value)
 
     @rx.event
     def clear(self):

@@ -227,7 +227,7 @@ class EveningBooks(OrganisationState):
             for x in lines
         ]
         self.paper_refusals = [
-            f"{local_time(r.at):%H:%M} · carton {r.carton_no or '?'} : {r.label}"
+            f"{local_time(r.at):%H:%M} · carton {r.carton or r.carton_no or '?'} : {r.label}"
             for r in (p.refusals if p else ())
         ][-30:]
         self.paper_balanced = p.balanced if p else True

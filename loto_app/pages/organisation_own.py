@@ -1,0 +1,241 @@
+"""`/organisation`, the association's own cartons (`OwnCartons`,
+live/states/organisation_own.py): a CSV file imported (read by assets/own_csv.js) or one carton
+typed, in an own série named by the organiser; what is registered; every problem of a file
+refused, by its line."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from loto_app.components.form import section
+from loto_app.components.palette import FIELD_LINE, MUTED, SUCCESS, step
+from loto_app.components.ui import tid
+from loto_app.domain.own_cartons import MAX_SERIES_NAME
+from loto_app.live.states.organisation_own import OwnCartons
+
+OWN = OwnCartons
+FIELD = {"size": "3", "font_size": "1.1rem"}
+SELECT = {
+    "font_size": "1.1rem",
+    "padding": "0.5rem",
+    "min_height": "2.75rem",
+    "border": f"1px solid {FIELD_LINE}",
+    "border_radius": "0.4rem",
+    "background": "white",
+}
+
+
+def _series_fields(prefix: str) -> rx.Component:
+    return rx.flex(
+        rx.vstack(
+            rx.el.label("Nom de la série", html_for=f"{prefix}-series", font_weight="700"),
+            rx.input(
+                id=f"{prefix}-series",
+                name="series",
+                placeholder="ex. ROUGE",
+                max_length=MAX_SERIES_NAME,
+                width="12rem",
+                custom_attrs=tid(f"{prefix}-series", autocapitalize="characters"),
+                **FIELD,
+            ),
+            spacing="1",
+        ),
+        rx.vstack(
+            rx.el.label("Type de carton", html_for=f"{prefix}-kind", font_weight="700"),
+            rx.el.select(
+                rx.foreach(OWN.own_kinds, lambda k: rx.el.option(k["label"], value=k["value"])),
+                id=f"{prefix}-kind",
+                name="kind",
+                custom_attrs=tid(f"{prefix}-kind"),
+                **SELECT,
+            ),
+            spacing="1",
+        ),
+        gap="0.8rem",
+        wrap="wrap",
+    )
+
+
+def _file() -> rx.Component:
+    """The file chosen, read into the form's text area by assets/own_csv.js (outside the form:
+    the file itself is never sent)."""
+    return rx.vstack(
+        rx.el.input(
+            id="own-file",
+            type="file",
+            accept=".csv,.txt,text/csv,text/plain",
+            custom_attrs={"data-own-csv": "", "data-testid": "own-file", "aria-hidden": "true"},
+            tab_index=-1,
+            display="none",
+        ),
+        rx.button(
+            rx.icon("file-up", size=20),
+            "Choisir le fichier CSV…",
+            type="button",
+            variant="soft",
+            size="3",
+            align_self="start",
+            on_click=rx.call_script("document.getElementById('own-file').click()"),
+            custom_attrs=tid("own-file-choose"),
+        ),
+        rx.text(
+            "",
+            custom_attrs={"data-own-csv-status": "", "data-testid": "own-file-status"},
+            aria_live="polite",
+            font_weight="600",
+        ),
+        spacing="2",
+        width="100%",
+        align="stretch",
+    )
+
+
+def _import() -> rx.Component:
+    return rx.vstack(
+        rx.heading("Importer un fichier", as_="h3", size="5"),
+        rx.text(
+            "Un fichier CSV (enregistré depuis un tableur), une ligne par carton : son "
+            "numéro, puis ses 15 numéros dans l'ordre de lecture (les 5 de la 1re ligne, "
+            "de la 2e, de la 3e), séparés par « ; » ou « , ». Une ligne d'en-tête est "
+            "permise. Au plus 600 cartons par fichier.",
+            color=MUTED,
+        ),
+        _file(),
+        rx.form(
+            rx.vstack(
+                _series_fields("own"),
+                rx.el.label(
+                    "Lignes du fichier (ou collez-les ici)", html_for="own-csv", font_weight="700"
+                ),
+                rx.text_area(
+                    id="own-csv",
+                    name="csv",
+                    rows="5",
+                    width="100%",
+                    font_family="monospace",
+                    spell_check=False,
+                    border=f"2px solid {FIELD_LINE}",
+                    placeholder="numero;n1;n2;…\n347;4;12;25;31;60;…",
+                    custom_attrs={"data-own-csv-text": "", "data-testid": "own-csv"},
+                ),
+                rx.button(
+                    "Importer ces cartons",
+                    type="submit",
+                    custom_attrs=tid("own-import"),
+                    **FIELD,
+                ),
+                spacing="2",
+                width="100%",
+                align="stretch",
+            ),
+            on_submit=OWN.import_own,
+        ),
+        spacing="2",
+        width="100%",
+        align="stretch",
+    )
+
+
+def _typed() -> rx.Component:
+    return rx.form(
+        rx.vstack(
+            rx.heading("Ou tapez un carton", as_="h3", size="5"),
+            _series_fields("own-one"),
+            rx.flex(
+                rx.vstack(
+                    rx.el.label("N° du carton", html_for="own-one-no", font_weight="700"),
+                    rx.input(
+                        id="own-one-no",
+                        name="no",
+                        input_mode="numeric",
+                        width="8rem",
+                        custom_attrs=tid("own-one-no"),
+                        **FIELD,
+                    ),
+                    spacing="1",
+                ),
+                rx.vstack(
+                    rx.el.label(
+                        "Ses 15 numéros, ligne par ligne",
+                        html_for="own-one-numbers",
+                        font_weight="700",
+                    ),
+                    rx.input(
+                        id="own-one-numbers",
+                        name="numbers",
+                        placeholder="4 12 25 31 60 …",
+                        width="100%",
+                        custom_attrs=tid("own-one-numbers"),
+                        **FIELD,
+                    ),
+                    spacing="1",
+                    flex="1",
+                    min_width="14rem",
+                ),
+                gap="0.8rem",
+                wrap="wrap",
+                width="100%",
+            ),
+            rx.button(
+                "Enregistrer ce carton",
+                type="submit",
+                variant="outline",
+                custom_attrs=tid("own-add"),
+                **FIELD,
+            ),
+            spacing="2",
+            width="100%",
+            align="stretch",
+        ),
+        on_submit=OWN.add_own,
+        reset_on_submit=False,
+    )
+
+
+def own_cartons() -> rx.Component:
+    """The section: the import, the typed carton, the séries registered, the outcome."""
+    return section(
+        "Cartons de l'association",
+        rx.text(
+            "Les cartons que l'application n'a pas imprimés (achetés à un fournisseur, ou "
+            "réutilisés chaque année) : enregistrez-les dans une série à leur nom (ex. ROUGE), "
+            "distincte de la série de l'application. La caisse les vend par leur numéro, le "
+            "contrôle vérifie une annonce par « ROUGE » et le numéro.",
+            color=MUTED,
+        ),
+        rx.cond(
+            OWN.own_message != "",
+            rx.box(
+                rx.text(
+                    OWN.own_message,
+                    font_weight="800",
+                    font_size="1.1rem",
+                    color=rx.cond(OWN.own_ok, SUCCESS, step("red", 11)),
+                ),
+                rx.cond(
+                    OWN.own_problems.length() > 0,
+                    rx.el.ul(
+                        rx.foreach(OWN.own_problems, lambda p: rx.el.li(p)),
+                        custom_attrs=tid("own-problems"),
+                        padding_left="1.2rem",
+                    ),
+                ),
+                border=rx.cond(OWN.own_ok, f"2px solid {SUCCESS}", f"2px solid {step('red', 9)}"),
+                border_radius="0.5rem",
+                padding="0.7rem",
+                custom_attrs=tid("own-message", role="status"),
+            ),
+        ),
+        rx.cond(
+            OWN.own_series.length() > 0,
+            rx.el.ul(
+                rx.foreach(OWN.own_series, lambda s: rx.el.li(s, font_weight="700")),
+                custom_attrs=tid("own-registered"),
+                padding_left="1.2rem",
+            ),
+        ),
+        _import(),
+        _typed(),
+        rx.script(src="/own_csv.js"),
+        testid="org-own",
+    )
