@@ -26,6 +26,7 @@ from loto_app.domain.evening.invariants import Invariants
 from loto_app.domain.evening.marks import MarkMoves
 from loto_app.domain.evening.paper import PaperMoves
 from loto_app.domain.evening.program import ProgramMoves
+from loto_app.domain.evening.remote import Invitation, RemoteMoves
 from loto_app.domain.evening.sales import SalesMoves
 from loto_app.domain.evening.state import (
     BALLS,
@@ -65,6 +66,7 @@ __all__ = [
     "Evening",
     "Game",
     "GameStatus",
+    "Invitation",
     "IssuedCarton",
     "Purchase",
     "Tie",
@@ -74,6 +76,7 @@ __all__ = [
 
 class Evening(
     SalesMoves,
+    RemoteMoves,
     PaperMoves,
     DrawMoves,
     ClaimMoves,

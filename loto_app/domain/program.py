@@ -9,6 +9,7 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
+from loto_app.domain import remote
 from loto_app.domain.carton_kinds import KINDS, Grid, Kind
 from loto_app.domain.errors import InvalidProgram
 from loto_app.domain.games import DEFAULT_TYPES, GAME_TYPES, GameType, TieRule
@@ -318,8 +319,13 @@ class Settings:
             with how many numbers each still needs (off by default, like the hint). Marking and
             claiming stay the player's own gestures.
         stream_url: a live-stream link (https) shown above the cartons of remote players.
-        remote_play: players outside the hall may join with the invitation link (off by
-            default: a loto traditionnel is played in a restricted circle, L322-4).
+        remote_play: players outside the hall may join, each with an invitation of their own
+            (off by default: a loto traditionnel is played in a restricted circle, L322-4; the
+            rules of remote play: `domain/remote.py`).
+        remote_cap: at most this many remote players (1 to `remote.MAX_REMOTE_CAP`, required
+            when remote play is on; 0 when off).
+        remote_confirmed: the organiser read the warning on remote play (QE 17-2417, L322-4)
+            and confirmed it (required when remote play is on; recorded with the program).
         free_cartons: a free loto (a retirement home, a school party): cartons ordered on a
             phone are handed at once for nothing, and recorded as "offert".
         last_call_seconds: how long "Pas d'autre quine ?" lasts after the first valid claim
@@ -335,11 +341,14 @@ class Settings:
     one_to_go: bool = False
     stream_url: str = ""
     remote_play: bool = False
+    remote_cap: int = 0
+    remote_confirmed: bool = False
     free_cartons: bool = False
     last_call_seconds: int = DEFAULT_LAST_CALL
     token_source: TokenSource | None = None
 
     def __post_init__(self) -> None:
+        remote.check_settings(self.remote_play, self.remote_cap, self.remote_confirmed)
         lc = self.last_call_seconds
         if not isinstance(lc, int) or isinstance(lc, bool) or not 0 <= lc <= MAX_LAST_CALL:
             raise InvalidProgram(
@@ -430,6 +439,8 @@ class Program:
                 "one_to_go": self.settings.one_to_go,
                 "stream_url": self.settings.stream_url,
                 "remote_play": self.settings.remote_play,
+                "remote_cap": self.settings.remote_cap,
+                "remote_confirmed": self.settings.remote_confirmed,
                 "free_cartons": self.settings.free_cartons,
                 "last_call_seconds": self.settings.last_call_seconds,
                 "token_source": self.settings.token_source.value,  # type: ignore[union-attr]
@@ -450,7 +461,11 @@ class Program:
                 claim_hint=bool(st.get("claim_hint", False)),
                 one_to_go=bool(st.get("one_to_go", False)),
                 stream_url=str(st.get("stream_url", "")),
-                remote_play=bool(st.get("remote_play", False)),
+                # (a program stored before the cap and the confirmation, with the shared
+                # invitation link of then: remote play off, its conditions not met)
+                remote_play=bool(st.get("remote_play", False)) and "remote_cap" in st,
+                remote_cap=st.get("remote_cap", 0),
+                remote_confirmed=bool(st.get("remote_confirmed", False)),
                 free_cartons=bool(st.get("free_cartons", False)),
                 # (programs stored before these settings: 5 s, tokens by the boulier's default)
                 last_call_seconds=st.get("last_call_seconds", DEFAULT_LAST_CALL),

@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from loto_app.domain import remote
 from loto_app.domain.carton_kinds import KINDS
 from loto_app.domain.games import DEFAULT_TYPES, TIE_MEANINGS, TieRule
 from loto_app.domain.patterns import RULES
@@ -159,11 +160,7 @@ def _buying(program: Program) -> Article:
             "numéro d'une partie joue à partir de la partie suivante de son type."
         )
     )
-    paras.append(
-        "Le jeu à distance est ouvert sur invitation des organisateurs."
-        if st.remote_play
-        else "Ce soir, on joue dans la salle uniquement."
-    )
+    paras.append(remote.reglement_article(st.remote_play, st.remote_cap))
     return Article(3, "L'achat des cartons", tuple(paras))
 
 

@@ -152,11 +152,17 @@ def test_free_cartons_remote_play_and_the_tariff_follow_their_settings():
     p = Program("A", (QUINE_DIVISIBLE,), offers=tariff)
     buying = article(p, "L'achat des cartons")
     assert "Tarif classique : 1 carton : 2,50 € ; 4 cartons : 8,50 €." in buying
-    assert "dans la salle uniquement" in buying
+    assert "uniquement dans la salle" in buying and "pas de jeu à distance" in buying
     free = article(p.with_settings(free_cartons=True), "L'achat des cartons")
     assert "cartons sont offerts" in free and "Tarif" not in free
-    remote = article(p.with_settings(remote_play=True), "L'achat des cartons")
-    assert "à distance est ouvert" in remote
+    on = p.with_settings(remote_play=True, remote_cap=12, remote_confirmed=True)
+    remote = article(on, "L'achat des cartons")
+    assert "réservé aux personnes invitées par l'association" in remote
+    assert "valable sur un seul téléphone" in remote
+    assert "dans la limite de 12 joueurs à distance" in remote
+    assert "tirage fait en direct dans la salle" in remote and "sans paiement en ligne" in remote
+    one = article(on.with_settings(remote_cap=1), "L'achat des cartons")
+    assert "dans la limite de 1 joueur à distance." in one
 
 
 def test_without_an_association_name_the_text_says_the_association():
@@ -176,7 +182,9 @@ def programs(draw: st.DrawFn) -> Program:
         tie_method=draw(st.sampled_from(list(TieMethod))),
         claim_hint=draw(st.booleans()),
         one_to_go=draw(st.booleans()),
-        remote_play=draw(st.booleans()),
+        remote_play=(remote := draw(st.booleans())),
+        remote_cap=draw(st.integers(1, 300)) if remote else draw(st.integers(0, 300)),
+        remote_confirmed=remote or draw(st.booleans()),
         free_cartons=draw(st.booleans()),
         last_call_seconds=draw(st.integers(0, 30)),
         token_source=draw(st.sampled_from([None, *TokenSource])),
@@ -219,6 +227,10 @@ def test_every_game_stage_lot_and_setting_of_any_program_is_mentioned(p: Program
     assert ("pas de partage" in text) == (p.settings.tie_method is TieMethod.DRAW)
     assert ("dans le sac" in text) == (p.settings.token_source is TokenSource.BAG)
     assert ("cartons sont offerts" in text) == p.settings.free_cartons
+    cap = p.settings.remote_cap
+    said = f"dans la limite de {cap} joueur{'s' if cap > 1 else ''} à distance."
+    assert (said in text) == p.settings.remote_play
+    assert ("pas de jeu à distance" in text) == (not p.settings.remote_play)
     assert f"« {p.series} »" in text and "Les Amis du Loto" in text
 
 

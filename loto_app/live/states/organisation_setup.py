@@ -64,6 +64,7 @@ from loto_app.live.input.program_form import (
     offer_groups,
     offer_problem,
     priced,
+    remote_cap,
     retyped,
     stage_problem,
     step_of,
@@ -95,6 +96,7 @@ SETTING_DEFAULTS: dict[str, Any] = {
     "stream_url": "",
     "remote_play": False,
     "remote_ack": False,
+    "remote_cap": "",
 }
 
 
@@ -118,7 +120,8 @@ class EveningSetup(OrganisationState):
     key_required: bool = False
     stream_url: str = ""
     remote_play: bool = False
-    remote_ack: bool = False
+    remote_ack: bool = False  # the warning read and confirmed (`Settings.remote_confirmed`)
+    remote_cap: str = ""  # the remote players' cap, as typed
     # Empty until the organisation page loads (`_page_loaded`): Reflex gives every client, each
     # phone included, an instance of every state, and the typical program's drafts were ~10 KB
     # of each phone's server state (bench/state_size.py).
@@ -139,7 +142,6 @@ class EveningSetup(OrganisationState):
     new_code: str = ""
     new_animateur_secret: str = ""
     new_organiser_secret: str = ""
-    new_invitation: str = ""
 
     @rx.var
     def kind_names(self) -> list[str]:
@@ -467,7 +469,6 @@ class EveningSetup(OrganisationState):
         self.new_code = creds.join_code
         self.new_animateur_secret = creds.animateur_secret
         self.new_organiser_secret = creds.organiser_secret
-        self.new_invitation = creds.invitation if program.settings.remote_play else ""
         self.code, self.secret = creds.join_code, creds.organiser_secret
         organiser = StaffMember(0, self.KIND, self.KIND, True)
         await self._enter(creds.evening_id, creds.organiser_secret, organiser)
@@ -475,8 +476,8 @@ class EveningSetup(OrganisationState):
     def _remote_problem(self) -> str:
         if self.remote_play and not self.remote_ack:
             return (
-                "Jeu à distance : cochez la case qui confirme que le lien d'invitation sera "
-                "réservé à un cercle restreint, ou désactivez le jeu à distance."
+                "Jeu à distance\u00a0: lisez l'avertissement et cochez la case de "
+                "confirmation, ou désactivez le jeu à distance."
             )
         return ""
 
@@ -503,6 +504,8 @@ class EveningSetup(OrganisationState):
                 one_to_go=self.one_to_go,
                 stream_url=self.stream_url.strip(),
                 remote_play=self.remote_play,
+                remote_cap=remote_cap(self.remote_cap, self.remote_play),
+                remote_confirmed=self.remote_play and self.remote_ack,
                 free_cartons=self.free_cartons,
                 last_call_seconds=int(self.last_call),
                 token_source=None
@@ -575,7 +578,7 @@ class EveningSetup(OrganisationState):
             return
         log.info("organiser amended the program of evening %s", self._evening_id)
         self.evening_remote = program.settings.remote_play
-        for task in await self._tasks():  # (the invitation link, when remote play is now on)
+        for task in await self._tasks():  # (the invitations, when remote play is now on)
             await task._evening_loaded()
         self._show_program(lv.evening)
         self.form_error = ""
@@ -600,7 +603,9 @@ class EveningSetup(OrganisationState):
         self.auto_marking, self.claim_hint = st.auto_marking, st.claim_hint
         self.one_to_go = st.one_to_go
         self.free_cartons, self.stream_url = st.free_cartons, st.stream_url
-        self.remote_play = self.remote_ack = st.remote_play
+        self.remote_play = st.remote_play
+        self.remote_ack = st.remote_play and st.remote_confirmed
+        self.remote_cap = str(st.remote_cap) if st.remote_cap else ""
 
     def _relock(self, evening: Any) -> None:
         """The games started now are shown as played (the organiser's other changes stay)."""
@@ -641,7 +646,7 @@ class EveningSetup(OrganisationState):
     def _forget_created(self) -> None:
         self.created = False
         self.new_code = self.new_animateur_secret = ""
-        self.new_organiser_secret = self.new_invitation = ""
+        self.new_organiser_secret = ""
 
     # ------------------------------------------------------------------ hooks
 
