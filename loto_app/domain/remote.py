@@ -24,7 +24,6 @@ MAX_INVITATIONS = 1000
 MAX_INVITES_AT_ONCE = 300
 
 NBSP = "\u00a0"  # before ":"
-NNBSP = "\u202f"  # before ";", "!", "?"
 
 #: What the organiser reads before turning remote play on (the form shows it; the confirmation
 #: box under it is the `remote_confirmed` setting).
@@ -41,7 +40,7 @@ WARNING_LINES = (
     "Ouvrir le jeu à distance se fait donc sous votre responsabilité, et seulement ancré à "
     f"la salle{NBSP}: des personnes invitées par l'association (une invitation chacune, "
     "valable sur un seul téléphone), en nombre limité, qui jouent pendant la soirée, sur le "
-    "tirage fait en direct dans la salle. Aucun paiement en ligne{NNBSP}: la caisse confirme "
+    f"tirage fait en direct dans la salle. Aucun paiement en ligne{NBSP}: la caisse confirme "
     "chaque règlement à la main.",
 )
 CONFIRM_LABEL = (

@@ -226,13 +226,9 @@ def _remote_fields() -> rx.Component:
         rx.cond(
             F.remote_play,
             rx.vstack(
-                rx.callout(
-                    rx.vstack(
-                        rx.text(WARNING_TITLE, font_weight="700", font_size="1.15rem"),
-                        *(rx.text(line) for line in REMOTE_WARNING),
-                        spacing="2",
-                    ),
-                    icon="triangle_alert",
+                rx.callout.root(
+                    rx.callout.text(WARNING_TITLE, font_weight="700", font_size="1.15rem"),
+                    *(rx.callout.text(line) for line in REMOTE_WARNING),
                     color_scheme="orange",
                     size="3",
                     custom_attrs=tid("org-remote-warning", role="note"),

@@ -13,7 +13,7 @@ from loto_app.domain import events as ev
 from loto_app.domain.engine import Evening
 from loto_app.domain.errors import InvalidProgram
 from loto_app.domain.program import Program, Settings, demo_program
-from loto_app.domain.remote import MAX_REMOTE_CAP, WARNING_LINES
+from loto_app.domain.remote import CONFIRM_LABEL, LIVE_ONLY, MAX_REMOTE_CAP, WARNING_LINES
 
 
 def remote_program(cap: int = 3) -> Program:
@@ -55,6 +55,8 @@ def test_a_program_stored_with_the_old_shared_link_loads_with_remote_play_off():
 
 def test_the_warning_cites_the_answer_and_the_conditions_of_l322_4():
     text = " ".join(WARNING_LINES)
+    for said in (*WARNING_LINES, CONFIRM_LABEL, LIVE_ONLY):
+        assert "{" not in said and " :" not in said and " ;" not in said, said
     for words in (
         "17-2417",
         "20 janvier 2026",
