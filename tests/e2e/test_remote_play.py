@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
+from axe_check import blocking_violations, describe
 from playwright.sync_api import expect
 
 from loto_app.domain.program import demo_program
@@ -136,6 +137,8 @@ def test_remote_play_warning_cap_and_invitations_used_once(
         refused = intruder.get_by_test_id("join-message")
         expect(refused).to_contain_text("déjà servi sur un autre téléphone", timeout=WAIT_MS)
         shot(intruder, results_dir, "phone-invitation-used-360x740")
+        found = blocking_violations(intruder)
+        assert not found, describe(found)
         # the invited player's own phone comes back with it
         marie.goto(links[0])
         expect(marie.get_by_text("Bonjour Marie !")).to_be_visible(timeout=WAIT_MS)
@@ -158,6 +161,8 @@ def test_remote_play_warning_cap_and_invitations_used_once(
         expect(org.get_by_test_id("invitation-3")).to_contain_text("Pas encore utilisé")
         section.scroll_into_view_if_needed()
         shot(org, results_dir, "organiser-invitations-1180x820")
+        found = blocking_violations(org)
+        assert not found, describe(found)
         evening_now, _, _ = store.load(evening_id)
         assert sorted(o for o in evening_now.origins.values()) == ["remote", "remote"]
     finally:
