@@ -323,7 +323,7 @@ class Settings:
             (off by default: a loto traditionnel is played in a restricted circle, L322-4; the
             rules of remote play: `domain/remote.py`).
         remote_cap: at most this many remote players (1 to `remote.MAX_REMOTE_CAP`, required
-            when remote play is on; 0 when off).
+            when remote play is on; not read when off).
         remote_confirmed: the organiser read the warning on remote play (QE 17-2417, L322-4)
             and confirmed it (required when remote play is on; recorded with the program).
         free_cartons: a free loto (a retirement home, a school party): cartons ordered on a
