@@ -14,6 +14,8 @@ import os
 from dataclasses import dataclass
 from typing import Protocol
 
+from loto_app.refusal import Refusal
+
 log = logging.getLogger(__name__)
 
 
@@ -57,9 +59,35 @@ class ManualProvider:
 _PROVIDERS: dict[str, type] = {"manual": ManualProvider}
 
 
-def provider() -> PaymentProvider:
-    """The configured provider (`LOTO_PAYMENT_PROVIDER`, default and only one: manual)."""
+class OnlinePaymentRefused(Refusal, ValueError):
+    """An online payment provider with remote play on: refused (QE 17-2417: no loto online)."""
+
+    default_user_message = (
+        "Jeu à distance\u00a0: pas de paiement en ligne. La caisse confirme chaque règlement "
+        "à la main (règlement manuel)."
+    )
+
+
+def check_provider(name: str, *, remote_play: bool) -> None:
+    """With remote play on, only the manual settlement (`manual`): a caissier confirms each
+    order. Anything else is refused.
+
+    Raises:
+        OnlinePaymentRefused: another provider with remote play on.
+    """
+    if remote_play and name != ManualProvider.name:
+        raise OnlinePaymentRefused(f"payment provider {name!r:.30} with remote play on")
+
+
+def provider(*, remote_play: bool = False) -> PaymentProvider:
+    """The configured provider (`LOTO_PAYMENT_PROVIDER`, default and only one: manual). With
+    remote play on, any other is refused (logged) and the manual one used (`check_provider`)."""
     name = os.environ.get("LOTO_PAYMENT_PROVIDER", "manual")
+    try:
+        check_provider(name, remote_play=remote_play)
+    except OnlinePaymentRefused as exc:
+        log.error("%s: orders are settled by hand", exc)
+        return ManualProvider()
     cls = _PROVIDERS.get(name)
     if cls is None:
         log.error("unknown LOTO_PAYMENT_PROVIDER %r: orders are settled by hand", name)

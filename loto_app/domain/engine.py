@@ -27,6 +27,7 @@ from loto_app.domain.evening.marks import MarkMoves
 from loto_app.domain.evening.own import OwnMoves
 from loto_app.domain.evening.paper import PaperMoves
 from loto_app.domain.evening.program import ProgramMoves
+from loto_app.domain.evening.remote import Invitation, RemoteMoves
 from loto_app.domain.evening.sales import SalesMoves
 from loto_app.domain.evening.state import (
     BALLS,
@@ -67,6 +68,7 @@ __all__ = [
     "Evening",
     "Game",
     "GameStatus",
+    "Invitation",
     "IssuedCarton",
     "Purchase",
     "Tie",
@@ -77,6 +79,7 @@ __all__ = [
 class Evening(
     SalesMoves,
     OwnMoves,
+    RemoteMoves,
     PaperMoves,
     DrawMoves,
     ClaimMoves,

@@ -417,3 +417,47 @@ class InvalidTypedLines(InvalidArgument):
 
     code = "invalid_typed_lines"
     default_user_message = "Lignes tapées invalides."
+
+
+class RemoteRefused(LotoError):
+    """A move of remote play refused: remote play is off, or its conditions are not met."""
+
+    code = "remote_refused"
+    default_user_message = "Le jeu à distance n'est pas ouvert pour cette soirée."
+
+
+class UnknownInvitation(RemoteRefused):
+    """A remote join without an invitation of the evening (none, or a wrong one)."""
+
+    code = "unknown_invitation"
+    default_user_message = (
+        "Ce lien d'invitation n'est pas valable pour cette soirée\u00a0: demandez le vôtre "
+        "aux organisateurs."
+    )
+
+
+class InvitationAlreadyUsed(RemoteRefused):
+    """A second phone tried an invitation that already let a player in."""
+
+    code = "invitation_used"
+    default_user_message = (
+        "Cette invitation a déjà servi sur un autre téléphone\u00a0: une invitation ne vaut "
+        "que pour un seul téléphone. Demandez la vôtre aux organisateurs."
+    )
+
+
+class RemoteCapReached(RemoteRefused):
+    """A remote join beyond the cap of remote players the organiser set."""
+
+    code = "remote_cap_reached"
+    default_user_message = (
+        "Le nombre maximum de joueurs à distance est atteint pour ce soir\u00a0: il n'y a "
+        "plus de place à distance."
+    )
+
+
+class InvitationRefused(RemoteRefused):
+    """Invitations that cannot be made (remote play off, a bad or repeated name, too many)."""
+
+    code = "invitation_refused"
+    default_user_message = "Ces invitations ne peuvent pas être créées."

@@ -65,6 +65,26 @@ class PlayerJoined(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class PlayerInvited(Event):
+    """The association invited someone to play at a distance (remote play on): invitation
+    `no`, for the name on its member list. The invitation's link (its secret token) is kept by
+    storage, never in the log."""
+
+    type: ClassVar[str] = "player_invited"
+    no: int
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class InvitationUsed(Event):
+    """A remote player joined with invitation `no`: it admits no other phone."""
+
+    type: ClassVar[str] = "invitation_used"
+    no: int
+    player_id: str
+
+
+@dataclass(frozen=True, slots=True)
 class CartonsPrinted(Event):
     """New cartons of the série, numbered, ready for sale (a planche, or maxiquine grids).
 
@@ -644,6 +664,8 @@ EVENT_TYPES: dict[str, type[Event]] = {
     cls.type: cls
     for cls in (
         PlayerJoined,
+        PlayerInvited,
+        InvitationUsed,
         CartonsPrinted,
         CartonsSold,
         GameStarted,

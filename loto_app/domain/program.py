@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, fields, replace
 from enum import Enum, StrEnum
 from typing import Any
 
+from loto_app.domain import remote
 from loto_app.domain.carton_kinds import KINDS, Grid, Kind
 from loto_app.domain.errors import InvalidProgram
 from loto_app.domain.games import DEFAULT_TYPES, GAME_TYPES, GameType, TieRule
@@ -320,8 +321,13 @@ class Settings:
             with how many numbers each still needs (off by default, like the hint). Marking and
             claiming stay the player's own gestures.
         stream_url: a live-stream link (https) shown above the cartons of remote players.
-        remote_play: players outside the hall may join with the invitation link (off by
-            default: a loto traditionnel is played in a restricted circle, L322-4).
+        remote_play: players outside the hall may join, each with an invitation of their own
+            (off by default: a loto traditionnel is played in a restricted circle, L322-4; the
+            rules of remote play: `domain/remote.py`).
+        remote_cap: at most this many remote players (1 to `remote.MAX_REMOTE_CAP`, required
+            when remote play is on; not read when off).
+        remote_confirmed: the organiser read the warning on remote play (QE 17-2417, L322-4)
+            and confirmed it (required when remote play is on; recorded with the program).
         free_cartons: a free loto (a retirement home, a school party): cartons ordered on a
             phone are handed at once for nothing, and recorded as "offert".
         last_call_seconds: how long "Pas d'autre quine ?" lasts after the first valid claim
@@ -337,11 +343,14 @@ class Settings:
     one_to_go: bool = False
     stream_url: str = ""
     remote_play: bool = False
+    remote_cap: int = 0
+    remote_confirmed: bool = False
     free_cartons: bool = False
     last_call_seconds: int = DEFAULT_LAST_CALL
     token_source: TokenSource | None = None
 
     def __post_init__(self) -> None:
+        remote.check_settings(self.remote_play, self.remote_cap, self.remote_confirmed)
         lc = self.last_call_seconds
         if not isinstance(lc, int) or isinstance(lc, bool) or not 0 <= lc <= MAX_LAST_CALL:
             raise InvalidProgram(
@@ -396,6 +405,10 @@ class Settings:
                     raise KeyError(f.name)
                 continue
             values[f.name] = _setting_value(hints[f.name], st[f.name])
+        if "remote_cap" not in st:
+            # (stored before the cap and the confirmation, with the shared invitation link of
+            # then: remote play off, its conditions not met)
+            values["remote_play"] = False
         return cls(**values)
 
 

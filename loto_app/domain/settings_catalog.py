@@ -17,7 +17,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, fields
 from typing import Any
 
+from loto_app.domain import remote
 from loto_app.domain.carton_kinds import KINDS
+from loto_app.domain.errors import InvalidProgram
 from loto_app.domain.program import (
     MAX_STREAM_URL,
     DrawSource,
@@ -160,7 +162,15 @@ class SettingSpec:
                 raise ValueError(f"{self.name}: {form_value!r:.30} is not an option")
             return c.parse(form_value)
         if isinstance(c, Number):
-            return int(form_value)
+            typed = str(form_value).strip()
+            if not typed:
+                return 0  # (not typed: the domain refuses it where a number is needed)
+            if not (typed.isascii() and typed.isdigit()):
+                raise InvalidProgram(
+                    f"{self.name}: {form_value!r:.12} is not a whole number",
+                    f"{self.label}\u00a0: un nombre entier, de {c.low} à {c.high}.",
+                )
+            return int(typed)
         if isinstance(c, Text):
             return str(form_value).strip()
         return bool(form_value)
@@ -174,7 +184,7 @@ class SettingSpec:
                     return o.form
             return str(value)
         if isinstance(c, Number):
-            return str(value)
+            return str(value) if value else ""  # (0: nothing typed)
         if isinstance(c, Text):
             return str(value)
         return bool(value)
@@ -239,9 +249,8 @@ def _the_draw(p: Program) -> tuple[str, ...]:
 
 
 def _remote(p: Program) -> tuple[str, ...]:
-    if p.settings.remote_play:
-        return ("Le jeu à distance est ouvert sur invitation des organisateurs.",)
-    return ("Ce soir, on joue dans la salle uniquement.",)
+    """Who may play remotely (invited members, one phone each, the cap, the live draw)."""
+    return (remote.reglement_article(p.settings.remote_play, p.settings.remote_cap),)
 
 
 def _stream(p: Program) -> tuple[str, ...]:
@@ -473,7 +482,29 @@ SETTINGS: tuple[SettingSpec, ...] = (
         report=Reported("Jeu à distance", _yes_no),
         section="remote",
     ),
+    SettingSpec(
+        "remote_cap",
+        remote.CAP_LABEL,
+        Number(0, remote.MAX_REMOTE_CAP),
+        reglement=(Said(BUYING, 3, _remote),),  # (one sentence with remote_play's)
+        report=None,  # (the report's remote players' section counts them against the cap)
+        section="remote",
+    ),
+    SettingSpec(
+        "remote_confirmed",
+        remote.CONFIRM_LABEL,
+        Check(),
+        reglement=(),  # the organiser's word, recorded with the program: no rule to announce
+        report=None,  # (with remote play on it is always confirmed: the domain requires it)
+        form="remote_ack",
+        section="remote",
+    ),
 )
+
+#: Settings the règlement does not announce, and why (`test_reglement.py` reads it).
+NOT_ANNOUNCED: dict[str, str] = {
+    "remote_confirmed": "the organiser's confirmation of the warning, a record, not a rule",
+}
 
 #: The entries by field name.
 BY_NAME: dict[str, SettingSpec] = {s.name: s for s in SETTINGS}
@@ -492,6 +523,7 @@ def said_in(program: Program, article: int, own: tuple[str, ...] = ()) -> tuple[
 
 __all__ = [
     "BY_NAME",
+    "NOT_ANNOUNCED",
     "SETTINGS",
     "Check",
     "Choice",

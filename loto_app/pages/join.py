@@ -6,11 +6,16 @@ from __future__ import annotations
 import reflex as rx
 
 from loto_app.components.ui import big_button, page_shell, tid
+from loto_app.domain.remote import LIVE_ONLY, NBSP
 from loto_app.limits import MAX_CODE, MAX_PLAYER_NAME
 from loto_app.live.states.join import JoinPrefill
 from loto_app.live.states.player import PlayerState
 
 TITLE = "Loto"
+REMOTE_INVITED = (
+    f"Invitation personnelle à jouer à distance{NBSP}: elle ne sert que sur ce téléphone. "
+    "Vos cartons se règlent auprès de la caisse, selon les consignes des organisateurs."
+)
 
 
 def form_page() -> rx.Component:
@@ -53,12 +58,13 @@ def form_page() -> rx.Component:
                 rx.el.input(type="hidden", name="invitation", value=JoinPrefill.invitation),
                 rx.cond(
                     JoinPrefill.invitation != "",
-                    rx.callout(
-                        "Invitation à jouer à distance : vos achats seront à régler selon les "
-                        "consignes des organisateurs.",
+                    rx.callout.root(
+                        rx.callout.text(REMOTE_INVITED, font_weight="700"),
+                        rx.callout.text(LIVE_ONLY),
                         color_scheme="indigo",
                         size="2",
                         high_contrast=True,
+                        custom_attrs=tid("join-remote-note"),
                     ),
                 ),
                 # Greyed until the page is connected: a tap before that (a slow phone, the

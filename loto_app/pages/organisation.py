@@ -21,6 +21,7 @@ from loto_app.live.states.organisation import OrganisationState
 from loto_app.live.states.organisation_staff import EveningStaff
 from loto_app.pages import (
     organisation_books,
+    organisation_invitations,
     organisation_media,
     organisation_own,
     organisation_records,
@@ -209,7 +210,7 @@ def _signed_in() -> rx.Component:
         _screens(),
         organisation_staff.animateur_secret(),
         organisation_staff.staff(),
-        organisation_staff.invitation(),
+        organisation_invitations.invitations(),
         organisation_records.records(),
         organisation_books.books(),
     )

@@ -31,6 +31,14 @@ from loto_app.components.ui import big_button, tid
 from loto_app.domain.carton_kinds import KINDS, Grid, Kind
 from loto_app.domain.games import GAME_TYPES, TIE_LABELS, GameType
 from loto_app.domain.program import LEGAL_PRICE_MESSAGE, PATTERN_LABELS
+from loto_app.domain.remote import (
+    CAP_LABEL,
+    CONFIRM_LABEL,
+    LIVE_ONLY,
+    MAX_REMOTE_CAP,
+    NBSP,
+    WARNING_TITLE,
+)
 from loto_app.domain.settings_catalog import (
     BY_NAME,
     SETTINGS,
@@ -154,19 +162,35 @@ def _remote_fields() -> rx.Component:
         rx.cond(
             F.remote_play,
             rx.vstack(
-                rx.callout(
-                    REMOTE_WARNING,
-                    icon="triangle_alert",
+                rx.callout.root(
+                    rx.callout.text(WARNING_TITLE, font_weight="700", font_size="1.15rem"),
+                    *(rx.callout.text(line) for line in REMOTE_WARNING),
                     color_scheme="orange",
                     size="3",
                     custom_attrs=tid("org-remote-warning", role="note"),
                 ),
                 check(
-                    "Je réserve le lien d'invitation à un cercle restreint de personnes connues.",
+                    CONFIRM_LABEL,
                     F.remote_ack,
                     lambda v: F.set_field("remote_ack", v),
                     "org-remote-ack",
                 ),
+                field(
+                    CAP_LABEL,
+                    _text_input(
+                        "remote_cap",
+                        F.remote_cap,
+                        "org-remote-cap",
+                        input_mode="numeric",
+                        max_length=3,
+                        max_width="10rem",
+                    ),
+                    "org-remote-cap",
+                    f"Obligatoire, de 1 à {MAX_REMOTE_CAP}{NBSP}: au-delà, la soirée refuse "
+                    "les joueurs à distance. Les invitations se créent ensuite, dans "
+                    f"«{NBSP}Invitations{NBSP}», une par personne.",
+                ),
+                rx.text(LIVE_ONLY, color=MUTED),
                 width="100%",
                 align="stretch",
             ),
@@ -979,15 +1003,6 @@ def credentials() -> rx.Component:
                 secret_line("Code de la soirée", F.new_code, "new-code"),
                 secret_line("Secret de l'animateur", F.new_animateur_secret, "new-animateur"),
                 secret_line("Secret de l'organisateur", F.new_organiser_secret, "new-organiser"),
-                rx.cond(
-                    F.new_invitation != "",
-                    secret_line(
-                        "Lien d'invitation",
-                        f"{P.origin}/?code={F.new_code}&invitation={F.new_invitation}",
-                        "new-invitation",
-                        size="4",
-                    ),
-                ),
                 spacing="3",
                 align="stretch",
             ),

@@ -1,5 +1,5 @@
 """`/organisation`, the staff task: who may sign in to the evening (the desk's members, the
-animateur's secret, the invitation link; `EveningStaff`, live/states/organisation_staff.py)."""
+animateur's secret; `EveningStaff`, live/states/organisation_staff.py)."""
 
 from __future__ import annotations
 
@@ -219,34 +219,4 @@ def animateur_secret() -> rx.Component:
             ),
         ),
         testid="org-animateur",
-    )
-
-
-def invitation() -> rx.Component:
-    """The remote players' invitation link (remote play only), and its renewal."""
-    return rx.cond(
-        P.evening_remote,
-        section(
-            "Lien d'invitation (jeu à distance)",
-            rx.text(
-                "À donner seulement aux personnes de votre cercle qui jouent à distance. "
-                "Renouvelez-le s'il a circulé : l'ancien ne permettra plus d'entrer.",
-                color=MUTED,
-            ),
-            rx.link(
-                T.invitation_link,
-                href=T.invitation_link,
-                word_break="break-all",
-                font_size="1.15rem",
-                custom_attrs=tid("invitation-link"),
-            ),
-            rx.button(
-                "Renouveler le lien",
-                on_click=T.renew_invitation,
-                variant="outline",
-                size="3",
-                custom_attrs=tid("invitation-renew"),
-            ),
-            testid="org-invitation",
-        ),
     )

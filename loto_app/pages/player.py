@@ -288,8 +288,9 @@ def _order_waiting() -> rx.Component:
             rx.text(
                 rx.cond(
                     PlayerState.remote,
-                    "Réglez selon les consignes des organisateurs (virement, lien de "
-                    "paiement) : vos cartons arrivent ici dès que la caisse confirme.",
+                    "Réglez selon les consignes des organisateurs (par virement, vérifié "
+                    "par le caissier, sans paiement en ligne)\u00a0: vos cartons arrivent ici "
+                    "dès que la caisse confirme.",
                     "Montrez ce code à la caisse : vos cartons arrivent ici dès le paiement.",
                 ),
                 font_size="1.05rem",

@@ -116,6 +116,7 @@ def _blocks(r: EveningReport) -> list[tuple[str, Sequence[str], list[Sequence[An
         *r.settings,
         ("Joueurs", len(r.players)),
         *((f"Joueurs : {label}", n) for _, label, n in r.origins),
+        *(r.remote.lines() if r.remote else ()),
         ("Parties jouées", f"{len(played)} / {len(r.games)}"),
         ("Début", when(a.first_at)),
         ("Fin", when(a.last_at)),
@@ -598,6 +599,7 @@ class _Doc:
             ("Remboursé", euros(t.refunded_cents)),
             ("Net en caisse", euros(t.received_cents)),
             ("À régler", euros(t.pending_cents)),
+            *(r.remote.lines() if r.remote else ()),
             (
                 "Caisse",
                 f"fermée par {t.closed_by} à {hour(t.closed_at)}" if t.closed else "ouverte",

@@ -361,6 +361,32 @@ class AuditCheck:
 
 
 @dataclass(frozen=True, slots=True)
+class RemoteSummary:
+    """The players at a distance, counted apart from the hall (remote play, `domain/remote.py`):
+    the association's invitations, the players they let in, their cartons and their money (as
+    the till counts it, `till.totals`)."""
+
+    cap: int
+    invited: int
+    players: int
+    cartons: int
+    sales: int
+    received_cents: int
+    pending_cents: int
+
+    def lines(self) -> tuple[tuple[str, str], ...]:
+        """(French label, value) of each count, as the CSV, the PDF and the page say them."""
+        return (
+            ("À distance : invitations", str(self.invited)),
+            ("À distance : joueurs", f"{self.players} (au plus {self.cap})"),
+            ("À distance : cartons", str(self.cartons)),
+            ("À distance : ventes réglées", str(self.sales)),
+            ("À distance : en caisse", euros(self.received_cents)),
+            ("À distance : à régler", euros(self.pending_cents)),
+        )
+
+
+@dataclass(frozen=True, slots=True)
 class EveningReport:
     """Everything the organisers keep of an evening."""
 
@@ -377,6 +403,7 @@ class EveningReport:
     till: TillSummary
     audit: AuditCheck
     paper: Reconciliation | None = None
+    remote: RemoteSummary | None = None  # (None: no remote play, nobody at a distance)
     closed_at: datetime | None = None  # the organiser closed the evening's books
     closed_by: str = ""
     close_reason: str = ""
@@ -499,6 +526,30 @@ def origin_counts(entries: Iterable[Entry]) -> tuple[tuple[str, str, int], ...]:
     counts = Counter(e.origin for _, _, e in _of(entries, ev.PlayerJoined))
     keys = [*ORIGIN_LABELS, *sorted(set(counts) - set(ORIGIN_LABELS))]
     return tuple((k, ORIGIN_LABELS.get(k, k), counts[k]) for k in keys)
+
+
+def remote_summary(
+    entries: Sequence[Entry], program: Program, sales: Iterable[SaleRecord]
+) -> RemoteSummary | None:
+    """The remote players counted apart (None when remote play is off and nobody joined at a
+    distance)."""
+    remote = {e.player_id for _, _, e in _of(entries, ev.PlayerJoined) if e.origin == "remote"}
+    if not remote and not program.settings.remote_play:
+        return None
+    invited = sum(1 for _ in _of(entries, ev.PlayerInvited))
+    cartons = sum(
+        len(e.carton_nos) for _, _, e in _of(entries, ev.CartonsSold) if e.player_id in remote
+    )
+    t = totals([s for s in sales if s.player_id in remote])
+    return RemoteSummary(
+        program.settings.remote_cap,
+        invited,
+        len(remote),
+        cartons,
+        t.sales,
+        t.received_cents,
+        t.pending_cents,
+    )
 
 
 def settings_lines(program: Program) -> tuple[tuple[str, str], ...]:
@@ -995,6 +1046,7 @@ def report_from_entries(
         till=till_summary(sales, entries),
         audit=audit,
         paper=reconcile(entries, program.series),
+        remote=remote_summary(entries, program, sales),
         closed_at=closing[0] if closing else None,
         closed_by=closing[1].by if closing else "",
         close_reason=closing[1].reason if closing else "",

@@ -1,5 +1,5 @@
 """Who may do what on an evening: the players' identities, the animateur, the organiser, the
-desk's vendeurs and caissiers, and the remote players' invitation link. Secrets are stored
+desk's vendeurs and caissiers, and the remote players' personal invitations. Secrets are stored
 hashed. Every sign-in of the app is checked here (`signs_in` for the staff, `player_for_secret`
 for a phone).
 
@@ -171,45 +171,33 @@ class AccessStore:
             s.commit()
         return secret
 
-    # ------------------------------------------------------------------ invitation link
+    # ------------------------------------------------------------------ invitations
 
-    def invitation(self, evening_id: int) -> str:
-        """The token of the remote players' invitation link."""
+    def invitations(self, evening_id: int) -> dict[int, str]:
+        """The tokens of the evening's personal invitations, by invitation number."""
         with Session(self.engine) as s:
-            row = s.get(m.EveningRow, evening_id)
-            if row is None:
-                raise KeyError(evening_id)
-            if not row.invitation_token:
-                row.invitation_token = secrets.token_urlsafe(12)
-                s.add(row)
-                s.commit()
-            return row.invitation_token
+            rows = s.exec(
+                select(m.InvitationRow.no, m.InvitationRow.token).where(
+                    m.InvitationRow.evening_id == evening_id
+                )
+            ).all()
+        return dict(rows)  # type: ignore[arg-type]
 
-    def renew_invitation(self, evening_id: int) -> str:
-        """A new invitation link: the old one stops letting anyone in.
-
-        Raises:
-            AccessError: the evening is closed.
-        """
-        with Session(self.engine) as s:
-            row = s.get(m.EveningRow, evening_id)
-            if row is None:
-                raise KeyError(evening_id)
-            _still_open(s, evening_id)
-            row.invitation_token = secrets.token_urlsafe(12)
-            s.add(row)
-            s.commit()
-            return row.invitation_token
-
-    def check_invitation(self, evening_id: int, token: str) -> bool:
-        """Is this the evening's current invitation token?"""
+    def invitation_no(self, evening_id: int, token: str) -> int | None:
+        """Which of the evening's invitations this link's token is (None: none of them). Used
+        or not is the engine's question (`Evening.join`)."""
         if not isinstance(token, str) or not token or len(token) > MAX_SECRET:
-            return False
+            return None
         with Session(self.engine) as s:
-            row = s.get(m.EveningRow, evening_id)
-        return bool(row and row.invitation_token) and secrets.compare_digest(
-            row.invitation_token.encode(), token.encode()
-        )
+            rows = s.exec(
+                select(m.InvitationRow.no, m.InvitationRow.token).where(
+                    m.InvitationRow.evening_id == evening_id, m.InvitationRow.token == token
+                )
+            ).all()
+        for no, stored in rows:  # (the index found it; compared in constant time all the same)
+            if secrets.compare_digest(stored.encode(), token.encode()):
+                return no
+        return None
 
     # ------------------------------------------------------------------ staff
 

@@ -7,7 +7,7 @@ The file is JSON Lines (UTF-8), one object per line, so that a problem is named 
 1. the header: `{"format": "loto-evening", "version": 1, "evening": {...}, "series": {...},
    "staff": [...], "players": [...], "entries": N}`: the evening's name, date, join code,
    program and creation time, the série and its secret key, the hashes of the animateur's and
-   the organiser's secrets, the invitation token, the desk's members (name, role, secret hash,
+   the organiser's secrets, the invitation tokens, the desk's members (name, role, secret hash,
    access) and each player's secret hash (how a phone finds its cartons again);
 2. N lines, one per entry of the audit log, in order: `{"seq", "at", "type", "payload",
    "prev_hash", "hash"}` exactly as stored, each hash covering the previous one;
@@ -109,6 +109,11 @@ def export_lines(store: EveningStore, evening_id: int) -> Iterator[str]:
             .where(m.PlayerRow.evening_id == evening_id)
             .order_by(m.PlayerRow.id)
         ).all()
+        invitations = s.exec(
+            select(m.InvitationRow)
+            .where(m.InvitationRow.evening_id == evening_id)
+            .order_by(m.InvitationRow.no)
+        ).all()
         count = len(s.exec(select(m.AuditRow.seq).where(m.AuditRow.evening_id == evening_id)).all())
         header = {
             "format": FORMAT,
@@ -135,6 +140,11 @@ def export_lines(store: EveningStore, evening_id: int) -> Iterator[str]:
                 for r in staff
             ],
             "players": [{"player_id": p, "secret_hash": h} for p, h in players],
+            # the remote players' personal links (remote play): their tokens, by number
+            "invitations": [
+                {"no": i.no, "name": i.name, "token": i.token, "created_at": _time(i.created_at)}
+                for i in invitations
+            ],
             "entries": count,
         }
         head = _dump(header)
@@ -368,6 +378,18 @@ def import_evening(store: EveningStore, lines: Iterable[str]) -> Imported:
                     secret_hash=_field(st, "secret_hash", str, 1),
                     active=bool(st.get("active", True)),
                     created_at=_parse_time(st.get("created_at"), 1, "staff created_at"),
+                )
+            )
+        for i, inv in enumerate(parsed.header.get("invitations", [])):  # (files of before: none)
+            if not isinstance(inv, dict):
+                raise EveningFileError(1, f"invitation {i + 1} is not an object")
+            s.add(
+                m.InvitationRow(
+                    evening_id=eid,
+                    no=_field(inv, "no", int, 1),
+                    name=_field(inv, "name", str, 1),
+                    token=_field(inv, "token", str, 1),
+                    created_at=_parse_time(inv.get("created_at"), 1, "invitation created_at"),
                 )
             )
         s.flush()

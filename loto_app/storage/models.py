@@ -86,6 +86,21 @@ class DrawSeedRow(SQLModel, table=True):
     at: datetime = _ts()
 
 
+class InvitationRow(SQLModel, table=True):
+    """A personal invitation to play at a distance (`PlayerInvited`): the token of its link,
+    written with the event by `AccessStore.invitation_writer`. The token stays readable (the
+    organiser sends the link again when asked) and is never in the log; whether it was used
+    is the engine's (`InvitationUsed`)."""
+
+    __tablename__ = "invitation"
+
+    evening_id: int = Field(foreign_key="evening.id", primary_key=True)
+    no: int = Field(primary_key=True)
+    name: str = Field(max_length=30)
+    token: str = Field(max_length=32, index=True)
+    created_at: datetime = _ts()
+
+
 class PlayerRow(SQLModel, table=True):
     """A player of an evening; `secret_hash` identifies their browser."""
 

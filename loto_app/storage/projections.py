@@ -423,6 +423,8 @@ RECORD_ONLY: frozenset[type[ev.Event]] = frozenset(
         ev.OwnCartonsRegistered,  # (the engine and the reconciliation read the log)
         ev.StageLapsed,  # (a jackpot not won in time: the report reads it in the log)
         ev.SuddenDeathBall,  # (the mort subite's balls: the procès-verbal reads them there)
+        ev.PlayerInvited,  # (its link's token: `AccessStore.invitation_writer`, invitation)
+        ev.InvitationUsed,  # (the report reads the remote players from `PlayerJoined`)
     }
 )
 

@@ -79,7 +79,7 @@ def setting_values(name: str) -> list[Any]:
     valid = []
     for v in candidates:
         try:
-            Settings(**{name: v})
+            Settings(**{**TOGETHER.get(name, {}), name: v})
         except InvalidProgram:
             continue
         valid.append(v)
@@ -89,10 +89,23 @@ def setting_values(name: str) -> list[Any]:
     return valid
 
 
+#: Settings that are valid and read only with others: remote play needs its cap and the
+#: warning confirmed (`domain/remote.check_settings`); the cap is read when remote play is on.
+TOGETHER: dict[str, dict[str, Any]] = {
+    "remote_play": {"remote_cap": 20, "remote_confirmed": True},
+    "remote_cap": {"remote_play": True, "remote_confirmed": True},
+}
+
+
+def _consistent(values: dict[str, Any]) -> Settings:
+    if values["remote_play"]:
+        values = {**values, "remote_confirmed": True, "remote_cap": values["remote_cap"] or 1}
+    return Settings(**values)
+
+
 def settings_values() -> st.SearchStrategy[Settings]:
     """Random settings: every field of `Settings` (`dataclasses.fields`), each one of its
     `setting_values`."""
-    return st.builds(
-        Settings,
-        **{f.name: st.sampled_from(setting_values(f.name)) for f in dataclasses.fields(Settings)},
-    )
+    return st.fixed_dictionaries(
+        {f.name: st.sampled_from(setting_values(f.name)) for f in dataclasses.fields(Settings)}
+    ).map(_consistent)

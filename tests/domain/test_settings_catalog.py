@@ -7,13 +7,14 @@ import dataclasses
 
 import pytest
 from hypothesis import given, settings
-from strategies import setting_values, settings_values
+from strategies import TOGETHER, setting_values, settings_values
 
 from loto_app.domain.errors import InvalidProgram
 from loto_app.domain.program import Settings, demo_program
 from loto_app.domain.settings_catalog import (
     BY_NAME,
     DISPUTES,
+    NOT_ANNOUNCED,
     SETTINGS,
     Check,
     Choice,
@@ -61,11 +62,15 @@ def test_an_entry_s_control_fits_its_field(name: str):
 @pytest.mark.parametrize("name", FIELDS)
 def test_an_entry_speaks_in_the_reglement_articles_and_the_report(name: str):
     spec = BY_NAME[name]
-    assert spec.reglement and all(1 <= s.article <= DISPUTES for s in spec.reglement)
+    if name in NOT_ANNOUNCED:
+        assert not spec.reglement, f"{name} is said not to be announced"
+    else:
+        assert spec.reglement and all(1 <= s.article <= DISPUTES for s in spec.reglement)
     if spec.report is not None:
         assert spec.report.label
         for v in setting_values(name):
-            assert spec.report.say(getattr(Settings(**{name: v}), name))
+            settings = Settings(**{**TOGETHER.get(name, {}), name: v})
+            assert spec.report.say(getattr(settings, name))
 
 
 @settings(max_examples=60, deadline=None)

@@ -47,7 +47,15 @@ OFFERS = (
 
 def evening(remote: bool = False, games: int = 2) -> Evening:
     program = Program(
-        "A", (QUINE,) * games, Settings(remote_play=remote, last_call_seconds=0), OFFERS
+        "A",
+        (QUINE,) * games,
+        Settings(
+            remote_play=remote,
+            remote_cap=5 if remote else 0,
+            remote_confirmed=remote,
+            last_call_seconds=0,
+        ),
+        OFFERS,
     )
     e = Evening(program, KEY)
     for pid in ("ana", "bob", "cat"):
@@ -91,7 +99,7 @@ def test_offers_must_match_the_kinds_played_and_not_repeat():
 
 
 def test_default_tariff_covers_the_kinds_played_and_round_trips():
-    p = Program("A", (QUINE,), Settings(remote_play=True))
+    p = Program("A", (QUINE,), Settings(remote_play=True, remote_cap=9, remote_confirmed=True))
     assert p.offers == default_offers({Kind.CLASSIQUE})
     assert all(o.kind is Kind.CLASSIQUE for o in p.offers)
     again = Program.from_dict(p.to_dict())
@@ -215,11 +223,14 @@ def test_paper_players_buy_at_the_desk_only():
 
 
 def test_remote_players_join_only_when_remote_play_is_on():
-    with pytest.raises(err.InvalidArgument) as exc:
+    with pytest.raises(err.RemoteRefused) as exc:
         evening().join("far", "Loin", "remote")
     assert "distance" in exc.value.user_message
     e = evening(remote=True)
-    e.join("far", "Loin", "remote")
+    with pytest.raises(err.UnknownInvitation):
+        e.join("far", "Loin", "remote")  # (no invitation: nobody at a distance)
+    e.invite(["Loin"])
+    e.join("far", "Loin", "remote", 1)
     assert e.origins["far"] == "remote"
 
 

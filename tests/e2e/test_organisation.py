@@ -6,8 +6,8 @@
   secrets are shown once; the program read back from the database is what was typed.
 * The organiser signs in again with the organiser's secret in a fresh browser (a wrong secret
   is refused), stays signed in across a reload, adds a vendeur and a caissier (their secrets
-  work at the desk's access check), withdraws and restores an access, renews the invitation
-  link, checks the journal and looks at the report.
+  work at the desk's access check), withdraws and restores an access, checks the journal and
+  looks at the report (the remote players' invitations: test_remote_play.py).
 * An evening of the newer game types (a partie rapide, an inversée, a jackpot en 40 numéros
   settled by mort subite, a partie enfants on cartons at a price of their own) is built from
   each game's type, created, and announced by the règlement.
@@ -190,6 +190,7 @@ def test_create_an_evening_through_the_form(
         page.get_by_test_id("org-create").click()
         expect(error).to_contain_text("Jeu à distance")
         page.get_by_test_id("org-remote-ack").click()
+        fill(page, "org-remote-cap", "25")
 
         page.get_by_test_id("org-create").click()
         creds = page.get_by_test_id("credentials")
@@ -197,9 +198,7 @@ def test_create_an_evening_through_the_form(
         code = page.get_by_test_id("new-code").inner_text().strip()
         animateur = page.get_by_test_id("new-animateur").inner_text().strip()
         organiser = page.get_by_test_id("new-organiser").inner_text().strip()
-        invitation = page.get_by_test_id("new-invitation").inner_text().strip()
         assert re.fullmatch(r"[A-Z2-9]{6}", code), code
-        assert f"/?code={code}&invitation=" in invitation
         expect(creds).to_contain_text("ne seront plus affichées")
         # the links phones can open: on 127.0.0.1 (this test's browser), the LAN address instead
         reach = network.public_origin({"origin": app_url, "host": app_url.split("//")[1]}, "")
@@ -216,6 +215,7 @@ def test_create_an_evening_through_the_form(
         assert st.draw_source is DrawSource.PHYSICAL
         assert st.tie_method is TieMethod.DRAW
         assert (st.auto_marking, st.claim_hint, st.remote_play) == (True, False, True)
+        assert (st.remote_cap, st.remote_confirmed) == (25, True)
         assert st.stream_url == "https://video.example.org/loto"
         assert [g.kind for g in program.games] == [
             Kind.CLASSIQUE,
@@ -257,8 +257,6 @@ def test_create_an_evening_through_the_form(
         access = AccessStore(store.engine)
         assert access.check_animateur(row.id, animateur)
         assert access.check_organiser(row.id, organiser)
-        token = invitation.rsplit("invitation=", 1)[1]
-        assert access.check_invitation(row.id, token)
 
         # shown once: gone when noted, and not back after a reload (still signed in)
         page.get_by_test_id("credentials-done").click()
@@ -266,7 +264,7 @@ def test_create_an_evening_through_the_form(
         page.reload()
         expect(page.get_by_test_id("org-evening")).to_have_text(name, timeout=WAIT_MS)
         expect(creds).to_have_count(0)
-        expect(page.get_by_test_id("invitation-link")).to_have_text(invitation)
+        expect(page.get_by_test_id("remote-count")).to_contain_text("0 sur 25")
     finally:
         page.context.close()
 
@@ -276,7 +274,15 @@ def evening(db_url: str) -> tuple[int, str, str]:
     """An evening with remote play, created in the database: (id, join code, organiser secret)."""
     program = demo_program("C")
     program = Program.from_dict(
-        {**program.to_dict(), "settings": {**program.to_dict()["settings"], "remote_play": True}}
+        {
+            **program.to_dict(),
+            "settings": {
+                **program.to_dict()["settings"],
+                "remote_play": True,
+                "remote_cap": 10,
+                "remote_confirmed": True,
+            },
+        }
     )
     secret = f"org-{uuid.uuid4().hex[:12]}"
     creds = EveningStore(make_engine(db_url)).create_evening(
@@ -343,16 +349,6 @@ def test_sign_in_and_manage_the_desk(
         page.get_by_test_id("staff-restore-Alice").click()
         expect(page.get_by_test_id("staff-Alice")).to_contain_text("Accès actif")
         assert access.staff_for_secret(evening_id, secrets_["Alice"]) is not None
-
-        # the invitation link, renewed: the old one stops working
-        link = page.get_by_test_id("invitation-link")
-        old = link.inner_text().rsplit("invitation=", 1)[1]
-        assert access.check_invitation(evening_id, old)
-        page.get_by_test_id("invitation-renew").click()
-        expect(link).not_to_have_text(re.compile(re.escape(old)))
-        new = link.inner_text().rsplit("invitation=", 1)[1]
-        assert access.check_invitation(evening_id, new)
-        assert not access.check_invitation(evening_id, old)
 
         # records: the journal, the report, no paper carton yet
         page.get_by_test_id("audit-verify").click()

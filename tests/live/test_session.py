@@ -103,14 +103,22 @@ def test_the_organisers_tasks_are_substates_of_the_signed_in_parent() -> None:
     import loto_app.loto_app  # noqa: F401
     from loto_app.live.states.organisation import OrganisationState
     from loto_app.live.states.organisation_books import EveningBooks
+    from loto_app.live.states.organisation_invitations import EveningInvitations
     from loto_app.live.states.organisation_media import EveningMedia
     from loto_app.live.states.organisation_own import OwnCartons
     from loto_app.live.states.organisation_records import EveningRecords
     from loto_app.live.states.organisation_setup import EveningSetup
     from loto_app.live.states.organisation_staff import EveningStaff
 
-    tasks = {EveningSetup, EveningStaff, EveningRecords, EveningMedia, EveningBooks}
-    tasks.add(OwnCartons)
+    tasks = {
+        EveningSetup,
+        EveningStaff,
+        EveningRecords,
+        EveningMedia,
+        EveningBooks,
+        EveningInvitations,
+        OwnCartons,
+    }
     assert set(OrganisationState.get_substates()) == tasks
     for task in tasks:
         assert task.get_parent_state() is OrganisationState
@@ -306,9 +314,9 @@ def lost_cases() -> list[tuple[str, str, str, dict]]:
             {},
         ),
         (
-            "loto_app.live.states.organisation_staff.EveningStaff",
+            "loto_app.live.states.organisation_invitations.EveningInvitations",
             "/organisation",
-            "renew_invitation",
+            "refresh_invitations",
             {},
         ),
     ]

@@ -1,4 +1,4 @@
-"""The organisers' side in the database: secrets, staff, the invitation link, and the till's
+"""The organisers' side in the database: secrets, staff, the invitations, and the till's
 projections (sales, lots handed over), on SQLite and PostgreSQL."""
 
 from __future__ import annotations
@@ -8,17 +8,17 @@ import random
 import pytest
 from sqlmodel import Session, select
 
+from loto_app.domain.engine import Evening
 from loto_app.domain.program import demo_program
 from loto_app.storage import models as m
 from loto_app.storage.access import AccessError, AccessStore
+from loto_app.storage.invitations import NewInvitations
 from loto_app.storage.repository import EveningStore
 
 
 def test_organiser_secret_staff_and_invitation(db_engine):
     store, access = EveningStore(db_engine), AccessStore(db_engine)
-    creds = store.create_evening(
-        "Loto", demo_program("A").with_settings(remote_play=True, last_call_seconds=0)
-    )
+    creds = store.create_evening("Loto", demo_program("A").with_settings(last_call_seconds=0))
     eid = creds.evening_id
     assert access.check_organiser(eid, creds.organiser_secret)
     assert not access.check_organiser(eid, creds.animateur_secret)
@@ -28,14 +28,21 @@ def test_organiser_secret_staff_and_invitation(db_engine):
         eid, creds.organiser_secret
     )
 
-    assert access.invitation(eid) == creds.invitation
-    assert access.check_invitation(eid, creds.invitation)
-    assert not access.check_invitation(eid, creds.invitation + "x")
-    assert not access.check_invitation(eid, "")
-    renewed = access.renew_invitation(eid)
-    assert access.check_invitation(eid, renewed) and not access.check_invitation(
-        eid, creds.invitation
+    # personal invitations: the engine numbers them, their links' tokens are written beside
+    program = demo_program("A").with_settings(
+        remote_play=True, remote_cap=5, remote_confirmed=True, last_call_seconds=0
     )
+    batch = NewInvitations(eid, ["Marie", "Paul"])
+    batch.move(Evening(program))
+    with Session(db_engine) as s:
+        batch.extra(s)
+        s.commit()
+    tokens = access.invitations(eid)
+    assert sorted(tokens) == [1, 2] and tokens[1] != tokens[2]
+    assert access.invitation_no(eid, tokens[2]) == 2
+    assert access.invitation_no(eid, tokens[2] + "x") is None
+    assert access.invitation_no(eid, "") is None
+    assert access.invitation_no(eid + 1, tokens[1]) is None  # (another evening's link)
 
     s1 = access.add_staff(eid, "  Marie  Dupont ", "vendeur")
     s2 = access.add_staff(eid, "Jeanne", "caissier")

@@ -12,6 +12,7 @@ from loto_app.storage.migrations import upgrade
 
 EXPECTED_TABLES = {
     "evening",
+    "invitation",
     "series",
     "player",
     "carton",

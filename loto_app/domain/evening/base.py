@@ -54,6 +54,7 @@ class EveningCore:
         self.code = code
         self.players: dict[str, str] = {}
         self.origins: dict[str, str] = {}  # player id -> "hall" | "remote" | "paper"
+        self.invitations: dict[int, Any] = {}  # no -> remote.Invitation (remote play)
         self.sales: dict[int, Sale] = {}
         self.till_closed_by: str | None = None
         self.handed_over: dict[int, str] = {}  # lot ticket no -> who handed it

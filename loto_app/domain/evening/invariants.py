@@ -53,6 +53,7 @@ class Invariants(EveningCore):
             "program": self.program.to_dict(),
             "players": dict(sorted(self.players.items())),
             "origins": dict(sorted(self.origins.items())),
+            "invitations": [(i.no, i.name, i.player_id) for i in self.invitations.values()],
             "sales": [
                 (
                     s.no,

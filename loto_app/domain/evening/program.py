@@ -130,6 +130,13 @@ class ProgramMoves(EveningCore):
             raise err.InvalidArgument(f"amendment of {type(program).__name__}, not a Program")
         by = check_staff_name(by)
         old, frozen = self.program, self.first_amendable_game
+        remote = sum(1 for o in self.origins.values() if o == "remote")
+        if program.settings.remote_play and program.settings.remote_cap < remote:
+            raise err.AmendmentRefused(
+                f"remote cap {program.settings.remote_cap} below {remote} remote players",
+                f"{remote} joueurs à distance ont déjà rejoint la soirée\u00a0: le nombre "
+                "maximum ne peut pas descendre plus bas.",
+            )
         if program.series != old.series:
             raise err.AmendmentRefused(
                 f"series {old.series!r} -> {program.series!r:.20}",

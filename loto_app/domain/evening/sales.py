@@ -40,11 +40,15 @@ from loto_app.domain.till import (
 class SalesMoves(EveningCore):
     """Players and the till: joining, desk sales, phone orders, payments, refunds, lots handed."""
 
-    def join(self, player_id: str, name: str, origin: str = "hall") -> list[ev.Event]:
+    def join(
+        self, player_id: str, name: str, origin: str = "hall", invitation: int = 0
+    ) -> list[ev.Event]:
         """Register a player under a server-issued id and a pseudonym.
 
-        `origin`: "hall" (a phone in the hall), "remote" (joined with the invitation link, when
-        remote play is on) or "paper" (a player without a phone, registered at the desk).
+        `origin`: "hall" (a phone in the hall), "remote" (joined with the association's
+        `invitation` number, when remote play is on: an invitation not used yet, a place under
+        the cap, `RemoteMoves._admit_remote`) or "paper" (a player without a phone, registered
+        at the desk).
         """
         self._open()
         if not isinstance(player_id, str) or not (1 <= len(player_id) <= 64):
@@ -53,12 +57,11 @@ class SalesMoves(EveningCore):
             raise err.DuplicatePlayer(f"player {player_id} is already registered")
         if origin not in ORIGINS:
             raise err.InvalidArgument(f"player origin {origin!r}")
-        if origin == "remote" and not self.program.settings.remote_play:
-            raise err.InvalidArgument(
-                "remote join on an evening without remote play",
-                "Le jeu à distance n'est pas ouvert pour cette soirée.",
-            )
-        return self._emit(ev.PlayerJoined(player_id, clean_name(name), origin))
+        if origin != "remote":
+            return self._emit(ev.PlayerJoined(player_id, clean_name(name), origin))
+        used = self._admit_remote(player_id, invitation)  # type: ignore[attr-defined]
+        joined = ev.PlayerJoined(player_id, clean_name(name), origin)
+        return self._emit(joined) + self._emit(used)
 
     def offer(self, index: int) -> Offer:
         """A line of the tariff, by its index."""

@@ -40,6 +40,7 @@ from loto_app.domain.program import (
     default_offers,
     demo_program,
 )
+from loto_app.domain.remote import MAX_REMOTE_CAP, WARNING_LINES
 from loto_app.domain.settings_catalog import Check, Choice, Number, Text
 from loto_app.limits import MAX_SECRET, MAX_SERIES
 from loto_app.refusal import Refusal
@@ -74,7 +75,6 @@ NUMBER_FIELDS = {
 }
 BOOL_FIELDS = {
     *(s.form_name for s in SETTING_SPECS if isinstance(s.control, Check)),
-    "remote_ack",  # (the organiser's word that the invitation stays in a restricted circle)
 }
 STAGE_TEXT_FIELDS = {"description": MAX_DESCRIPTION, "value": MAX_AMOUNT, "within": 2}
 STAGE_BOOL_FIELDS = {"on", "divisible", "cash"}
@@ -89,12 +89,27 @@ DEFAULT_TYPE = next(iter(GAME_TYPES))  # the type a new game starts with (the cl
 DEFAULT_NAME = "Loto de l'association"
 AMOUNT = re.compile(r"^(\d{1,6})(?:[.,](\d{1,2}))?$")
 
-REMOTE_WARNING = (
-    "Un loto traditionnel se joue dans un cercle restreint (art. L322-4 du Code de la sécurité "
-    "intérieure) : il ne doit pas être ouvert à un public en ligne. Le jeu à distance se fait "
-    "uniquement avec le lien d'invitation de la soirée, à donner aux seules personnes de votre "
-    "entourage (membres, proches) qui ne peuvent pas venir dans la salle."
-)
+#: The warning shown when the organiser turns remote play on (domain/remote.py holds it).
+REMOTE_WARNING = WARNING_LINES
+
+
+def remote_cap(typed: str, on: bool) -> int:
+    """The remote players' cap as typed (0: empty; the domain refuses 0 when remote play is
+    on, `remote.check_settings`).
+
+    Raises:
+        FormProblem: not a whole number.
+    """
+    text = typed.strip()
+    if not on or not text:
+        return 0
+    if not text.isdigit() or not text.isascii():
+        raise FormProblem(
+            f"remote cap {typed!r:.10}",
+            f"Jeu à distance\u00a0: le nombre maximum de joueurs est un nombre entier "
+            f"(de 1 à {MAX_REMOTE_CAP}).",
+        )
+    return int(text)
 
 
 class FormProblem(Refusal, ValueError):

@@ -39,6 +39,7 @@ def summarize(report: Any) -> tuple[list[ReportLine], list[str]]:
         ReportLine("En caisse", euros(till.received_cents)),
         ReportLine("À régler", euros(till.pending_cents)),
         ReportLine("Cartons offerts", str(till.free_cartons)),
+        *(ReportLine(k, v) for k, v in (report.remote.lines() if report.remote else ())),
         ReportLine("Lots remis", f"{sum(a.handed_over for a in awards)} sur {len(awards)}"),
         ReportLine(
             "Journal",

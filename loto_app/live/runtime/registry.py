@@ -123,14 +123,17 @@ class Registry:
             self._writers[evening_id] = asyncio.create_task(self._write(evening_id))
         return await answer
 
-    async def join(self, evening_id: int, name: str, origin: str = "hall") -> tuple[str, str]:
-        """Register a player ("hall", "remote" or "paper"); returns (player id, secret identity
-        for the browser, whose digest is committed with the join)."""
+    async def join(
+        self, evening_id: int, name: str, origin: str = "hall", invitation: int = 0
+    ) -> tuple[str, str]:
+        """Register a player ("hall", "remote" with the number of the association's
+        `invitation`, or "paper"); returns (player id, secret identity for the browser, whose
+        digest is committed with the join)."""
         player_id = uuid.uuid4().hex[:16]
         secret = secrets.token_urlsafe(24)
         await self.play(
             evening_id,
-            lambda e: e.join(player_id, name, origin),
+            lambda e: e.join(player_id, name, origin, invitation),
             self.store.player_secret_writer(evening_id, player_id, secret),
         )
         return player_id, secret
@@ -309,9 +312,12 @@ async def attempt(
         return None
 
 
-async def join(evening_id: int, name: str, origin: str = "hall") -> tuple[str, str]:
-    """Register a player ("hall", "remote" or "paper"); returns (player id, secret identity)."""
-    return await _default.join(evening_id, name, origin)
+async def join(
+    evening_id: int, name: str, origin: str = "hall", invitation: int = 0
+) -> tuple[str, str]:
+    """Register a player ("hall", "remote" with an invitation's number, or "paper"); returns
+    (player id, secret identity)."""
+    return await _default.join(evening_id, name, origin, invitation)
 
 
 def watch_last_call(evening_id: int, lv: LiveEvening) -> None:

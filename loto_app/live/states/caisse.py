@@ -155,7 +155,8 @@ class CaisseState(StaffSession, rx.State):
             self._say(CONTROLEUR, ok=False)
         lv = await registry.live(self._evening_id)
         self.evening_name = lv.name
-        self.payment_note = provider().instructions
+        remote = lv.evening.program.settings.remote_play  # (then the manual settlement only)
+        self.payment_note = provider(remote_play=remote).instructions
         await broadcast.enter(self.router.session.session_id, self._evening_id, desk=True)
         self._show(lv.evening)
 

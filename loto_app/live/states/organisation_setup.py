@@ -82,7 +82,6 @@ CREATE_KEY_ENV = "LOTO_CREATE_KEY"
 SETTING_DEFAULTS: dict[str, Any] = {
     "series": "A",
     **{name: default for name, (_, default) in setting_vars().items()},
-    "remote_ack": False,
 }
 
 
@@ -97,7 +96,6 @@ class EveningSetup(OrganisationState):
     # (one var per setting of the evening, `settings_catalog`: added below the class)
     create_key: str = ""
     key_required: bool = False
-    remote_ack: bool = False
     # Empty until the organisation page loads (`_page_loaded`): Reflex gives every client, each
     # phone included, an instance of every state, and the typical program's drafts were ~10 KB
     # of each phone's server state (bench/state_size.py).
@@ -118,7 +116,6 @@ class EveningSetup(OrganisationState):
     new_code: str = ""
     new_animateur_secret: str = ""
     new_organiser_secret: str = ""
-    new_invitation: str = ""
 
     @rx.var
     def kind_names(self) -> list[str]:
@@ -148,7 +145,9 @@ class EveningSetup(OrganisationState):
             elif name in CHOICE_FIELDS:
                 setattr(self, name, choice(value, CHOICE_FIELDS[name], name))
             elif name in NUMBER_FIELDS:
-                setattr(self, name, str(as_int(value, *NUMBER_FIELDS[name], name)))
+                typed = str(value).strip() if isinstance(value, str | int) else value
+                number = "" if typed == "" else str(as_int(typed, *NUMBER_FIELDS[name], name))
+                setattr(self, name, number)  # ("": not typed yet; the domain says if needed)
             else:
                 setattr(self, name, as_bool(value, name))
                 if name == "remote_play" and not value:
@@ -449,7 +448,6 @@ class EveningSetup(OrganisationState):
         self.new_code = creds.join_code
         self.new_animateur_secret = creds.animateur_secret
         self.new_organiser_secret = creds.organiser_secret
-        self.new_invitation = creds.invitation if program.settings.remote_play else ""
         self.code, self.secret = creds.join_code, creds.organiser_secret
         organiser = StaffMember(0, self.KIND, self.KIND, True)
         await self._enter(creds.evening_id, creds.organiser_secret, organiser)
@@ -457,8 +455,8 @@ class EveningSetup(OrganisationState):
     def _remote_problem(self) -> str:
         if self.remote_play and not self.remote_ack:
             return (
-                "Jeu à distance : cochez la case qui confirme que le lien d'invitation sera "
-                "réservé à un cercle restreint, ou désactivez le jeu à distance."
+                "Jeu à distance\u00a0: lisez l'avertissement et cochez la case de "
+                "confirmation, ou désactivez le jeu à distance."
             )
         return ""
 
@@ -544,7 +542,7 @@ class EveningSetup(OrganisationState):
             return
         log.info("organiser amended the program of evening %s", self._evening_id)
         self.evening_remote = program.settings.remote_play
-        for task in await self._tasks():  # (the invitation link, when remote play is now on)
+        for task in await self._tasks():  # (the invitations, when remote play is now on)
             await task._evening_loaded()
         self._show_program(lv.evening)
         self.form_error = ""
@@ -564,7 +562,6 @@ class EveningSetup(OrganisationState):
         self.series = p.series
         for name, value in settings_form(p.settings).items():
             setattr(self, name, value)
-        self.remote_ack = p.settings.remote_play
 
     def _relock(self, evening: Any) -> None:
         """The games started now are shown as played (the organiser's other changes stay)."""
@@ -605,7 +602,7 @@ class EveningSetup(OrganisationState):
     def _forget_created(self) -> None:
         self.created = False
         self.new_code = self.new_animateur_secret = ""
-        self.new_organiser_secret = self.new_invitation = ""
+        self.new_organiser_secret = ""
 
     # ------------------------------------------------------------------ hooks
 

@@ -1,7 +1,7 @@
 """The organiser's second task: who may sign in to the evening. The desk's vendeurs and
 caissiers (each with a secret, shown once; an access can be withdrawn and given back), the
 animateur's secret (renewed when a tablet is lost: every tablet signed in with the old one is
-signed out), and the remote players' invitation link. A substate of `OrganisationState`: every
+signed out). A substate of `OrganisationState`: every
 action needs the organiser's sign-in, checked in the database (`_signed_in_now`).
 """
 
@@ -37,7 +37,7 @@ class StaffView:
 
 
 class EveningStaff(ScreenPairing, OrganisationState):
-    """The desk's members, the animateur's secret, the invitation link, and the hall TVs
+    """The desk's members, the animateur's secret, and the hall TVs
     attached by their pairing code (the animateur's handler: `ScreenPairing`)."""
 
     staff: list[StaffView] = []
@@ -45,16 +45,8 @@ class EveningStaff(ScreenPairing, OrganisationState):
     new_staff_name: str = ""
     new_staff_role: str = ""
     new_staff_secret: str = ""
-    invitation: str = ""
     renew_animateur_asked: bool = False  # the confirmation step is shown
     renewed_animateur_secret: str = ""  # shown once
-
-    @rx.var
-    def invitation_link(self) -> str:
-        """The remote players' invitation link (empty when remote play is off)."""
-        if not self.invitation:
-            return ""
-        return f"{self.origin}/?code={self.evening_code}&invitation={self.invitation}"
 
     # ------------------------------------------------------------------ the desk's staff
 
@@ -145,32 +137,9 @@ class EveningStaff(ScreenPairing, OrganisationState):
         """The new secret was written down."""
         self.renewed_animateur_secret = ""
 
-    # ------------------------------------------------------------------ invitation link
-
-    @rx.event
-    async def renew_invitation(self):
-        """A new invitation link: the old one stops letting anyone in."""
-        if not await self._signed_in_now("renew_invitation"):
-            return
-        if not self.evening_remote:
-            refuse(self._who(), "renew_invitation", "remote play is off")
-            self.staff_message = "Le jeu à distance n'est pas ouvert pour cette soirée."
-            return
-        try:
-            self.invitation = await asyncio.to_thread(access().renew_invitation, self._evening_id)
-        except AccessError as exc:
-            refuse(self._who(), "renew_invitation", exc)
-            self.staff_message = exc.user_message
-            return
-        log.info("evening %s: invitation link renewed", self._evening_id)
-
     # ------------------------------------------------------------------ hooks
 
     async def _evening_loaded(self) -> None:
-        eid = self._evening_id
-        self.invitation = (
-            await asyncio.to_thread(access().invitation, eid) if self.evening_remote else ""
-        )
         await self._load_staff()
         self.staff_message = ""
 

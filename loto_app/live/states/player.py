@@ -13,7 +13,7 @@ import reflex as rx
 
 from loto_app.domain import events as ev
 from loto_app.domain.engine import MAX_NAME, Evening
-from loto_app.domain.errors import LotoError
+from loto_app.domain.errors import LotoError, UnknownInvitation
 from loto_app.domain.program import Kind
 from loto_app.domain.till import desk_code
 from loto_app.limits import MAX_CARTON_NO, MAX_CODE, MAX_OFFER_INDEX, MAX_SALE_NO, MAX_SECRET
@@ -135,18 +135,16 @@ class PlayerState(BrowserSession, rx.State):
             return
         if self.secret and self.code == code and await self._identify():
             return await self._open_page()  # (mine again)
-        origin = "hall"
-        if invitation:
-            if not await asyncio.to_thread(access().check_invitation, evening_id, invitation):
+        origin, invitation_no = "hall", 0
+        if invitation:  # (a personal invitation: the engine admits one phone with it)
+            found = await asyncio.to_thread(access().invitation_no, evening_id, invitation)
+            if found is None:
                 refuse(self._who(), "join_evening", f"bad invitation for evening {evening_id}")
-                self.join_message = (
-                    "Ce lien d'invitation n'est plus valable : demandez-en un nouveau "
-                    "aux organisateurs."
-                )
+                self.join_message = UnknownInvitation.default_user_message
                 return
-            origin = "remote"
+            origin, invitation_no = "remote", found
         try:
-            pid, secret = await registry.join(evening_id, name, origin)
+            pid, secret = await registry.join(evening_id, name, origin, invitation_no)
         except LotoError as exc:
             refuse(self._who(), "join_evening", exc)
             self.join_message = exc.user_message

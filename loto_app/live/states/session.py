@@ -36,6 +36,7 @@ from loto_app.live import compat
 from loto_app.live.input.guards import BadInput, as_text, form, log, refuse
 from loto_app.live.runtime import broadcast, registry, signin_limit
 from loto_app.live.runtime.identity import access
+from loto_app.live.runtime.live_evening import Extra
 from loto_app.refusal import Refusal
 from loto_app.storage.access import StaffMember
 
@@ -96,6 +97,7 @@ class BrowserSession(rx.State, mixin=True):
         *,
         checked: bool = False,
         say: Callable[[str], object] | None = None,
+        extra: Extra | None = None,
     ) -> list[ev.Event] | None:
         """Run a move through the engine on behalf of this socket, the actor (the room
         messages that follow skip it: it shows its own move's result), then `_played`: the one
@@ -104,7 +106,8 @@ class BrowserSession(rx.State, mixin=True):
         `_move_refused` (the state's `_tell`).
 
         `checked`: the handler checked the session itself earlier in this event
-        (`_may_play`), so that it is not read from the database twice."""
+        (`_may_play`), so that it is not read from the database twice. `extra`: rows the
+        move's commit writes beside its events (`registry.play`)."""
         if not checked and not await self._may_play(handler):
             return None
 
@@ -120,6 +123,7 @@ class BrowserSession(rx.State, mixin=True):
             who=self._who(),
             handler=handler,
             refused=refused,
+            extra=extra,
             actor=self.router.session.session_id,
         )
         if events is not None:
