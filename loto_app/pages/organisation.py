@@ -23,6 +23,7 @@ from loto_app.pages import (
     organisation_books,
     organisation_media,
     organisation_records,
+    organisation_rehearsal,
     organisation_setup,
     organisation_staff,
 )
@@ -210,6 +211,7 @@ def _signed_in() -> rx.Component:
         organisation_staff.invitation(),
         organisation_records.records(),
         organisation_books.books(),
+        organisation_rehearsal.rehearsal(),
     )
 
 

@@ -5,7 +5,7 @@ a new evening row (its own join code, animateur and organiser secrets, série ke
 with its code), and a log of its own that starts with the pictures the hall screen shows.
 
 Nothing here writes a row of the real evening: its log, its projections and its report stay as
-they were (`tests/storage/test_rehearsal.py` compares them byte for byte).
+they were (`tests/storage/test_rehearsal_rows.py` compares them byte for byte).
 """
 
 from __future__ import annotations

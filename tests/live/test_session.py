@@ -105,10 +105,12 @@ def test_the_organisers_tasks_are_substates_of_the_signed_in_parent() -> None:
     from loto_app.live.states.organisation_books import EveningBooks
     from loto_app.live.states.organisation_media import EveningMedia
     from loto_app.live.states.organisation_records import EveningRecords
+    from loto_app.live.states.organisation_rehearsal import EveningRehearsal
     from loto_app.live.states.organisation_setup import EveningSetup
     from loto_app.live.states.organisation_staff import EveningStaff
 
     tasks = {EveningSetup, EveningStaff, EveningRecords, EveningMedia, EveningBooks}
+    tasks |= {EveningRehearsal}
     assert set(OrganisationState.get_substates()) == tasks
     for task in tasks:
         assert task.get_parent_state() is OrganisationState

@@ -114,6 +114,7 @@ class CaisseState(StaffSession, rx.State):
     staff_name: str = ""
     role: str = ""  # "vendeur" | "caissier"
     evening_name: str = ""
+    rehearsal: bool = False  # a rehearsal's copy (its banner)
     message: str = ""
     message_kind: str = ""  # "ok" | "error"
     offers: list[TotalLine] = []  # label = "<index>", amount = "3 cartons — 8 €"
@@ -152,13 +153,14 @@ class CaisseState(StaffSession, rx.State):
         if member.role == "controleur":  # (checks cartons, sells nothing)
             self._say(CONTROLEUR, ok=False)
         lv = await registry.live(self._evening_id)
-        self.evening_name = lv.name
+        self.evening_name, self.rehearsal = lv.name, lv.rehearsal
         self.payment_note = provider().instructions
         await broadcast.enter(self.router.session.session_id, self._evening_id, desk=True)
         self._show(lv.evening)
 
     async def _left(self) -> None:
         self.role = self.staff_name = ""
+        self.rehearsal = False
         self._forget()
 
     def _still_the_same(self, member: StaffMember) -> bool:
