@@ -936,7 +936,7 @@ def _dashboard() -> rx.Component:
 def index() -> rx.Component:
     """The animateur page."""
     return page_shell(
-        rehearsal_banner(HallView.rehearsal),
+        rehearsal_banner(HallView.rehearsal & AnimateurState.signed_in),
         # the two-tap gesture of "Vous pouvez démarquer" (assets/loto.js)
         rx.script(src="/loto.js"),
         rx.cond(

@@ -180,7 +180,7 @@ def _checking() -> rx.Component:
 def index() -> rx.Component:
     """The control page."""
     return page_shell(
-        rehearsal_banner(HallView.rehearsal),
+        rehearsal_banner(HallView.rehearsal & C.signed_in),
         rx.heading("Contrôle des cartons", as_="h1", size="7"),
         rx.cond(C.signed_in, _checking(), _login()),
     )

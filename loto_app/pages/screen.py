@@ -507,7 +507,7 @@ def index() -> rx.Component:
         sound_assets(),
         rx.script(src="/screen.js"),  # the entracte's countdown
         connection_banner(),
-        rehearsal_banner(HallView.rehearsal, tv=True),
+        rehearsal_banner(HallView.rehearsal & (ScreenState.pair_code == ""), tv=True),
         unlock_button(font_size=BIG),
         rx.cond(
             ScreenState.message != "",

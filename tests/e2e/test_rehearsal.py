@@ -102,7 +102,7 @@ def test_a_rehearsal_is_played_apart_and_deleted_leaving_the_real_log_unchanged(
     tv = browser.new_context(viewport=TV).new_page()
     tv.goto(f"{app_url}/ecran?code={code}")
     _banner(tv)
-    expect(tv.get_by_test_id("rehearsal-banner")).to_contain_text("rien ne compte")
+    expect(tv.get_by_test_id("rehearsal-banner")).to_contain_text("rien ne compte pour la vraie")
 
     player = browser.new_context(**{**phone, "viewport": PHONE}).new_page()
     player.goto(f"{app_url}/?code={code}")
@@ -112,6 +112,8 @@ def test_a_rehearsal_is_played_apart_and_deleted_leaving_the_real_log_unchanged(
     player.get_by_test_id("join-submit").click()
     player.wait_for_url("**/jouer")
     _banner(player)
+    banner = player.get_by_test_id("rehearsal-banner").bounding_box()
+    assert banner is not None and banner["height"] < 80, banner  # (the carton's room)
     buy(player, "buy-classique")
     carton = player.locator('[data-testid^="carton-"]').first
     no = carton.get_attribute("data-testid").removeprefix("carton-")
