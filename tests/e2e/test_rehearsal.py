@@ -175,7 +175,8 @@ def test_a_rehearsal_is_played_apart_and_deleted_leaving_the_real_log_unchanged(
                     sa.select(sa.func.count()).select_from(t).where(t.c.evening_id == rid)
                 )
                 assert n.scalar_one() == 0, t.name
-    assert store.evening_id_for_code(code) is None
+    # (a fresh store: this one remembers the code, as another worker would: ORGANISERS.md)
+    assert EveningStore(engine).evening_id_for_code(code) is None
     assert rows_of(engine, eid) == before
     assert store.verify_audit(eid) == []
     for page in (org, tv, player, tablet):
