@@ -100,6 +100,10 @@ TV_PANEL = "#333333"  # buttons
 TV_CELL = "#1f1f1f"  # an undrawn number of the board
 TV_CELL_TEXT = "#b3b3b3"  # an undrawn number: 8.3:1 on TV_CELL, quieter than the drawn ones
 TV_LAST_TEXT = "#000000"  # on TV_HIGHLIGHT
+#: A rehearsal's banner (components/rehearsal.py): ink on yellow, edged with ink stripes, on
+#: every screen of the copy; the same pair on the light pages and the hall screen.
+REHEARSAL_BG = DRAWN
+REHEARSAL_TEXT = TV_LAST_TEXT
 #: The band of a coloured série's carton, by kind (`carton_kinds.CartonKind.band`), under
 #: white text: the enfants' purple, and the hall's green, yellow, blue and pink séries.
 CARTON_BANDS: dict[str, str] = {
@@ -150,6 +154,7 @@ TV_PAIRS: tuple[tuple[str, str], ...] = (
     (TV_CELL_TEXT, TV_CELL),
     (TV_TEXT, ACCENT),
     (TV_LAST_TEXT, TV_HIGHLIGHT),
+    (REHEARSAL_TEXT, REHEARSAL_BG),
 )
 
 

@@ -22,6 +22,7 @@ from loto_app.components.palette import (
     TIE_LINE,
     step,
 )
+from loto_app.components.rehearsal import rehearsal_banner
 from loto_app.components.signin import sign_in_form
 from loto_app.components.ui import (
     announcement_box,
@@ -1056,6 +1057,7 @@ def _dashboard() -> rx.Component:
 def index() -> rx.Component:
     """The animateur page."""
     return page_shell(
+        rehearsal_banner(HallView.rehearsal & AnimateurState.signed_in),
         # the two-tap gesture of "Vous pouvez démarquer" (assets/loto.js)
         rx.script(src="/loto.js"),
         rx.cond(

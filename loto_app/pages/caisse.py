@@ -18,6 +18,7 @@ from loto_app.components.palette import (
     SUCCESS,
     step,
 )
+from loto_app.components.rehearsal import rehearsal_banner
 from loto_app.components.scanner import scanner
 from loto_app.components.signin import sign_in_form
 from loto_app.components.ui import big_button, page_shell, tid
@@ -652,6 +653,7 @@ def _desk() -> rx.Component:
 def index() -> rx.Component:
     """The desk page."""
     return page_shell(
+        rehearsal_banner(CaisseState.rehearsal),
         rx.cond(
             CaisseState.signed_in,
             _desk(),

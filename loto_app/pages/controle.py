@@ -11,6 +11,7 @@ from loto_app.components.board import last_number
 from loto_app.components.control import readback
 from loto_app.components.form import section
 from loto_app.components.palette import LINE, MUTED
+from loto_app.components.rehearsal import rehearsal_banner
 from loto_app.components.scanner import scanner
 from loto_app.components.signin import sign_in_form
 from loto_app.components.ui import announcement_box, big_button, page_shell, tid
@@ -315,6 +316,7 @@ def _checking() -> rx.Component:
 def index() -> rx.Component:
     """The control page."""
     return page_shell(
+        rehearsal_banner(HallView.rehearsal & C.signed_in),
         rx.heading("Contrôle des cartons", as_="h1", size="7"),
         rx.cond(C.signed_in, _checking(), _login()),
     )

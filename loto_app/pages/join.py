@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import reflex as rx
 
+from loto_app.components.rehearsal import rehearsal_banner
 from loto_app.components.ui import big_button, page_shell, tid
 from loto_app.domain.remote import LIVE_ONLY, NBSP
 from loto_app.limits import MAX_CODE, MAX_PLAYER_NAME
@@ -21,6 +22,7 @@ REMOTE_INVITED = (
 def form_page() -> rx.Component:
     """The join form (on `/`, and on `/jouer` without an identity: pages/player.py)."""
     return page_shell(
+        rehearsal_banner(JoinPrefill.rehearsal),
         rx.heading("Loto", as_="h1", size="9", text_align="center", custom_attrs=tid("title")),
         rx.text("Rejoindre une soirée de loto", size="6", text_align="center"),
         rx.form(

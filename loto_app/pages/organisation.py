@@ -25,6 +25,7 @@ from loto_app.pages import (
     organisation_media,
     organisation_own,
     organisation_records,
+    organisation_rehearsal,
     organisation_setup,
     organisation_staff,
 )
@@ -213,6 +214,7 @@ def _signed_in() -> rx.Component:
         organisation_invitations.invitations(),
         organisation_records.records(),
         organisation_books.books(),
+        organisation_rehearsal.rehearsal(),
     )
 
 

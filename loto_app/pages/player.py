@@ -26,6 +26,7 @@ from loto_app.components.palette import (
     step,
 )
 from loto_app.components.qr import qr_code
+from loto_app.components.rehearsal import rehearsal_banner
 from loto_app.components.sound import sound_assets, unlock_button
 from loto_app.components.ui import announcement_box, big_button, page_shell, quiet_button, tid
 from loto_app.domain.events import HALF
@@ -766,6 +767,7 @@ def _recent() -> rx.Component:
 def _page() -> rx.Component:
     """The player's page."""
     return page_shell(
+        rehearsal_banner(HallView.rehearsal),
         _hall_helpers(),
         _header(),
         _listen(),

@@ -5,6 +5,7 @@ from __future__ import annotations
 import reflex as rx
 
 from loto_app.components.palette import MUTED
+from loto_app.components.rehearsal import rehearsal_banner
 from loto_app.components.ui import page_shell, tid
 from loto_app.live.states.reglement import ReglementState
 
@@ -26,6 +27,7 @@ def _article(a) -> rx.Component:
 def index() -> rx.Component:
     """The règlement page."""
     return page_shell(
+        rehearsal_banner(ReglementState.rehearsal),
         rx.heading(ReglementState.title, as_="h1", size="7", custom_attrs=tid("reglement-title")),
         rx.cond(
             ReglementState.message != "",

@@ -33,6 +33,7 @@ from loto_app.components.palette import (
     TV_MUTED,
     TV_PANEL,
 )
+from loto_app.components.rehearsal import rehearsal_banner
 from loto_app.components.sound import chime_toggle, sound_assets, unlock_button
 from loto_app.components.ui import announcement_box, connection_banner, tid
 from loto_app.live.states.hall import HallView
@@ -506,6 +507,7 @@ def index() -> rx.Component:
         sound_assets(),
         rx.script(src="/screen.js"),  # the entracte's countdown
         connection_banner(),
+        rehearsal_banner(HallView.rehearsal & (ScreenState.pair_code == ""), tv=True),
         unlock_button(font_size=BIG),
         rx.cond(
             ScreenState.message != "",

@@ -104,6 +104,12 @@ class AccessStore:
             while len(self._players) > MAX_KNOWN_PLAYERS:
                 self._players.popitem(last=False)
 
+    def forget_evening(self, evening_id: int) -> None:
+        """Drop the players remembered of a deleted evening (a rehearsal)."""
+        with self._players_lock:
+            for key in [k for k in self._players if k[0] == evening_id]:
+                del self._players[key]
+
     def player_for_secret(self, evening_id: int, secret: str) -> str | None:
         """The player a phone's secret identity resolves to (from memory once found: a
         player's secret is never renewed; an unknown one is looked up again each time, it may

@@ -29,9 +29,11 @@ def _json() -> Any:
 
 
 class EveningRow(SQLModel, table=True):
-    """A loto evening."""
+    """A loto evening (or a rehearsal of one: `rehearsal_of`)."""
 
     __tablename__ = "evening"
+    # one rehearsal at a time per evening (domain/rehearsal.py, storage/rehearsal.py)
+    __table_args__ = (sa.Index("ix_evening_rehearsal_of", "rehearsal_of", unique=True),)
 
     id: int | None = Field(default=None, primary_key=True)
     name: str = Field(max_length=120)
@@ -45,6 +47,9 @@ class EveningRow(SQLModel, table=True):
     # the organiser closed the evening's books (`EveningClosed`): read-only from then on
     closed_at: datetime | None = Field(default=None, sa_type=sa.DateTime(timezone=True))
     closed_by: str = Field(default="", max_length=30)
+    # a rehearsal: the real evening it copies (None: a real evening). Not a foreign key, so
+    # that either may go without the other's rows in the way; deleted with its own rows.
+    rehearsal_of: int | None = Field(default=None)
 
 
 class StaffRow(SQLModel, table=True):

@@ -39,6 +39,7 @@ class EveningStore(EventLog):
     def __init__(self, engine: Engine) -> None:
         super().__init__(engine)
         self._codes: dict[str, int] = {}  # join code -> evening id (never changes)
+        self._rehearsals: dict[int, int | None] = {}  # evening id -> the evening it rehearses
 
     # ------------------------------------------------------------------ evenings
 
@@ -51,9 +52,15 @@ class EveningStore(EventLog):
         join_code: str | None = None,
         animateur_secret: str | None = None,
         organiser_secret: str | None = None,
+        rehearsal_of: int | None = None,
     ) -> Credentials:
         """Create an evening with its série, a fresh secret key, the animateur's and the
-        organiser's secrets and the token of the remote players' invitation link."""
+        organiser's secrets and the token of the remote players' invitation link
+        (`rehearsal_of`: a rehearsal of that evening, `storage/rehearsal.py`).
+
+        Raises:
+            IntegrityError: that evening has a rehearsal already (a unique index).
+        """
         secret = animateur_secret or secrets.token_urlsafe(9)
         organiser = organiser_secret or secrets.token_urlsafe(12)
         invitation = secrets.token_urlsafe(12)
@@ -73,6 +80,7 @@ class EveningStore(EventLog):
                 program=program.to_dict(),
                 organiser_secret_hash=hash_secret(organiser),
                 invitation_token=invitation,
+                rehearsal_of=rehearsal_of,
             )
             s.add(row)
             s.flush()
@@ -91,8 +99,8 @@ class EveningStore(EventLog):
 
     def evening_id_for_code(self, join_code: str) -> int | None:
         """The evening a join code opens (case-insensitive). A code never changes once given
-        (nor is an evening deleted), so codes found are remembered: every join and every
-        resume of a phone asks."""
+        (a deleted evening, a rehearsal, is forgotten: `forget`), so codes found are
+        remembered: every join and every resume of a phone asks."""
         code = join_code.strip().upper()
         if code in self._codes:
             return self._codes[code]
@@ -101,6 +109,26 @@ class EveningStore(EventLog):
         if found is not None:
             self._codes[code] = found
         return found
+
+    def rehearsal_of(self, evening_id: int) -> int | None:
+        """The real evening a rehearsal copies; None for a real evening (never changes: kept
+        in memory once read, since every screen's picture says it)."""
+        if evening_id not in self._rehearsals:
+            with Session(self.engine) as s:
+                row = s.get(m.EveningRow, evening_id)
+            if row is None:
+                raise KeyError(f"no evening {evening_id}")
+            self._rehearsals[evening_id] = row.rehearsal_of
+        return self._rehearsals[evening_id]
+
+    def forget(self, evening_id: int) -> None:
+        """Drop what this process remembers of a deleted evening (a rehearsal), so that an
+        evening given its id later is read afresh."""
+        self._rehearsals.pop(evening_id, None)
+        self._meta.pop(evening_id, None)
+        self._codes_by_id.pop(evening_id, None)
+        for code in [c for c, eid in self._codes.items() if eid == evening_id]:
+            del self._codes[code]
 
     def describe(self, evening_id: int) -> tuple[str, str]:
         """The evening's name and join code."""

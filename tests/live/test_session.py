@@ -107,6 +107,7 @@ def test_the_organisers_tasks_are_substates_of_the_signed_in_parent() -> None:
     from loto_app.live.states.organisation_media import EveningMedia
     from loto_app.live.states.organisation_own import OwnCartons
     from loto_app.live.states.organisation_records import EveningRecords
+    from loto_app.live.states.organisation_rehearsal import EveningRehearsal
     from loto_app.live.states.organisation_setup import EveningSetup
     from loto_app.live.states.organisation_staff import EveningStaff
 
@@ -118,6 +119,7 @@ def test_the_organisers_tasks_are_substates_of_the_signed_in_parent() -> None:
         EveningBooks,
         EveningInvitations,
         OwnCartons,
+        EveningRehearsal,
     }
     assert set(OrganisationState.get_substates()) == tasks
     for task in tasks:

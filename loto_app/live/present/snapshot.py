@@ -490,9 +490,11 @@ def public_snapshot(
     join_code: str,
     drawn_at: dict[int, list[float]] | None = None,
     game_times: GameTimes | None = None,
+    rehearsal: bool = False,
 ) -> dict[str, Any]:
     """Everything the hall screen, the animateur and every phone may see (the hall screen's
-    scenes around the draw: `show.show`)."""
+    scenes around the draw: `show.show`); `rehearsal`: the evening is a rehearsal's copy
+    (domain/rehearsal.py), which every screen says in a banner."""
     g = e.game
     st = g.stage_spec if g else None
     text, kind = _announcement(e, g)
@@ -580,6 +582,7 @@ def public_snapshot(
         if g and g.drawn and g.claim_stage < len(g.spec.stages)
         else "",
         "evening_name": name,
+        "rehearsal": rehearsal,
         "join_code": join_code,
         "series": e.program.series,
         "status": _status(e),

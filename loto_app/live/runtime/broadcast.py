@@ -242,6 +242,14 @@ async def reload_page(sid: str) -> None:
     await _emit(compat.poke(compat.call_script(script)), sid)
 
 
+async def reload_room(evening_id: int) -> None:
+    """Make every page of an evening load again (the evening was deleted: a rehearsal); each
+    then finds its code unknown and says so (`reload_page`'s script: the stored identity is
+    left to the page's own sign-in, which drops it)."""
+    script = "Storage.prototype.setItem = function () {}; window.location.reload()"
+    await _emit(compat.poke(compat.call_script(script)), room(evening_id))
+
+
 #: The public picture of each live evening, with the sequence number it was made at.
 _pictures: weakref.WeakKeyDictionary[LiveEvening, tuple[int, dict[str, Any]]] = (
     weakref.WeakKeyDictionary()
@@ -254,7 +262,9 @@ def picture(lv: LiveEvening) -> dict[str, Any]:
     cached = _pictures.get(lv)
     if cached is not None and cached[0] == lv.seq:
         return cached[1]
-    values = public_snapshot(lv.evening, lv.name, lv.join_code, lv.drawn_at, lv.game_times)
+    values = public_snapshot(
+        lv.evening, lv.name, lv.join_code, lv.drawn_at, lv.game_times, lv.rehearsal
+    )
     _pictures[lv] = (lv.seq, values)
     return values
 

@@ -44,6 +44,7 @@ class LiveEvening:
         self.evening_id = evening_id
         self._lock = threading.RLock()
         self.name, self.join_code = store.describe(evening_id)
+        self.rehearsal = store.rehearsal_of(evening_id) is not None  # (every screen says it)
         self.evening, self.seq, self.last_hash = store.load(evening_id)
         self.drawn_at = store.draw_times(evening_id)
         self.game_times = store.game_times(evening_id)

@@ -228,6 +228,16 @@ class Registry:
             if self._last_calls.get(evening_id) == opened:
                 del self._last_calls[evening_id]
 
+    def forget(self, evening_id: int) -> None:
+        """Drop a deleted evening (a rehearsal): its copy in memory, its queue, its writer and
+        its last call's timer."""
+        self._lives.pop(evening_id, None)
+        self._queues.pop(evening_id, None)
+        writer = self._writers.pop(evening_id, None)
+        if writer is not None and not writer.done():
+            writer.cancel()
+        self._last_calls.pop(evening_id, None)
+
     def forget_all(self) -> None:
         """Drop every cached evening and pending last-call timer (tests)."""
         self._lives.clear()
@@ -318,6 +328,11 @@ async def join(
     """Register a player ("hall", "remote" with an invitation's number, or "paper"); returns
     (player id, secret identity)."""
     return await _default.join(evening_id, name, origin, invitation)
+
+
+def forget(evening_id: int) -> None:
+    """`Registry.forget` on the process's registry (a deleted rehearsal)."""
+    _default.forget(evening_id)
 
 
 def watch_last_call(evening_id: int, lv: LiveEvening) -> None:

@@ -115,6 +115,7 @@ class CaisseState(StaffSession, rx.State):
     staff_name: str = ""
     role: str = ""  # "vendeur" | "caissier"
     evening_name: str = ""
+    rehearsal: bool = False  # a rehearsal's copy (its banner)
     message: str = ""
     message_kind: str = ""  # "ok" | "error"
     offers: list[TotalLine] = []  # label = "<index>", amount = "3 cartons — 8 €"
@@ -154,7 +155,7 @@ class CaisseState(StaffSession, rx.State):
         if member.role == "controleur":  # (checks cartons, sells nothing)
             self._say(CONTROLEUR, ok=False)
         lv = await registry.live(self._evening_id)
-        self.evening_name = lv.name
+        self.evening_name, self.rehearsal = lv.name, lv.rehearsal
         remote = lv.evening.program.settings.remote_play  # (then the manual settlement only)
         self.payment_note = provider(remote_play=remote).instructions
         await broadcast.enter(self.router.session.session_id, self._evening_id, desk=True)
@@ -162,6 +163,7 @@ class CaisseState(StaffSession, rx.State):
 
     async def _left(self) -> None:
         self.role = self.staff_name = ""
+        self.rehearsal = False
         self._forget()
 
     def _still_the_same(self, member: StaffMember) -> bool:

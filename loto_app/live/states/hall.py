@@ -18,6 +18,7 @@ class HallView(ReadBack, rx.State):
     (ReadBack) is that of the latest claim checked on the last number."""
 
     evening_name: str = ""
+    rehearsal: bool = False  # a rehearsal's copy: every screen says "RÉPÉTITION"
     join_code: str = ""
     series: str = ""
     status: str = "waiting"

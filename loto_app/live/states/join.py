@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any, ClassVar
 
 import reflex as rx
 
 from loto_app.limits import MAX_CODE, MAX_SECRET
+from loto_app.live.runtime import registry
 
 
 class JoinPrefill(rx.State):
@@ -16,6 +18,7 @@ class JoinPrefill(rx.State):
 
     code: str = ""
     invitation: str = ""
+    rehearsal: bool = False  # the code is a rehearsal's (its banner over the form)
 
     async def _warm(self, stored: dict[str, Any], *, whole: bool = False) -> bool:
         """Before the join page's snapshot (live/gate/rehydrate.py): ?code= (and a remote
@@ -26,4 +29,22 @@ class JoinPrefill(rx.State):
         self.code = raw.strip().upper()[:MAX_CODE] if isinstance(raw, str) else ""
         inv = params.get("invitation", "")
         self.invitation = inv.strip()[:MAX_SECRET] if isinstance(inv, str) else ""
+        self.rehearsal = await _is_rehearsal(self.code)
         return True
+
+
+async def _is_rehearsal(code: str) -> bool:
+    """Is this code a rehearsal's? Both answers are kept in memory once read (the store's),
+    so that a join storm reads the database once per code."""
+    if not code or not code.isalnum():
+        return False
+    store = registry.store()
+    evening_id = store.known_code(code)
+    if evening_id is None:
+        evening_id = await asyncio.to_thread(store.evening_id_for_code, code)
+    if evening_id is None:
+        return False
+    try:
+        return await asyncio.to_thread(store.rehearsal_of, evening_id) is not None
+    except KeyError:  # (deleted meanwhile)
+        return False

@@ -23,6 +23,7 @@ class ReglementState(rx.State):
     code: str = ""
     articles: list[dict[str, Any]] = []
     message: str = ""
+    rehearsal: bool = False  # a rehearsal's copy (its banner)
 
     @rx.event
     async def load(self):
@@ -34,6 +35,7 @@ class ReglementState(rx.State):
             refuse("reglement", "load", exc)
             code = ""
         self.articles = []
+        self.rehearsal = False
         self.title = TITLE
         self.code = code
         evening_id = (
@@ -46,6 +48,7 @@ class ReglementState(rx.State):
             return
         lv = await registry.live(evening_id)
         r = reglement(lv.evening.program, lv.name)
+        self.rehearsal = lv.rehearsal
         self.title = r.title
         self.articles = r.as_dicts()
         self.message = ""
