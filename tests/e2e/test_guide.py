@@ -99,6 +99,8 @@ def test_a_short_evening_takes_the_guides_pictures_and_aide_reads_without_sign_i
         expect(org.get_by_test_id(f"game-{i}")).to_have_count(0)
     org.get_by_test_id("stage-0-1-on").click()
     org.get_by_test_id("stage-0-2-on").click()
+    org.get_by_test_id("step-3").click()
+    org.get_by_test_id("usual-offers").click()  # the usual prices of the kinds left
     org.get_by_test_id("step-1").click()
     org.get_by_test_id("org-create").click()
     expect(org.get_by_test_id("credentials")).to_be_visible(timeout=WAIT_MS)
