@@ -218,6 +218,6 @@ def test_a_short_evening_takes_the_guides_pictures_and_aide_reads_without_sign_i
         found = blocking_violations(page)
         assert not found, f"/aide ({name}): {describe(found)}"
         page.get_by_test_id("toc-caisse").click()
-        expect(page).to_have_url(re.compile(r"/aide#caisse$"))
+        expect(page).to_have_url(re.compile(r"/aide/?#caisse$"))
         expect(page.get_by_test_id("section-caisse")).to_be_in_viewport()
         page.context.close()
