@@ -9,6 +9,8 @@ everything without it.
 
 from __future__ import annotations
 
+import struct
+
 import reflex as rx
 
 from loto_app.components.palette import INFO_BG, INFO_LINE, MUTED
@@ -23,9 +25,18 @@ def _inline(line: str) -> list[rx.Component | str]:
     return [rx.text.strong(t) if bold else t for t, bold in runs(line)]
 
 
+def _size(path) -> tuple[int, int] | None:
+    """A PNG's width and height, from its header (None: not a PNG)."""
+    head = path.read_bytes()[:24]
+    if head[:8] != b"\x89PNG\r\n\x1a\n" or head[12:16] != b"IHDR":
+        return None
+    return struct.unpack(">II", head[16:24])
+
+
 def _picture(caption: str, name: str) -> rx.Component | None:
     path = PICTURES / name
-    if not path.is_file():
+    size = _size(path) if path.is_file() else None
+    if size is None:
         return None
     # `?v=` follows the file: a picture taken again is not served from a cache (and a bare
     # "/guide/x.png" in the page's script would be precached on every phone by assets/sw.js)
@@ -39,6 +50,8 @@ def _picture(caption: str, name: str) -> rx.Component | None:
             height="auto",
             border=f"1px solid {INFO_LINE}",
             border_radius="0.5rem",
+            # its size reserves its place before it loads (lazily, as the reader scrolls)
+            custom_attrs={"width": str(size[0]), "height": str(size[1])},
         ),
         rx.el.figcaption(caption, color=MUTED, font_size="1rem", margin_top="0.3rem"),
         margin="0",

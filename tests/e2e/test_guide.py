@@ -82,6 +82,8 @@ def test_a_short_evening_takes_the_guides_pictures_and_aide_reads_without_sign_i
     monkeypatch.delenv("LOTO_CREATE_KEY", raising=False)
     PICTURES.mkdir(parents=True, exist_ok=True)
     started = time.time() - 1
+    # the pictures the app was built with (`make guide-pictures` put them in assets/guide/)
+    shown = [n for n in guide_text.load().pictures() if (guide_text.PICTURES / n).is_file()]
 
     # ------------------------------------------------------------------ avant la soirée
     org = context(browser, TABLET)
@@ -211,6 +213,12 @@ def test_a_short_evening_takes_the_guides_pictures_and_aide_reads_without_sign_i
             expect(page.get_by_test_id(f"section-{s.anchor}")).to_contain_text(s.title)
         notes = page.get_by_test_id("guide-note")
         expect(notes.first).to_contain_text("À compléter à la fusion")
+        for n in shown:  # each picture there, with its caption, loaded when asked for
+            expect(page.get_by_test_id(f"picture-{n.removesuffix('.png')}")).to_have_count(1)
+        page.evaluate("() => document.querySelectorAll('img').forEach(i => i.loading = 'eager')")
+        page.wait_for_function(
+            "() => [...document.images].every(i => i.complete && i.naturalWidth > 0)"
+        )
         page.screenshot(path=results_dir / f"aide-{name}.png")
         page.screenshot(path=results_dir / f"aide-{name}-full.png", full_page=True)
         wide = page.evaluate(WIDE_JS, viewport["width"])
