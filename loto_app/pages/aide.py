@@ -70,6 +70,8 @@ def _block(b: Block) -> rx.Component | None:
             *(rx.el.li(*_inline(i), margin_bottom="0.4rem") for i in b.lines),
             padding_left="1.6rem",
             margin="0",
+            # (the theme's reset hides the numbers of the steps)
+            list_style_type="decimal" if b.kind == "ol" else "disc",
             **TEXT,
         )
     if b.kind == "note":
