@@ -55,7 +55,7 @@ CERTUTIL := /usr/bin/certutil
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: help run test test-faults lint fmt clean install install-test chromium https-tools migrate demo \
-	lock upgrade
+	lock upgrade guide-pictures
 
 help:
 	@echo "make run    install into .venv, migrate, create the demo evening, serve on the LAN (port $(PORT))"
@@ -66,6 +66,7 @@ help:
 	@echo "make clean  remove .web .states *.db test-results and caches (keeps .venv)"
 	@echo "make lock   write requirements*.lock again after a change of pyproject.toml (keeps pins)"
 	@echo "make upgrade  the newest versions pyproject.toml allows into the lock files (then make test)"
+	@echo "make guide-pictures  the volunteers' guide's screenshots (a browser test) into assets/guide/"
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -159,6 +160,14 @@ test: $(STAMP_TEST) chromium https-tools lint
 # Redis server, a few minutes): apart from `make test`, whose 20 minutes they would pass.
 test-faults: $(STAMP_TEST) chromium
 	$(WITH_ENV) $(BIN)/pytest -q --timeout=$(E2E_TIMEOUT) -m faults $(PYTEST_ARGS) tests/e2e
+
+# The pictures of the volunteers' guide (/aide, docs/GUIDE.md): a browser test plays a short
+# evening and writes them into test-results/guide/; copied to assets/guide/ (ignored by git:
+# screenshots are never committed), where the next build of the app serves and shows them.
+guide-pictures: $(STAMP_TEST) chromium
+	rm -rf test-results/guide
+	$(WITH_ENV) $(BIN)/pytest -q --timeout=$(E2E_TIMEOUT) $(PYTEST_ARGS) tests/e2e/test_guide.py
+	rm -rf assets/guide && mkdir -p assets/guide && cp test-results/guide/*.png assets/guide/
 
 clean:
 	rm -rf .web .states test-results .pytest_cache .ruff_cache .hypothesis

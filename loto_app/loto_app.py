@@ -20,6 +20,7 @@ from loto_app.live.states.reglement import ReglementState
 from loto_app.live.states.screen import ScreenState
 from loto_app.live.states.verifier import VerifierState
 from loto_app.pages import (
+    aide,
     animateur,
     caisse,
     controle,
@@ -111,6 +112,8 @@ app.add_page(screen.index, route=ScreenState.ROUTE, title=screen.TITLE, on_load=
 app.add_page(
     reglement.index, route="/reglement", title=reglement.TITLE, on_load=ReglementState.load
 )
+# The volunteers' guide (docs/GUIDE.md): anyone, no sign-in, no state.
+app.add_page(aide.index, route="/aide", title=aide.TITLE)
 app.add_page(verifier.index, route="/verifier", title=verifier.TITLE, on_load=VerifierState.load)
 app.add_page(caisse.index, route=CaisseState.ROUTE, title=caisse.TITLE, on_load=CaisseState.resume)
 app.add_page(

@@ -8,6 +8,7 @@ from loto_app.components.board import board, last_number
 from loto_app.components.control import last_call_banner, readback
 from loto_app.components.disputes import withdraw_form
 from loto_app.components.entracte import entracte
+from loto_app.components.help_link import help_link
 from loto_app.components.pair_form import pair_form
 from loto_app.components.palette import (
     ACCENT,
@@ -1035,6 +1036,7 @@ def _dashboard() -> rx.Component:
             rx.cond(~HallView.closed, _improvise()),
             _decisions(),
             _pair_screen(),
+            help_link("animateur"),
             rx.button(
                 "Se déconnecter",
                 on_click=AnimateurState.logout,
@@ -1064,6 +1066,7 @@ def index() -> rx.Component:
             AnimateurState.signed_in,
             _dashboard(),
             rx.fragment(
+                help_link("animateur"),
                 _login(),
                 rx.cond(
                     AnimateurState.message != "",

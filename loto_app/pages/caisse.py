@@ -7,6 +7,7 @@ from __future__ import annotations
 import reflex as rx
 
 from loto_app.components.form import section
+from loto_app.components.help_link import help_link
 from loto_app.components.palette import (
     ACCENT,
     CHECK_BG,
@@ -654,6 +655,7 @@ def index() -> rx.Component:
     """The desk page."""
     return page_shell(
         rehearsal_banner(CaisseState.rehearsal),
+        help_link("caisse"),
         rx.cond(
             CaisseState.signed_in,
             _desk(),

@@ -13,6 +13,7 @@ from loto_app.components.form import (
     error,
     section,
 )
+from loto_app.components.help_link import help_link
 from loto_app.components.pair_form import pair_form
 from loto_app.components.palette import ACCENT, INK, MUTED, SECTION_LINE
 from loto_app.components.signin import sign_in_form
@@ -221,6 +222,7 @@ def _signed_in() -> rx.Component:
 def index() -> rx.Component:
     """The organiser's page."""
     return page_shell(
+        help_link("organisation"),
         rx.heading("Organisation de la soirée", as_="h1", size="8", custom_attrs=tid("title")),
         error(P.message, "org-message"),
         rx.cond(P.signed_in, _signed_in(), _signed_out()),
