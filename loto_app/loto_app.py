@@ -18,6 +18,7 @@ from loto_app.live.states.organisation import OrganisationState
 from loto_app.live.states.player import PlayerState
 from loto_app.live.states.reglement import ReglementState
 from loto_app.live.states.screen import ScreenState
+from loto_app.live.states.verification import VerificationState
 from loto_app.live.states.verifier import VerifierState
 from loto_app.pages import (
     animateur,
@@ -28,6 +29,7 @@ from loto_app.pages import (
     player,
     reglement,
     screen,
+    verification,
     verifier,
 )
 
@@ -112,6 +114,12 @@ app.add_page(
     reglement.index, route="/reglement", title=reglement.TITLE, on_load=ReglementState.load
 )
 app.add_page(verifier.index, route="/verifier", title=verifier.TITLE, on_load=VerifierState.load)
+app.add_page(
+    verification.index,
+    route=VerificationState.ROUTE,
+    title=verification.TITLE,
+    on_load=VerificationState.resume,
+)
 app.add_page(caisse.index, route=CaisseState.ROUTE, title=caisse.TITLE, on_load=CaisseState.resume)
 app.add_page(
     controle.index, route=ControleState.ROUTE, title=controle.TITLE, on_load=ControleState.resume

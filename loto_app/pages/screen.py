@@ -34,6 +34,7 @@ from loto_app.components.palette import (
     TV_PANEL,
 )
 from loto_app.components.sound import chime_toggle, sound_assets, unlock_button
+from loto_app.components.sound_check import sound_check_form
 from loto_app.components.ui import announcement_box, connection_banner, tid
 from loto_app.live.states.hall import HallView
 from loto_app.live.states.screen import ScreenState
@@ -507,6 +508,7 @@ def index() -> rx.Component:
         rx.script(src="/screen.js"),  # the entracte's countdown
         connection_banner(),
         unlock_button(font_size=BIG),
+        sound_check_form(),  # (the check before the doors open: its sound test's answer)
         rx.cond(
             ScreenState.message != "",
             rx.text(
