@@ -122,7 +122,7 @@ def test_the_check_before_the_doors_open(
     tv_context.add_init_script(SPEECH)
     tv = tv_context.new_page()
     tv.goto(f"{app_url}/ecran?code={code}")
-    expect(tv.get_by_test_id("last-number")).to_be_attached()
+    expect(tv.get_by_role("heading", name="Salle des fêtes")).to_be_visible()
     _status(org, "screen", "ok")
     expect(org.get_by_test_id("check-screen")).to_contain_text("1 écran connecté")
 
