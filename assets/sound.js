@@ -15,6 +15,7 @@
   var unlocked = false;
   var speechRefused = false;
   var CHIME_MS = 900;
+  var testing = ""; // a sound test waiting for a tap on "Activer le son"
 
   function pref(name, fallback) {
     var v = null;
@@ -26,6 +27,7 @@
   // screen its voice or its chime (each a preference of the browser, assets/loto.js)
   function player() { return !!document.querySelector('[data-page="player"]'); }
   function wanted() {
+    if (testing) return true;
     if (player()) return pref("loto_phone_voice", false);
     return pref("loto_voice", false) || pref("loto_chime", false);
   }
@@ -93,6 +95,58 @@
     if (confirm && pref("loto_chime", false)) chime();
     if (confirm) window.__lotoSoundUnlocked = (window.__lotoSoundUnlocked || 0) + 1;
     show();
+    if (testing) test(testing);
+  }
+
+  function answer(nonce, result) {
+    window.__lotoSoundTests = (window.__lotoSoundTests || []).concat([result]);
+    var f = document.querySelector('[data-testid="sound-check-form"]');
+    if (!f || !f.requestSubmit) return;
+    var values = { nonce: nonce, result: result, voice: pref("loto_voice", false) ? "1" : "0" };
+    Object.keys(values).forEach(function (k) {
+      var input = f.querySelector('[name="' + k + '"]');
+      if (input) input.value = values[k];
+    });
+    f.requestSubmit();
+  }
+
+  function waitForTap(nonce) {
+    testing = nonce;
+    shown = "";
+    show();
+    answer(nonce, "blocked");
+  }
+
+  function sayTest(nonce) {
+    if (!("speechSynthesis" in window)) { answer(nonce, "no-voice"); return; }
+    var done = false;
+    function end(result) { if (!done) { done = true; answer(nonce, result); } }
+    var u = new SpeechSynthesisUtterance("Essai du son de la salle. Le 90, le grand-père.");
+    u.lang = "fr-FR";
+    u.onstart = function () { end("played"); };
+    u.onend = function () { end("played"); };
+    u.onerror = function (ev) {
+      if (ev && ev.error === "not-allowed") {
+        speechRefused = true;
+        if (!done) { done = true; waitForTap(nonce); }
+      } else end("no-voice");
+    };
+    window.speechSynthesis.cancel();
+    window.speechSynthesis.speak(u);
+    setTimeout(function () { end(window.speechSynthesis.speaking ? "played" : "no-voice"); }, 8000);
+  }
+
+  function test(nonce) {
+    if (!activated()) { waitForTap(nonce); return; }
+    testing = "";
+    var c = audio();
+    function go() {
+      if (c && c.state !== "running") { waitForTap(nonce); return; }
+      if (c) chime();
+      setTimeout(function () { sayTest(nonce); }, c ? CHIME_MS : 0);
+    }
+    if (c && c.state !== "running") c.resume().then(go, go);
+    else go();
   }
 
   function chime() {
@@ -142,6 +196,8 @@
       window.__lotoSoundChecked = (window.__lotoSoundChecked || 0) + 1;
     },
     blocked: blocked,
+    // the check's sound test (see the top of this file)
+    test: function (nonce) { if (typeof nonce === "string" && nonce.length <= 32) test(nonce); },
   };
   setInterval(show, 1000);
   show();

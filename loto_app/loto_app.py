@@ -18,6 +18,7 @@ from loto_app.live.states.organisation import OrganisationState
 from loto_app.live.states.player import PlayerState
 from loto_app.live.states.reglement import ReglementState
 from loto_app.live.states.screen import ScreenState
+from loto_app.live.states.verification import VerificationState
 from loto_app.live.states.verifier import VerifierState
 from loto_app.pages import (
     aide,
@@ -29,6 +30,7 @@ from loto_app.pages import (
     player,
     reglement,
     screen,
+    verification,
     verifier,
 )
 
@@ -115,6 +117,12 @@ app.add_page(
 # The volunteers' guide (docs/GUIDE.md): anyone, no sign-in, no state.
 app.add_page(aide.index, route="/aide", title=aide.TITLE)
 app.add_page(verifier.index, route="/verifier", title=verifier.TITLE, on_load=VerifierState.load)
+app.add_page(
+    verification.index,
+    route=VerificationState.ROUTE,
+    title=verification.TITLE,
+    on_load=VerificationState.resume,
+)
 app.add_page(caisse.index, route=CaisseState.ROUTE, title=caisse.TITLE, on_load=CaisseState.resume)
 app.add_page(
     controle.index, route=ControleState.ROUTE, title=controle.TITLE, on_load=ControleState.resume

@@ -23,6 +23,7 @@ from loto_app.components.palette import (
     TIE_LINE,
     step,
 )
+from loto_app.components.preflight_link import preflight_link
 from loto_app.components.rehearsal import rehearsal_banner
 from loto_app.components.signin import sign_in_form
 from loto_app.components.ui import (
@@ -1009,6 +1010,8 @@ def _dashboard() -> rx.Component:
         _correction(),
         # between games: the entracte, with its message and the time of return
         entracte(AnimateurState),
+        # before the first game: the check before the doors open (pages/verification.py)
+        rx.cond(HallView.status == "waiting", preflight_link(margin_top="0.5rem")),
         name="primary",
     )
     side = _pane(

@@ -16,6 +16,7 @@ from loto_app.components.form import (
 from loto_app.components.help_link import help_link
 from loto_app.components.pair_form import pair_form
 from loto_app.components.palette import ACCENT, INK, MUTED, SECTION_LINE
+from loto_app.components.preflight_link import preflight_link
 from loto_app.components.signin import sign_in_form
 from loto_app.components.ui import page_shell, tid
 from loto_app.live.states.organisation import OrganisationState
@@ -205,6 +206,7 @@ def _signed_in() -> rx.Component:
             align="center",
             width="100%",
         ),
+        preflight_link(),  # the check before the doors open (pages/verification.py)
         organisation_setup.edit_program(),
         organisation_media.media(),
         organisation_own.own_cartons(),

@@ -35,6 +35,7 @@ from loto_app.components.palette import (
 )
 from loto_app.components.rehearsal import rehearsal_banner
 from loto_app.components.sound import chime_toggle, sound_assets, unlock_button
+from loto_app.components.sound_check import sound_check_form
 from loto_app.components.ui import announcement_box, connection_banner, tid
 from loto_app.live.states.hall import HallView
 from loto_app.live.states.screen import ScreenState
@@ -509,6 +510,7 @@ def index() -> rx.Component:
         connection_banner(),
         rehearsal_banner(HallView.rehearsal & (ScreenState.pair_code == ""), tv=True),
         unlock_button(font_size=BIG),
+        sound_check_form(),  # (the check before the doors open: its sound test's answer)
         rx.cond(
             ScreenState.message != "",
             rx.text(

@@ -60,9 +60,9 @@ def player_room(evening_id: int, player_id: str) -> str:
     return f"loto:{evening_id}:{player_id}"
 
 
-#: The last part of the staff's and the desk's room names (a player's room ends with the
-#: player's id, 16 hex digits: live/runtime/presence.py counts them).
-STAFF, DESK = "staff", "desk"
+#: The last part of the staff's, the desk's and the hall screens' room names (a player's room
+#: ends with the player's id, 16 hex digits: live/runtime/presence.py counts them).
+STAFF, DESK, SCREEN = "staff", "desk", "screen"
 
 
 def staff_room(evening_id: int) -> str:
@@ -73,6 +73,23 @@ def staff_room(evening_id: int) -> str:
 def desk_room(evening_id: int) -> str:
     """The socket.io room of the desk (vendeurs and caissiers at /caisse)."""
     return f"loto:{evening_id}:{DESK}"
+
+
+def screen_room(evening_id: int) -> str:
+    """The socket.io room of the hall screens (/ecran) showing an evening."""
+    return f"loto:{evening_id}:{SCREEN}"
+
+
+async def poke_rooms(rooms: list[str], handler: str) -> None:
+    """Make every browser in these rooms send the event `handler` (the check before the doors
+    open asks who is there: live/runtime/roll_call.py)."""
+    for name in rooms:
+        await _emit(compat.poke(compat.event(handler)), name)
+
+
+async def run_script(to: str, javascript: str) -> None:
+    """Make every browser in a room (or one socket) run this script."""
+    await _emit(compat.poke(compat.call_script(javascript)), to)
 
 
 _desk_refresh_event: str = ""
@@ -218,6 +235,7 @@ async def enter(
     *,
     staff: bool = False,
     desk: bool = False,
+    screen: bool = False,
 ) -> None:
     """Put a socket in the evening's rooms."""
     assert _app is not None and _app.sio is not None
@@ -229,6 +247,8 @@ async def enter(
         await _app.sio.enter_room(sid, player_room(evening_id, player_id), namespace=ns)
     if staff:
         await _app.sio.enter_room(sid, staff_room(evening_id), namespace=ns)
+    if screen:
+        await _app.sio.enter_room(sid, screen_room(evening_id), namespace=ns)
 
 
 async def reload_page(sid: str) -> None:

@@ -146,7 +146,7 @@ def local_players(app: Any) -> tuple[dict[int, set[str]], set[int]]:
         evening_id, who = int(parts[1]), parts[2]
         if who == broadcast.STAFF:
             staff.add(evening_id)
-        elif who != broadcast.DESK:
+        elif who not in (broadcast.DESK, broadcast.SCREEN):
             players.setdefault(evening_id, set()).add(who)
     return players, staff
 
@@ -216,6 +216,17 @@ async def tell(sid: str, evening_id: int) -> None:
             await _presence.tell(_app, sid, evening_id)
         except Exception:  # (the count is a help, never a reason to fail a sign-in)
             log.exception("evening %s: the phones' count could not be sent", evening_id)
+
+
+async def phones(evening_id: int) -> int | None:
+    """The players' phones connected now, on every worker (None: the count is not running)."""
+    if _presence is None:
+        return None
+    try:
+        return (await _presence.counts.total(evening_id))[0]
+    except Exception:  # (Redis away)
+        log.exception("evening %s: the phones' count could not be read", evening_id)
+        return None
 
 
 async def run(app: Any) -> None:

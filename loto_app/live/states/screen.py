@@ -51,6 +51,7 @@ class ScreenState(rx.State):
     qr: str = ""
     message: str = ""
     pair_code: str = ""  # shown while this TV waits for the tablet to attach it
+    _evening_id: int = 0  # the evening this TV shows (0: none; the check's roll call reads it)
 
     async def _warm(self, stored: dict[str, Any], *, whole: bool = False) -> bool:
         """Before Reflex's snapshot of a rebuilt state: the board as it stands (a TV whose
@@ -76,6 +77,7 @@ class ScreenState(rx.State):
             code = ""
         store = registry.store()
         evening_id = await asyncio.to_thread(store.evening_id_for_code, code) if code else None
+        self._evening_id = evening_id or 0
         if evening_id is None:
             if code:
                 self.message = "Aucune soirée ne porte ce code : reliez l'écran par la tablette."
@@ -90,7 +92,7 @@ class ScreenState(rx.State):
         self.message = ""
         lv = await registry.live(evening_id)
         sid = self.router.session.session_id
-        await broadcast.enter(sid, evening_id)
+        await broadcast.enter(sid, evening_id, screen=True)
         await broadcast.send_snapshot(sid, lv)
 
     async def _new_pair_code(self) -> None:
