@@ -767,9 +767,17 @@ def _recent() -> rx.Component:
 def _page() -> rx.Component:
     """The player's page."""
     return page_shell(
-        rehearsal_banner(HallView.rehearsal),
+        # the rehearsal's band and the header stay in view together (two sticky boxes at the
+        # top would lie on each other)
+        rx.box(
+            rehearsal_banner(HallView.rehearsal),
+            _header(),
+            position="sticky",
+            top="0",
+            z_index="15",
+            width="100%",
+        ),
         _hall_helpers(),
-        _header(),
         _listen(),
         _stream(),
         _notice(
