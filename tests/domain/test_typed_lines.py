@@ -8,6 +8,7 @@ import random
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_engine_rules import CHAINED, KEY, draw_all, evening, last_claim
 
 from loto_app.domain import errors as err
 from loto_app.domain import events as ev
@@ -19,7 +20,6 @@ from loto_app.domain.patterns import Pattern
 from loto_app.domain.program import GameSpec, Kind, Lot, Stage
 from loto_app.domain.typed_lines import check_lines, judge_typed, lines_needed
 from loto_app.domain.verdicts import Verdict, judge
-from tests.domain.test_engine_rules import CHAINED, KEY, draw_all, evening, last_claim
 
 LINE = [5, 12, 23, 47, 81]
 OTHER = [8, 16, 38, 55, 70]

@@ -10,12 +10,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from axe_check import blocking_violations, describe
 from playwright.sync_api import expect
 
 from loto_app.domain.program import demo_program
 from loto_app.storage.db import make_engine
 from loto_app.storage.repository import EveningStore
-from tests.e2e.axe_check import blocking_violations, describe
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
