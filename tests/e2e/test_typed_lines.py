@@ -95,6 +95,12 @@ def test_a_line_typed_for_a_carton_in_no_list_is_judged_at_the_table(
         found = blocking_violations(ctl)
         assert not found, describe(found)
         ctl.screenshot(path=results_dir / "typed-02-valid-phone.png", full_page=True)
+        # "Carton suivant": the next player's lines are typed in empty fields
+        ctl.get_by_test_id("controle-next").click()
+        expect(verdict).to_have_count(0)
+        ctl.get_by_test_id("controle-typed-open").click()
+        expect(ctl.get_by_test_id("controle-line1")).to_have_value("")
+        expect(ctl.get_by_test_id("controle-typed-name")).to_have_value("")
 
         # the animateur's tablet reads the typed line back, and may award the lot
         tablet = browser.new_context(viewport={"width": 1180, "height": 820}).new_page()

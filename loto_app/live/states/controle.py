@@ -236,9 +236,10 @@ class ControleState(StaffSession, ReadBack, rx.State):
 
     @rx.event
     def clear(self):
-        """Ready for the next carton."""
+        """Ready for the next carton (the typed lines' form closes: it opens again empty)."""
         self._forget()
         self.message = ""
+        self.typed_needed, self.typed_hint = 0, ""
 
     # ------------------------------------------------------------------ helpers
 
