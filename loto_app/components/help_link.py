@@ -31,6 +31,9 @@ def help_link(page: str) -> rx.Component:
         ),
         text_align="right",
         width="100%",
+        # (the screen reader's words are positioned absolutely: inside a pane that scrolls,
+        # with no positioned box around them they would lengthen the page itself)
+        position="relative",
     )
 
 

@@ -211,8 +211,9 @@ def test_a_short_evening_takes_the_guides_pictures_and_aide_reads_without_sign_i
         expect(page.get_by_test_id("title")).to_have_text(guide.title, timeout=WAIT_MS)
         for s in guide.sections:
             expect(page.get_by_test_id(f"section-{s.anchor}")).to_contain_text(s.title)
-        notes = page.get_by_test_id("guide-note")
-        expect(notes.first).to_contain_text("À compléter à la fusion")
+        # (every feature's section written: no placeholder left)
+        expect(page.get_by_text("À compléter")).to_have_count(0)
+        expect(page.get_by_test_id("section-avant")).to_contain_text("Vérification avant")
         for n in shown:  # each picture there, with its caption, loaded when asked for
             expect(page.get_by_test_id(f"picture-{n.removesuffix('.png')}")).to_have_count(1)
         page.evaluate("() => document.querySelectorAll('img').forEach(i => i.loading = 'eager')")
