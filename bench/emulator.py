@@ -62,6 +62,14 @@ async def until(cond: Callable[[], bool], timeout: float, step: float = 0.005) -
 # ---------------------------------------------------------------------- the compiled frontend
 
 
+def _by_name(local_storage: dict[str, dict[str, object]]) -> dict[str, tuple[str, ...]]:
+    """The frontend's clientStorage, by storage name: the state keys kept under each."""
+    out: dict[str, list[str]] = {}
+    for key, spec in local_storage.items():
+        out.setdefault(str(spec["name"]), []).append(key)
+    return {name: tuple(keys) for name, keys in out.items()}
+
+
 @dataclass(frozen=True)
 class Frontend:
     """What a browser has compiled in: the state schema, initial hashes and state names."""
@@ -75,7 +83,10 @@ class Frontend:
     caisse: str  # "" when the app has no sales desk
     update_vars: str  # handler names of the client-side navigation events
     on_load: str
-    local_storage: dict[str, str]  # storage name -> state key ("<state>.<var>_rx_state_")
+    # storage name -> the state keys ("<state>.<var>_rx_state_") kept under it: two pages
+    # may read one name (the animateur's code: /animateur and /verification), and the
+    # browser sends it to each
+    local_storage: dict[str, tuple[str, ...]]
 
     @classmethod
     def read(cls, web: Path) -> Frontend:
@@ -110,7 +121,7 @@ class Frontend:
             caisse=state("___caisse____caisse_state", optional=True),
             update_vars=f"{state('update_vars_internal_state')}.update_vars_internal",
             on_load=f"{state('on_load_internal_state')}.on_load_internal",
-            local_storage={v["name"]: k for k, v in storage["local_storage"].items()},
+            local_storage=_by_name(storage["local_storage"]),
         )
 
 
@@ -549,7 +560,7 @@ class Tab:
             self._flush = None
 
     def _storage_vars(self) -> dict[str, str]:
-        return {self.fe.local_storage[name]: v for name, v in self.storage.items()}
+        return {k: v for name, v in self.storage.items() for k in self.fe.local_storage[name]}
 
     def _navigate(self, path: str) -> None:
         """React Router's client-side navigation: onLoadInternalEvent() for the new route."""
@@ -598,4 +609,4 @@ class Bench:
     sales: int = 0
 
     def __post_init__(self) -> None:
-        self.storage_names = {k: n for n, k in self.fe.local_storage.items()}
+        self.storage_names = {k: n for n, keys in self.fe.local_storage.items() for k in keys}

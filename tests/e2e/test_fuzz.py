@@ -382,7 +382,8 @@ async def scenario(s: Scenario, caplog: pytest.LogCaptureFixture) -> dict[str, A
             attacker.emit(name, {"handler": "draw"})
         # identity theft: the victim's player id (not its secret) as my stored secret
         attacker.emit(
-            fe.update_vars, {"vars": {fe.local_storage["loto_player_secret"]: victim_pid}}
+            fe.update_vars,
+            {"vars": dict.fromkeys(fe.local_storage["loto_player_secret"], victim_pid)},
         )
         attacker.emit(f"{fe.player}.toggle", {"carton_no": victim_no, "number": victim_drawn[0]})
         attacker.emit(fe.update_vars, {"vars": attacker._storage_vars()})
