@@ -70,16 +70,17 @@ def check_settings(remote_play: object, cap: object, confirmed: object) -> None:
         )
     if not remote_play:
         return
+    # (the warning first: it is read before the cap is chosen, and the form says so first)
+    if confirmed is not True:
+        raise InvalidProgram(
+            "remote play on without the warning confirmed",
+            f"Jeu à distance{NBSP}: lisez l'avertissement et cochez la case de confirmation.",
+        )
     if cap == 0:
         raise InvalidProgram(
             "remote play on without a cap",
             f"Jeu à distance{NBSP}: indiquez le nombre maximum de joueurs à distance "
             f"(de 1 à {MAX_REMOTE_CAP}).",
-        )
-    if confirmed is not True:
-        raise InvalidProgram(
-            "remote play on without the warning confirmed",
-            f"Jeu à distance{NBSP}: lisez l'avertissement et cochez la case de confirmation.",
         )
 
 

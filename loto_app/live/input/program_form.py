@@ -40,7 +40,7 @@ from loto_app.domain.program import (
     default_offers,
     demo_program,
 )
-from loto_app.domain.remote import MAX_REMOTE_CAP, WARNING_LINES
+from loto_app.domain.remote import WARNING_LINES
 from loto_app.domain.settings_catalog import Check, Choice, Number, Text
 from loto_app.limits import MAX_SECRET, MAX_SERIES
 from loto_app.refusal import Refusal
@@ -91,25 +91,6 @@ AMOUNT = re.compile(r"^(\d{1,6})(?:[.,](\d{1,2}))?$")
 
 #: The warning shown when the organiser turns remote play on (domain/remote.py holds it).
 REMOTE_WARNING = WARNING_LINES
-
-
-def remote_cap(typed: str, on: bool) -> int:
-    """The remote players' cap as typed (0: empty; the domain refuses 0 when remote play is
-    on, `remote.check_settings`).
-
-    Raises:
-        FormProblem: not a whole number.
-    """
-    text = typed.strip()
-    if not on or not text:
-        return 0
-    if not text.isdigit() or not text.isascii():
-        raise FormProblem(
-            f"remote cap {typed!r:.10}",
-            f"Jeu à distance\u00a0: le nombre maximum de joueurs est un nombre entier "
-            f"(de 1 à {MAX_REMOTE_CAP}).",
-        )
-    return int(text)
 
 
 class FormProblem(Refusal, ValueError):

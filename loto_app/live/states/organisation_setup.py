@@ -424,7 +424,6 @@ class EveningSetup(OrganisationState):
             problem = "Clé de l'association incorrecte : demandez-la à l'hébergeur du loto."
         if not problem and self.mode != "create":
             problem = "Vous modifiez une soirée : enregistrez ou annulez d'abord."
-        problem = problem or self._remote_problem()
         if problem:
             refuse(self._who(), "create_evening", f"form: {problem}")
             self._problem(problem)
@@ -451,14 +450,6 @@ class EveningSetup(OrganisationState):
         self.code, self.secret = creds.join_code, creds.organiser_secret
         organiser = StaffMember(0, self.KIND, self.KIND, True)
         await self._enter(creds.evening_id, creds.organiser_secret, organiser)
-
-    def _remote_problem(self) -> str:
-        if self.remote_play and not self.remote_ack:
-            return (
-                "Jeu à distance\u00a0: lisez l'avertissement et cochez la case de "
-                "confirmation, ou désactivez le jeu à distance."
-            )
-        return ""
 
     def _problem(self, text: str) -> None:
         """Say what is wrong, on the step where it is fixed."""
@@ -510,11 +501,6 @@ class EveningSetup(OrganisationState):
             refuse(self._who(), "save_edit", "not editing")
             return
         lv = await registry.live(self._evening_id)
-        problem = self._remote_problem()
-        if problem:
-            refuse(self._who(), "save_edit", f"form: {problem}")
-            self._problem(problem)
-            return
         program = self._program("save_edit", lv.evening.program.series)
         if program is None:
             return
