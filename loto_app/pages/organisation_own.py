@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import reflex as rx
 
-from loto_app.components.form import section
+from loto_app.components.form import labelled, section
 from loto_app.components.palette import FIELD_LINE, MUTED, SUCCESS, step
 from loto_app.components.ui import tid
 from loto_app.domain.own_cartons import MAX_SERIES_NAME
@@ -23,12 +23,13 @@ SELECT = {
     "border_radius": "0.4rem",
     "background": "white",
 }
+STACK = {"spacing": "2", "width": "100%", "align": "stretch"}
 
 
 def _series_fields(prefix: str) -> rx.Component:
     return rx.flex(
-        rx.vstack(
-            rx.el.label("Nom de la série", html_for=f"{prefix}-series", font_weight="700"),
+        labelled(
+            "Nom de la série",
             rx.input(
                 id=f"{prefix}-series",
                 name="series",
@@ -38,10 +39,10 @@ def _series_fields(prefix: str) -> rx.Component:
                 custom_attrs=tid(f"{prefix}-series", autocapitalize="characters"),
                 **FIELD,
             ),
-            spacing="1",
+            f"{prefix}-series",
         ),
-        rx.vstack(
-            rx.el.label("Type de carton", html_for=f"{prefix}-kind", font_weight="700"),
+        labelled(
+            "Type de carton",
             rx.el.select(
                 rx.foreach(OWN.own_kinds, lambda k: rx.el.option(k["label"], value=k["value"])),
                 id=f"{prefix}-kind",
@@ -49,7 +50,7 @@ def _series_fields(prefix: str) -> rx.Component:
                 custom_attrs=tid(f"{prefix}-kind"),
                 **SELECT,
             ),
-            spacing="1",
+            f"{prefix}-kind",
         ),
         gap="0.8rem",
         wrap="wrap",
@@ -84,9 +85,7 @@ def _file() -> rx.Component:
             aria_live="polite",
             font_weight="600",
         ),
-        spacing="2",
-        width="100%",
-        align="stretch",
+        **STACK,
     )
 
 
@@ -124,15 +123,11 @@ def _import() -> rx.Component:
                     custom_attrs=tid("own-import"),
                     **FIELD,
                 ),
-                spacing="2",
-                width="100%",
-                align="stretch",
+                **STACK,
             ),
             on_submit=OWN.import_own,
         ),
-        spacing="2",
-        width="100%",
-        align="stretch",
+        **STACK,
     )
 
 
@@ -142,8 +137,8 @@ def _typed() -> rx.Component:
             rx.heading("Ou tapez un carton", as_="h3", size="5"),
             _series_fields("own-one"),
             rx.flex(
-                rx.vstack(
-                    rx.el.label("N° du carton", html_for="own-one-no", font_weight="700"),
+                labelled(
+                    "N° du carton",
                     rx.input(
                         id="own-one-no",
                         name="no",
@@ -152,14 +147,10 @@ def _typed() -> rx.Component:
                         custom_attrs=tid("own-one-no"),
                         **FIELD,
                     ),
-                    spacing="1",
+                    "own-one-no",
                 ),
-                rx.vstack(
-                    rx.el.label(
-                        "Ses 15 numéros, ligne par ligne",
-                        html_for="own-one-numbers",
-                        font_weight="700",
-                    ),
+                labelled(
+                    "Ses 15 numéros, ligne par ligne",
                     rx.input(
                         id="own-one-numbers",
                         name="numbers",
@@ -168,7 +159,7 @@ def _typed() -> rx.Component:
                         custom_attrs=tid("own-one-numbers"),
                         **FIELD,
                     ),
-                    spacing="1",
+                    "own-one-numbers",
                     flex="1",
                     min_width="14rem",
                 ),
@@ -183,9 +174,7 @@ def _typed() -> rx.Component:
                 custom_attrs=tid("own-add"),
                 **FIELD,
             ),
-            spacing="2",
-            width="100%",
-            align="stretch",
+            **STACK,
         ),
         on_submit=OWN.add_own,
         reset_on_submit=False,
