@@ -5,6 +5,8 @@ refused, by its line."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import reflex as rx
 
 from loto_app.components.form import labelled, section
@@ -26,18 +28,31 @@ SELECT = {
 STACK = {"spacing": "2", "width": "100%", "align": "stretch"}
 
 
+def _input(fid: str, name: str, **props: Any) -> rx.Component:
+    """A text field of the forms: its id is its test id."""
+    return rx.input(id=fid, name=name, **{"custom_attrs": tid(fid), **FIELD, **props})
+
+
+def _submit(label: str, testid: str, **props: Any) -> rx.Component:
+    return rx.button(label, type="submit", custom_attrs=tid(testid), **FIELD, **props)
+
+
+def _part(title: str, *children: rx.Component) -> rx.Component:
+    """One way in (the file, the typed carton), under its heading."""
+    return rx.vstack(rx.heading(title, as_="h3", size="5"), *children, **STACK)
+
+
 def _series_fields(prefix: str) -> rx.Component:
     return rx.flex(
         labelled(
             "Nom de la série",
-            rx.input(
-                id=f"{prefix}-series",
-                name="series",
+            _input(
+                f"{prefix}-series",
+                "series",
                 placeholder="ex. ROUGE",
                 max_length=MAX_SERIES_NAME,
                 width="12rem",
                 custom_attrs=tid(f"{prefix}-series", autocapitalize="characters"),
-                **FIELD,
             ),
             f"{prefix}-series",
         ),
@@ -90,8 +105,8 @@ def _file() -> rx.Component:
 
 
 def _import() -> rx.Component:
-    return rx.vstack(
-        rx.heading("Importer un fichier", as_="h3", size="5"),
+    return _part(
+        "Importer un fichier",
         rx.text(
             "Un fichier CSV (enregistré depuis un tableur), une ligne par carton : son "
             "numéro, puis ses 15 numéros dans l'ordre de lecture (les 5 de la 1re ligne, "
@@ -117,47 +132,29 @@ def _import() -> rx.Component:
                     placeholder="numero;n1;n2;…\n347;4;12;25;31;60;…",
                     custom_attrs={"data-own-csv-text": "", "data-testid": "own-csv"},
                 ),
-                rx.button(
-                    "Importer ces cartons",
-                    type="submit",
-                    custom_attrs=tid("own-import"),
-                    **FIELD,
-                ),
+                _submit("Importer ces cartons", "own-import"),
                 **STACK,
             ),
             on_submit=OWN.import_own,
         ),
-        **STACK,
     )
 
 
 def _typed() -> rx.Component:
     return rx.form(
-        rx.vstack(
-            rx.heading("Ou tapez un carton", as_="h3", size="5"),
+        _part(
+            "Ou tapez un carton",
             _series_fields("own-one"),
             rx.flex(
                 labelled(
                     "N° du carton",
-                    rx.input(
-                        id="own-one-no",
-                        name="no",
-                        input_mode="numeric",
-                        width="8rem",
-                        custom_attrs=tid("own-one-no"),
-                        **FIELD,
-                    ),
+                    _input("own-one-no", "no", input_mode="numeric", width="8rem"),
                     "own-one-no",
                 ),
                 labelled(
                     "Ses 15 numéros, ligne par ligne",
-                    rx.input(
-                        id="own-one-numbers",
-                        name="numbers",
-                        placeholder="4 12 25 31 60 …",
-                        width="100%",
-                        custom_attrs=tid("own-one-numbers"),
-                        **FIELD,
+                    _input(
+                        "own-one-numbers", "numbers", placeholder="4 12 25 31 60 …", width="100%"
                     ),
                     "own-one-numbers",
                     flex="1",
@@ -167,14 +164,7 @@ def _typed() -> rx.Component:
                 wrap="wrap",
                 width="100%",
             ),
-            rx.button(
-                "Enregistrer ce carton",
-                type="submit",
-                variant="outline",
-                custom_attrs=tid("own-add"),
-                **FIELD,
-            ),
-            **STACK,
+            _submit("Enregistrer ce carton", "own-add", variant="outline"),
         ),
         on_submit=OWN.add_own,
         reset_on_submit=False,
