@@ -8,7 +8,7 @@ from typing import Any
 
 import reflex as rx
 
-from loto_app.components.palette import FIELD_LINE, INK, MUTED, SECTION_LINE
+from loto_app.components.palette import CHECK_LINE, FIELD_LINE, INK, MUTED, NOTICE_BG, SECTION_LINE
 from loto_app.components.ui import tid
 
 LABEL = {"font_weight": "700", "font_size": "1.1rem"}
@@ -55,6 +55,58 @@ def field(label: str, control: rx.Component, html_for: str, hint: str = "") -> r
         width="100%",
         align="stretch",
     )
+
+
+def labelled(label: str, control: rx.Component, html_for: str, **props: Any) -> rx.Component:
+    """A control with its bold label above, at the text's size, the pair as wide as the control
+    (a field of a row of fields); props go to the pair's stack."""
+    return rx.vstack(
+        rx.el.label(label, html_for=html_for, font_weight="700"), control, spacing="1", **props
+    )
+
+
+def submit_button(label: Any, testid: str, **props: Any) -> rx.Component:
+    """A form's main button (bold, large text, a Radix size 3); props override the defaults."""
+    style = {"size": "3", "font_weight": "700", "font_size": "1.2rem"}
+    return rx.button(label, custom_attrs=tid(testid), **{**style, **props})
+
+
+def button_row(*buttons: rx.Component, gap: str = "0.6rem", **props: Any) -> rx.Component:
+    """Buttons side by side, wrapping on a phone (a question's answers, under it)."""
+    return rx.flex(*buttons, gap=gap, wrap="wrap", **{"margin_top": "0.5rem", **props})
+
+
+def notice(*children: rx.Component, **props: Any) -> rx.Component:
+    """A yellow framed box for what asks the person's attention: a question before an
+    irreversible tap, a secret shown once."""
+    style = {
+        "padding": "0.8rem",
+        "background": NOTICE_BG,
+        "border": f"2px solid {CHECK_LINE}",
+        "border_radius": "0.5rem",
+    }
+    return rx.box(*children, **{**style, **props})
+
+
+def _beside(
+    label: str, value: rx.Component, width: str, size: str, gap: str, **props: Any
+) -> rx.Component:
+    """A value (a link, a code) beside its bold label, below it on a narrow screen."""
+    text = rx.text(label, font_weight="700", font_size=size, min_width=width)
+    return rx.flex(text, value, gap=gap, wrap="wrap", **props)
+
+
+def link_line(label: str, url: Any, testid: str) -> rx.Component:
+    """An address to give out, beside its label (opens in a new tab)."""
+    link = rx.link(
+        url,
+        href=url,
+        is_external=True,
+        word_break="break-all",
+        font_size="1.1rem",
+        custom_attrs=tid(testid),
+    )
+    return _beside(label, link, "13rem", "1.1rem", "0.2rem 1rem")
 
 
 def check(label: str, checked: Any, on_change: Any, testid: str) -> rx.Component:
@@ -145,16 +197,7 @@ def outcome(
 
 def secret_line(label: str, value: Any, testid: str, size: str = "7") -> rx.Component:
     """A secret (or a code) to write down, large, beside its label."""
-    return rx.flex(
-        rx.text(label, font_weight="700", font_size="1.15rem", min_width="16rem"),
-        rx.code(
-            value,
-            size=size,
-            variant="outline",
-            word_break="break-all",
-            custom_attrs=tid(testid),
-        ),
-        gap="0.3rem 1rem",
-        wrap="wrap",
-        align="center",
+    code = rx.code(
+        value, size=size, variant="outline", word_break="break-all", custom_attrs=tid(testid)
     )
+    return _beside(label, code, "16rem", "1.15rem", "0.3rem 1rem", align="center")

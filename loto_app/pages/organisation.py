@@ -5,14 +5,9 @@ frame and sign-in are here; each task's sections are in `organisation_setup.py`,
 
 from __future__ import annotations
 
-from typing import Any
-
 import reflex as rx
 
-from loto_app.components.form import (
-    error,
-    section,
-)
+from loto_app.components.form import error, link_line, section
 from loto_app.components.help_link import help_link
 from loto_app.components.pair_form import pair_form
 from loto_app.components.palette import ACCENT, INK, MUTED, SECTION_LINE
@@ -141,29 +136,13 @@ def _signed_out() -> rx.Component:
 # ---------------------------------------------------------------------------- signed in
 
 
-def _link(label: str, url: Any, testid: str) -> rx.Component:
-    return rx.flex(
-        rx.text(label, font_weight="700", min_width="13rem", font_size="1.1rem"),
-        rx.link(
-            url,
-            href=url,
-            is_external=True,
-            word_break="break-all",
-            font_size="1.1rem",
-            custom_attrs=tid(testid),
-        ),
-        gap="0.2rem 1rem",
-        wrap="wrap",
-    )
-
-
 def _links() -> rx.Component:
     return section(
         "Les adresses de la soirée",
-        _link("Joueurs (téléphones)", P.player_link, "link-players"),
-        _link("Écran de la salle", P.screen_link, "link-screen"),
-        _link("Animateur", f"{P.origin}/animateur", "link-animateur"),
-        _link("Caisse", f"{P.origin}/caisse", "link-caisse"),
+        link_line("Joueurs (téléphones)", P.player_link, "link-players"),
+        link_line("Écran de la salle", P.screen_link, "link-screen"),
+        link_line("Animateur", f"{P.origin}/animateur", "link-animateur"),
+        link_line("Caisse", f"{P.origin}/caisse", "link-caisse"),
         testid="org-links",
     )
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import reflex as rx
 
-from loto_app.components.form import FIELD, outcome, section
+from loto_app.components.form import FIELD, outcome, section, submit_button
 from loto_app.components.palette import LINE, MUTED
 from loto_app.components.ui import tid
 from loto_app.domain.remote import LIVE_ONLY, NBSP
@@ -86,14 +86,7 @@ def invitations() -> rx.Component:
                         width="100%",
                         **FIELD,
                     ),
-                    rx.button(
-                        "Créer les invitations",
-                        type="submit",
-                        size="3",
-                        font_weight="700",
-                        font_size="1.2rem",
-                        custom_attrs=tid("invite-create"),
-                    ),
+                    submit_button("Créer les invitations", "invite-create", type="submit"),
                     align="stretch",
                     width="100%",
                 ),

@@ -5,9 +5,11 @@ refused, by its line."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import reflex as rx
 
-from loto_app.components.form import section
+from loto_app.components.form import labelled, section
 from loto_app.components.palette import FIELD_LINE, MUTED, SUCCESS, step
 from loto_app.components.ui import tid
 from loto_app.domain.own_cartons import MAX_SERIES_NAME
@@ -23,25 +25,39 @@ SELECT = {
     "border_radius": "0.4rem",
     "background": "white",
 }
+STACK = {"spacing": "2", "width": "100%", "align": "stretch"}
+
+
+def _input(fid: str, name: str, **props: Any) -> rx.Component:
+    """A text field of the forms: its id is its test id."""
+    return rx.input(id=fid, name=name, **{"custom_attrs": tid(fid), **FIELD, **props})
+
+
+def _submit(label: str, testid: str, **props: Any) -> rx.Component:
+    return rx.button(label, type="submit", custom_attrs=tid(testid), **FIELD, **props)
+
+
+def _part(title: str, *children: rx.Component) -> rx.Component:
+    """One way in (the file, the typed carton), under its heading."""
+    return rx.vstack(rx.heading(title, as_="h3", size="5"), *children, **STACK)
 
 
 def _series_fields(prefix: str) -> rx.Component:
     return rx.flex(
-        rx.vstack(
-            rx.el.label("Nom de la série", html_for=f"{prefix}-series", font_weight="700"),
-            rx.input(
-                id=f"{prefix}-series",
-                name="series",
+        labelled(
+            "Nom de la série",
+            _input(
+                f"{prefix}-series",
+                "series",
                 placeholder="ex. ROUGE",
                 max_length=MAX_SERIES_NAME,
                 width="12rem",
                 custom_attrs=tid(f"{prefix}-series", autocapitalize="characters"),
-                **FIELD,
             ),
-            spacing="1",
+            f"{prefix}-series",
         ),
-        rx.vstack(
-            rx.el.label("Type de carton", html_for=f"{prefix}-kind", font_weight="700"),
+        labelled(
+            "Type de carton",
             rx.el.select(
                 rx.foreach(OWN.own_kinds, lambda k: rx.el.option(k["label"], value=k["value"])),
                 id=f"{prefix}-kind",
@@ -49,7 +65,7 @@ def _series_fields(prefix: str) -> rx.Component:
                 custom_attrs=tid(f"{prefix}-kind"),
                 **SELECT,
             ),
-            spacing="1",
+            f"{prefix}-kind",
         ),
         gap="0.8rem",
         wrap="wrap",
@@ -84,15 +100,13 @@ def _file() -> rx.Component:
             aria_live="polite",
             font_weight="600",
         ),
-        spacing="2",
-        width="100%",
-        align="stretch",
+        **STACK,
     )
 
 
 def _import() -> rx.Component:
-    return rx.vstack(
-        rx.heading("Importer un fichier", as_="h3", size="5"),
+    return _part(
+        "Importer un fichier",
         rx.text(
             "Un fichier CSV (enregistré depuis un tableur), une ligne par carton : son "
             "numéro, puis ses 15 numéros dans l'ordre de lecture (les 5 de la 1re ligne, "
@@ -118,57 +132,31 @@ def _import() -> rx.Component:
                     placeholder="numero;n1;n2;…\n347;4;12;25;31;60;…",
                     custom_attrs={"data-own-csv-text": "", "data-testid": "own-csv"},
                 ),
-                rx.button(
-                    "Importer ces cartons",
-                    type="submit",
-                    custom_attrs=tid("own-import"),
-                    **FIELD,
-                ),
-                spacing="2",
-                width="100%",
-                align="stretch",
+                _submit("Importer ces cartons", "own-import"),
+                **STACK,
             ),
             on_submit=OWN.import_own,
         ),
-        spacing="2",
-        width="100%",
-        align="stretch",
     )
 
 
 def _typed() -> rx.Component:
     return rx.form(
-        rx.vstack(
-            rx.heading("Ou tapez un carton", as_="h3", size="5"),
+        _part(
+            "Ou tapez un carton",
             _series_fields("own-one"),
             rx.flex(
-                rx.vstack(
-                    rx.el.label("N° du carton", html_for="own-one-no", font_weight="700"),
-                    rx.input(
-                        id="own-one-no",
-                        name="no",
-                        input_mode="numeric",
-                        width="8rem",
-                        custom_attrs=tid("own-one-no"),
-                        **FIELD,
-                    ),
-                    spacing="1",
+                labelled(
+                    "N° du carton",
+                    _input("own-one-no", "no", input_mode="numeric", width="8rem"),
+                    "own-one-no",
                 ),
-                rx.vstack(
-                    rx.el.label(
-                        "Ses 15 numéros, ligne par ligne",
-                        html_for="own-one-numbers",
-                        font_weight="700",
+                labelled(
+                    "Ses 15 numéros, ligne par ligne",
+                    _input(
+                        "own-one-numbers", "numbers", placeholder="4 12 25 31 60 …", width="100%"
                     ),
-                    rx.input(
-                        id="own-one-numbers",
-                        name="numbers",
-                        placeholder="4 12 25 31 60 …",
-                        width="100%",
-                        custom_attrs=tid("own-one-numbers"),
-                        **FIELD,
-                    ),
-                    spacing="1",
+                    "own-one-numbers",
                     flex="1",
                     min_width="14rem",
                 ),
@@ -176,16 +164,7 @@ def _typed() -> rx.Component:
                 wrap="wrap",
                 width="100%",
             ),
-            rx.button(
-                "Enregistrer ce carton",
-                type="submit",
-                variant="outline",
-                custom_attrs=tid("own-add"),
-                **FIELD,
-            ),
-            spacing="2",
-            width="100%",
-            align="stretch",
+            _submit("Enregistrer ce carton", "own-add", variant="outline"),
         ),
         on_submit=OWN.add_own,
         reset_on_submit=False,

@@ -8,60 +8,39 @@ from typing import Any
 
 import reflex as rx
 
-from loto_app.components.form import error, secret_line, section
-from loto_app.components.palette import CHECK_LINE, MUTED, NOTICE_BG, step
+from loto_app.components.form import button_row, error, link_line, notice, secret_line, section
+from loto_app.components.palette import CHECK_LINE, MUTED, step
 from loto_app.components.rehearsal import rehearsal_banner
-from loto_app.components.ui import tid
+from loto_app.components.ui import big_button, tid
 from loto_app.live.states.organisation_rehearsal import EveningRehearsal
 
 R = EveningRehearsal
 BIG = {"size": "3", "font_weight": "700", "font_size": "1.15rem", "min_height": "3rem"}
 
 
-def _link(label: str, url: Any, testid: str) -> rx.Component:
-    return rx.flex(
-        rx.text(label, font_weight="700", min_width="13rem", font_size="1.1rem"),
-        rx.link(
-            url,
-            href=url,
-            is_external=True,
-            word_break="break-all",
-            font_size="1.1rem",
-            custom_attrs=tid(testid),
-        ),
-        gap="0.2rem 1rem",
-        wrap="wrap",
-    )
+def _button(label: str, testid: str, on_click: Any, **props: Any) -> rx.Component:
+    return big_button(label, testid, on_click=on_click, **{**BIG, **props})
 
 
 def _secret() -> rx.Component:
     return rx.cond(
         R.rehearsal_secret != "",
-        rx.box(
+        notice(
             secret_line(
                 "Secret animateur de la répétition (à noter, il ne sera plus affiché)\u00a0:",
                 R.rehearsal_secret,
                 "rehearsal-animateur-secret",
                 size="6",
             ),
-            rx.button(
-                "C'est noté",
-                on_click=R.hide_rehearsal_secret,
-                margin_top="0.5rem",
-                custom_attrs=tid("rehearsal-secret-done"),
-                **BIG,
+            _button(
+                "C'est noté", "rehearsal-secret-done", R.hide_rehearsal_secret, margin_top="0.5rem"
             ),
-            padding="0.8rem",
-            background=NOTICE_BG,
-            border=f"2px solid {CHECK_LINE}",
-            border_radius="0.5rem",
         ),
-        rx.button(
+        _button(
             "Nouveau secret animateur pour la répétition",
-            on_click=R.renew_rehearsal_secret,
+            "rehearsal-secret-renew",
+            R.renew_rehearsal_secret,
             variant="outline",
-            custom_attrs=tid("rehearsal-secret-renew"),
-            **BIG,
         ),
     )
 
@@ -69,45 +48,36 @@ def _secret() -> rx.Component:
 def _delete() -> rx.Component:
     return rx.cond(
         R.delete_asked,
-        rx.box(
+        notice(
             rx.text(
                 "Supprimer la répétition\u202f? Ses joueurs, ventes, tirages et son journal "
                 "sont effacés. La vraie soirée n'est pas touchée.",
                 font_weight="700",
                 font_size="1.15rem",
             ),
-            rx.flex(
-                rx.button(
+            button_row(
+                _button(
                     "Oui, supprimer la répétition",
-                    on_click=R.delete_rehearsal,
+                    "rehearsal-delete-confirm",
+                    R.delete_rehearsal,
                     color_scheme="red",
-                    custom_attrs=tid("rehearsal-delete-confirm"),
-                    **BIG,
                 ),
-                rx.button(
+                _button(
                     "Annuler",
-                    on_click=R.cancel_delete_rehearsal,
+                    "rehearsal-delete-cancel",
+                    R.cancel_delete_rehearsal,
                     variant="outline",
-                    custom_attrs=tid("rehearsal-delete-cancel"),
-                    **BIG,
                 ),
                 gap="0.75rem",
-                wrap="wrap",
-                margin_top="0.5rem",
             ),
-            padding="0.8rem",
-            background=NOTICE_BG,
-            border=f"2px solid {CHECK_LINE}",
-            border_radius="0.5rem",
             custom_attrs=tid("rehearsal-delete-ask", role="alertdialog"),
         ),
-        rx.button(
+        _button(
             "Supprimer la répétition",
-            on_click=R.ask_delete_rehearsal,
+            "rehearsal-delete",
+            R.ask_delete_rehearsal,
             color_scheme="red",
             variant="outline",
-            custom_attrs=tid("rehearsal-delete"),
-            **BIG,
         ),
     )
 
@@ -129,9 +99,9 @@ def _made() -> rx.Component:
             "la soirée.",
             color=MUTED,
         ),
-        _link("Téléphones d'essai", R.rehearsal_player_link, "rehearsal-link-players"),
-        _link("Écran de la salle", R.rehearsal_screen_link, "rehearsal-link-screen"),
-        _link("Règlement", R.rehearsal_reglement_link, "rehearsal-link-reglement"),
+        link_line("Téléphones d'essai", R.rehearsal_player_link, "rehearsal-link-players"),
+        link_line("Écran de la salle", R.rehearsal_screen_link, "rehearsal-link-screen"),
+        link_line("Règlement", R.rehearsal_reglement_link, "rehearsal-link-reglement"),
         _secret(),
         _delete(),
         spacing="3",
@@ -169,12 +139,7 @@ def rehearsal() -> rx.Component:
         rx.cond(
             R.rehearsal_code != "",
             _made(),
-            rx.button(
-                "Faire une répétition",
-                on_click=R.create_rehearsal,
-                custom_attrs=tid("rehearsal-create"),
-                **BIG,
-            ),
+            _button("Faire une répétition", "rehearsal-create", R.create_rehearsal),
         ),
         testid="org-rehearsal",
     )

@@ -8,16 +8,14 @@ import reflex as rx
 from loto_app.components.form import (
     FIELD,
     NATIVE_SELECT,
+    button_row,
     error,
+    notice,
     secret_line,
     section,
+    submit_button,
 )
-from loto_app.components.palette import (
-    CHECK_LINE,
-    LINE,
-    MUTED,
-    NOTICE_BG,
-)
+from loto_app.components.palette import LINE, MUTED
 from loto_app.components.ui import tid
 from loto_app.live.states.organisation import OrganisationState
 from loto_app.live.states.organisation_staff import EveningStaff, StaffView
@@ -92,14 +90,7 @@ def staff() -> rx.Component:
                     custom_attrs=tid("staff-role", **{"aria-label": "Rôle"}),
                     **NATIVE_SELECT,
                 ),
-                rx.button(
-                    "Ajouter",
-                    type="submit",
-                    size="3",
-                    font_weight="700",
-                    font_size="1.2rem",
-                    custom_attrs=tid("staff-add"),
-                ),
+                submit_button("Ajouter", "staff-add", type="submit"),
                 gap="0.6rem",
                 wrap="wrap",
                 align="center",
@@ -110,7 +101,7 @@ def staff() -> rx.Component:
         error(T.staff_message, "staff-message"),
         rx.cond(
             T.new_staff_secret != "",
-            rx.box(
+            notice(
                 rx.text(
                     f"Secret de {T.new_staff_name} ({T.new_staff_role}) — à noter, il ne sera "
                     "plus affiché :",
@@ -122,19 +113,12 @@ def staff() -> rx.Component:
                     variant="outline",
                     custom_attrs=tid("staff-secret"),
                 ),
-                rx.button(
+                submit_button(
                     "C'est noté",
+                    "staff-secret-done",
                     on_click=T.hide_staff_secret,
-                    size="3",
-                    font_weight="700",
-                    font_size="1.2rem",
                     margin_left="1rem",
-                    custom_attrs=tid("staff-secret-done"),
                 ),
-                padding="0.8rem",
-                background=NOTICE_BG,
-                border=f"2px solid {CHECK_LINE}",
-                border_radius="0.5rem",
             ),
         ),
         rx.cond(
@@ -157,13 +141,13 @@ def animateur_secret() -> rx.Component:
         ),
         rx.cond(
             T.renew_animateur_asked,
-            rx.box(
+            notice(
                 rx.text(
                     "Renouveler le secret ? Les tablettes connectées devront se reconnecter "
                     "avec le nouveau.",
                     font_weight="700",
                 ),
-                rx.flex(
+                button_row(
                     rx.button(
                         "Oui, renouveler",
                         on_click=T.renew_animateur_secret,
@@ -179,14 +163,7 @@ def animateur_secret() -> rx.Component:
                         size="3",
                         custom_attrs=tid("animateur-renew-cancel"),
                     ),
-                    gap="0.6rem",
-                    wrap="wrap",
-                    margin_top="0.5rem",
                 ),
-                padding="0.8rem",
-                background=NOTICE_BG,
-                border=f"2px solid {CHECK_LINE}",
-                border_radius="0.5rem",
             ),
             rx.button(
                 "Renouveler le secret de l'animateur",
@@ -198,7 +175,7 @@ def animateur_secret() -> rx.Component:
         ),
         rx.cond(
             T.renewed_animateur_secret != "",
-            rx.box(
+            notice(
                 secret_line(
                     "Nouveau secret de l'animateur",
                     T.renewed_animateur_secret,
@@ -212,10 +189,6 @@ def animateur_secret() -> rx.Component:
                     font_weight="700",
                     custom_attrs=tid("animateur-new-secret-done"),
                 ),
-                padding="0.8rem",
-                background=NOTICE_BG,
-                border=f"2px solid {CHECK_LINE}",
-                border_radius="0.5rem",
             ),
         ),
         testid="org-animateur",

@@ -242,6 +242,14 @@ def _field(obj: dict[str, Any], name: str, kind: type | tuple[type, ...], line: 
     return value
 
 
+def _objects(items: Iterable[Any], what: str) -> Iterator[dict[str, Any]]:
+    """The header's list of `what`s, each an object, or the file is refused (its line 1)."""
+    for i, item in enumerate(items):
+        if not isinstance(item, dict):
+            raise EveningFileError(1, f"{what} {i + 1} is not an object")
+        yield item
+
+
 def _header(text: str) -> tuple[dict[str, Any], Program, bytes]:
     h = _object(text, 1)
     if h.get("format") != FORMAT:
@@ -367,9 +375,7 @@ def import_evening(store: EveningStore, lines: Iterable[str]) -> Imported:
         assert row.id is not None
         eid = row.id
         s.add(m.SeriesRow(evening_id=eid, code=parsed.program.series, key_hex=parsed.key.hex()))
-        for i, st in enumerate(parsed.header["staff"]):
-            if not isinstance(st, dict):
-                raise EveningFileError(1, f"staff member {i + 1} is not an object")
+        for st in _objects(parsed.header["staff"], "staff member"):
             s.add(
                 m.StaffRow(
                     evening_id=eid,
@@ -380,9 +386,7 @@ def import_evening(store: EveningStore, lines: Iterable[str]) -> Imported:
                     created_at=_parse_time(st.get("created_at"), 1, "staff created_at"),
                 )
             )
-        for i, inv in enumerate(parsed.header.get("invitations", [])):  # (files of before: none)
-            if not isinstance(inv, dict):
-                raise EveningFileError(1, f"invitation {i + 1} is not an object")
+        for inv in _objects(parsed.header.get("invitations", []), "invitation"):  # (before: none)
             s.add(
                 m.InvitationRow(
                     evening_id=eid,

@@ -9,6 +9,7 @@ lines go out (`lines`). No Reflex, no clock: ages are given in seconds.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import partial
 
 OK, BAD, WAIT = "ok", "bad", "wait"
 
@@ -97,18 +98,12 @@ def _host(url: str) -> str:
 
 
 def screen_line(f: Facts) -> Line:
+    line = partial(Line, "screen", "Écran de la salle")
     if f.screens:
-        return Line(
-            "screen",
-            "Écran de la salle",
-            OK,
-            f"{_n(f.screens, 'écran connecté', 'écrans connectés')} à la soirée.",
-        )
+        return line(OK, f"{_n(f.screens, 'écran connecté', 'écrans connectés')} à la soirée.")
     if f.asking:
-        return Line("screen", "Écran de la salle", WAIT, "Recherche des écrans…")
-    return Line(
-        "screen",
-        "Écran de la salle",
+        return line(WAIT, "Recherche des écrans…")
+    return line(
         BAD,
         "Aucun écran de la salle n'affiche la soirée.",
         f"Sur la télévision, ouvrez le navigateur à l'adresse {_host(f.address.url)}/ecran{NB}: "
@@ -118,40 +113,32 @@ def screen_line(f: Facts) -> Line:
 
 
 def sound_line(f: Facts) -> Line:
-    title = "Son de l'écran (voix et carillon)"
+    line = partial(Line, "sound", "Son de l'écran (voix et carillon)")
     s = f.sound
     if not f.screens:
         if f.asking:
-            return Line("sound", title, WAIT, "Recherche des écrans…")
-        return Line(
-            "sound",
-            title,
+            return line(WAIT, "Recherche des écrans…")
+        return line(
             BAD,
             "Pas d'écran connecté pour essayer le son.",
             "Reliez d'abord l'écran de la salle (ligne ci-dessus).",
         )
     if s.asked_ago is None:
-        return Line(
-            "sound",
-            title,
+        return line(
             BAD,
             "Le son de l'écran n'a pas encore été essayé.",
             f"Touchez «{NB}Essayer le son de l'écran{NB}»{NN}: la télévision doit sonner le "
             "carillon puis dire une phrase.",
         )
     if BLOCKED in s.answers:
-        return Line(
-            "sound",
-            title,
+        return line(
             BAD,
             "Le navigateur de la télévision bloque le son.",
             f"Sur la télévision, touchez le grand bouton «{NB}Activer le son{NB}» (avec la "
             f"souris ou la télécommande){NN}; l'essai recommence tout seul.",
         )
     if NO_VOICE in s.answers:
-        return Line(
-            "sound",
-            title,
+        return line(
             BAD,
             "Le carillon a sonné, mais ce navigateur ne sait pas parler.",
             "Ouvrez l'écran dans un autre navigateur (Chrome, Edge), ou annoncez les numéros "
@@ -164,12 +151,10 @@ def sound_line(f: Facts) -> Line:
                 f" La voix est coupée sur l'écran{NB}: les numéros ne seront pas lus. "
                 f"Touchez «{NB}Voix{NB}» sur l'écran pour l'activer."
             )
-        return Line("sound", title, OK, said, "Vérifiez à l'oreille que le volume suffit.")
+        return line(OK, said, "Vérifiez à l'oreille que le volume suffit.")
     if s.asked_ago < SOUND_TIMEOUT:
-        return Line("sound", title, WAIT, "Essai envoyé à la télévision…")
-    return Line(
-        "sound",
-        title,
+        return line(WAIT, "Essai envoyé à la télévision…")
+    return line(
         BAD,
         "La télévision n'a pas répondu à l'essai du son.",
         "Rechargez la page de l'écran (touche F5), puis touchez à nouveau "
@@ -178,21 +163,16 @@ def sound_line(f: Facts) -> Line:
 
 
 def tablet_line(f: Facts) -> Line:
-    title = "Tablette de l'animateur"
+    line = partial(Line, "tablet", "Tablette de l'animateur")
     if f.here_is_tablet:
-        return Line("tablet", title, OK, "Cette tablette est connectée comme animateur.")
+        return line(OK, "Cette tablette est connectée comme animateur.")
     if f.tablets:
-        return Line(
-            "tablet",
-            title,
-            OK,
-            f"{_n(f.tablets, 'tablette connectée', 'tablettes connectées')} comme animateur.",
+        return line(
+            OK, f"{_n(f.tablets, 'tablette connectée', 'tablettes connectées')} comme animateur."
         )
     if f.asking:
-        return Line("tablet", title, WAIT, "Recherche des tablettes…")
-    return Line(
-        "tablet",
-        title,
+        return line(WAIT, "Recherche des tablettes…")
+    return line(
         BAD,
         "Aucune tablette de l'animateur n'est connectée.",
         f"Sur la tablette, ouvrez {_host(f.address.url)}/animateur et connectez-vous avec le "
@@ -201,16 +181,14 @@ def tablet_line(f: Facts) -> Line:
 
 
 def desk_line(f: Facts) -> Line:
-    title = "Téléphones de la caisse"
+    line = partial(Line, "desk", "Téléphones de la caisse")
     if f.desk:
         who = ", ".join(f"{name} ({ROLES.get(role, role)})" for name, role in f.desk)
         n = _n(len(f.desk), "téléphone connecté", "téléphones connectés")
-        return Line("desk", title, OK, f"{n}{NB}: {who}.")
+        return line(OK, f"{n}{NB}: {who}.")
     if f.asking:
-        return Line("desk", title, WAIT, "Recherche des téléphones de la caisse…")
-    return Line(
-        "desk",
-        title,
+        return line(WAIT, "Recherche des téléphones de la caisse…")
+    return line(
         BAD,
         "Aucun téléphone de la caisse n'est connecté.",
         f"Chaque vendeur ouvre {_host(f.address.url)}/caisse sur son téléphone et se connecte "
@@ -220,21 +198,17 @@ def desk_line(f: Facts) -> Line:
 
 
 def pdf_line(f: Facts) -> Line:
-    title = "PDF des cartons papier"
+    line = partial(Line, "pdf", "PDF des cartons papier")
     if not f.pdf_tried:
-        return Line("pdf", title, WAIT, "Essai du PDF en cours…")
+        return line(WAIT, "Essai du PDF en cours…")
     if f.pdf_seconds is not None:
         secs = f"{f.pdf_seconds:.1f}".replace(".", ",")
-        return Line(
-            "pdf",
-            title,
+        return line(
             OK,
             f"Le serveur sait créer le PDF des cartons papier (essai en {secs}{NB}s).",
             f"Pour voir qu'il s'ouvre sur cet appareil, touchez «{NB}Ouvrir le PDF d'essai{NB}».",
         )
-    return Line(
-        "pdf",
-        title,
+    return line(
         BAD,
         "Le serveur n'arrive pas à créer le PDF des cartons papier.",
         "Imprimez les cartons papier à l'avance depuis un autre ordinateur, et prévenez la "
@@ -243,21 +217,17 @@ def pdf_line(f: Facts) -> Line:
 
 
 def phones_line(f: Facts) -> Line:
-    title = "Téléphones des joueurs"
+    line = partial(Line, "phones", "Téléphones des joueurs")
     if f.phones is None:
-        return Line(
-            "phones",
-            title,
+        return line(
             BAD,
             "Le compte des téléphones connectés ne marche pas.",
             "Le jeu marche quand même. Prévenez la personne qui a installé l'appli.",
         )
     if f.phones:
         n = _n(f.phones, "téléphone de joueur connecté", "téléphones de joueurs connectés")
-        return Line("phones", title, OK, f"{n} en ce moment.")
-    return Line(
-        "phones",
-        title,
+        return line(OK, f"{n} en ce moment.")
+    return line(
         BAD,
         "Aucun téléphone de joueur connecté pour l'instant.",
         f"Essayez avec votre propre téléphone, sur le Wi-Fi de la salle{NB}: scannez le QR "
@@ -266,12 +236,10 @@ def phones_line(f: Facts) -> Line:
 
 
 def address_line(f: Facts) -> Line:
-    title = "Adresse des téléphones"
+    line = partial(Line, "address", "Adresse des téléphones")
     a = f.address
     if a.local_only or not a.url:
-        return Line(
-            "address",
-            title,
+        return line(
             BAD,
             f"L'adresse des téléphones est {a.url or '(aucune)'}{NB}: elle ne marche que sur "
             "l'ordinateur du loto.",
@@ -279,18 +247,13 @@ def address_line(f: Facts) -> Line:
             f"touchez «{NB}Vérifier à nouveau{NB}».",
         )
     if not a.result:
-        return Line("address", title, WAIT, f"Essai de {a.url} depuis cet appareil…")
+        return line(WAIT, f"Essai de {a.url} depuis cet appareil…")
     if a.result == "ok":
-        return Line(
-            "address",
-            title,
-            OK,
-            f"Les téléphones utiliseront {a.url}{NB}: elle s'ouvre depuis cet appareil.",
+        return line(
+            OK, f"Les téléphones utiliseront {a.url}{NB}: elle s'ouvre depuis cet appareil."
         )
     why = ADDRESS_FAILURES.get(a.result, "erreur")
-    return Line(
-        "address",
-        title,
+    return line(
         BAD,
         f"L'adresse {a.url} ne s'ouvre pas depuis cet appareil ({why}).",
         "Mettez cet appareil sur le même Wi-Fi que l'ordinateur du loto (le Wi-Fi de la "

@@ -48,6 +48,12 @@ def own_series_lines(e: Evening) -> list[str]:
     return out
 
 
+def _series_and_kind(data: dict[str, Any]) -> tuple[str, str]:
+    """The série named and the kind of carton chosen in a form (BadInput if not)."""
+    series = as_text(data.get("series", ""), "series", MAX_SERIES_NAME + 8)
+    return series, choice(data.get("kind", ""), KINDS, "kind")
+
+
 class OwnCartons(OrganisationState):
     """The import form, the typed carton, what is registered."""
 
@@ -62,8 +68,7 @@ class OwnCartons(OrganisationState):
         """The cartons of a CSV file (its text), in the série named."""
         try:
             data = form(form_data)
-            series = as_text(data.get("series", ""), "series", MAX_SERIES_NAME + 8)
-            kind = choice(data.get("kind", ""), KINDS, "kind")
+            series, kind = _series_and_kind(data)
             text = data.get("csv", "")
             if not isinstance(text, str) or len(text) > MAX_OWN_CSV_CHARS + 100:
                 raise BadInput(f"csv of {len(text) if isinstance(text, str) else text!r:.20}")
@@ -83,8 +88,7 @@ class OwnCartons(OrganisationState):
         """One carton typed: its number and its 15 numbers."""
         try:
             data = form(form_data)
-            series = as_text(data.get("series", ""), "series", MAX_SERIES_NAME + 8)
-            kind = choice(data.get("kind", ""), KINDS, "kind")
+            series, kind = _series_and_kind(data)
             line = read_typed(data.get("no", ""), data.get("numbers", ""))
         except BadOwnCsv as exc:
             refuse(self._who(), "add_own", exc)
