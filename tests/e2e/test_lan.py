@@ -1,8 +1,10 @@
 """In the hall, on a laptop: the app served on a real network address, not loopback.
 
 A network namespace stands for the laptop (`ip netns add`, a veth pair with private addresses:
-the laptop's end 10.x.y.2, the hall's 10.x.y.1). The app runs inside it exactly as `make run`
-serves it (`reflex run --env prod --backend-host 0.0.0.0`); Chromium, outside, is the hall:
+the laptop's end 10.x.y.2, the hall's 10.x.y.1). The app runs inside it as `make run` serves
+it once its build is done: the run's production build (`prod_build`, made by `reflex run --env
+prod`) served on 0.0.0.0 at the port it was built for (the namespace's ports are its own), by
+bench/serve_built.py, what `reflex run` does after building; Chromium, outside, is the hall:
 the TV, a phone, the animateur's tablet, all over plain HTTP to 10.x.y.2. Checked: the address
 `make run` prints inside the namespace, the hall screen's QR code (decoded from its pixels)
 opens on a phone, a whole quine is played (marks, vibration, claim, award), a phone that loses
@@ -26,7 +28,7 @@ import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import gestures
 import pytest
@@ -110,9 +112,10 @@ class LanApp:
 
 @pytest.fixture(scope="module")
 def lan_app(
-    netns: Netns, prod_web: Path, tmp_path_factory: pytest.TempPathFactory
+    netns: Netns, prod_build: Any, prod_web: Path, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[LanApp]:
-    """The app inside the namespace, as `make run` serves it, on port P of 0.0.0.0."""
+    """The app inside the namespace, as `make run` serves it, on port P of 0.0.0.0: the
+    production build served as it is (no second build: P is the port it was built for)."""
     tmp = tmp_path_factory.mktemp("lan")
     db = f"sqlite:///{tmp / 'loto.db'}"
     upgrade(db)
@@ -123,7 +126,7 @@ def lan_app(
         "Salle des fêtes", Program(demo.series, demo.games, settings), animateur_secret=SECRET
     )
     engine.dispose()
-    port = random.SystemRandom().randrange(20000, 30000)  # the namespace's ports are all free
+    port = prod_build.port  # (the namespace's ports are all free)
     env = {
         **os.environ,
         "VENV": str(Path(sys.executable).parent.parent),
@@ -132,7 +135,9 @@ def lan_app(
     }
     env.pop("LOTO_PUBLIC_URL", None)
     log = tmp / "server.log"
-    proc = serving.spawn(port, env, log, host="0.0.0.0", prefix=("ip", "netns", "exec", netns.name))
+    proc = serving.spawn(
+        port, env, log, host="0.0.0.0", prefix=("ip", "netns", "exec", netns.name), rebuild=False
+    )
     url = f"http://{netns.ns_ip}:{port}"
     try:
         serving.wait_up(proc, url, 600, log)

@@ -106,7 +106,7 @@ def test_the_check_before_the_doors_open(
     monkeypatch.setenv("LOTO_PUBLIC_URL", app_url)
     org.get_by_test_id("check-again").click()
     expect(org.get_by_test_id("check-address")).to_contain_text(
-        "elle ne marche que sur l'ordinateur du loto"
+        "elle ne marche que sur l'ordinateur du loto", timeout=15_000
     )
     _status(org, "address", "bad")
     org.screenshot(path=results_dir / "01-verification-sans-ecran-1180x820.png", full_page=True)
