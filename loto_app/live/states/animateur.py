@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import secrets
 import time
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 import reflex as rx
@@ -19,15 +20,12 @@ import reflex as rx
 from loto_app.domain import events as ev
 from loto_app.domain.engine import Evening
 from loto_app.domain.errors import InvalidProgram, NotInTie
-from loto_app.domain.own_cartons import MAX_OWN_NO
 from loto_app.domain.verdicts import Verdict
 from loto_app.limits import (
-    MAX_CARTON_NO,
-    MAX_CODE,
     MAX_PAUSE_MESSAGE,
     MAX_PAUSE_MINUTES,
-    MAX_SERIES,
 )
+from loto_app.live.input.claim_forms import read_own_claim, read_paper_claim
 from loto_app.live.input.disputes import (
     decision_move,
     read_decision,
@@ -325,24 +323,13 @@ class AnimateurState(ScreenPairing, StaffSession, rx.State):
     async def paper_claim(self, form_data: dict):
         """The control desk: a paper player's claim, checked by carton number and check code
         with the same verdicts as in the app."""
-        try:
-            data = form(form_data)
-            no = as_int(data.get("carton"), 1, MAX_CARTON_NO, "carton")
-            check = as_text(data.get("check", ""), "check", MAX_CODE)
-        except BadInput as exc:
-            self._refused("paper_claim", exc)
-            self.message = "Tapez le numéro du carton et son code de contrôle."
-            return
-        events = await self._play(
-            "paper_claim", lambda e: e.paper_claim(e.program.series, no, check)
+        await self._desk_claim(
+            "paper_claim",
+            form_data,
+            read_paper_claim,
+            lambda e, no, check: e.paper_claim(e.program.series, no, check),
+            "Tapez le numéro du carton et son code de contrôle.",
         )
-        claims = [x for x in events or () if isinstance(x, ev.ClaimMade)]
-        if claims:
-            lv = await registry.live(self._evening_id, fresh=False)
-            c = claims[-1]
-            who = lv.evening.players.get(c.player_id or "", "carton non vendu")
-            self.paper_verdict = f"{verdict_text(c.verdict, c.carton_no, c.number)} ({who})"
-            self.paper_verdict_kind = VERDICT_KIND[Verdict(c.verdict)]
 
     # ------------------------------------------------------------------ a carton in no list
 
@@ -400,15 +387,31 @@ class AnimateurState(ScreenPairing, StaffSession, rx.State):
     async def own_claim(self, form_data: dict):
         """The control desk: a claim on one of the association's own cartons, checked by its
         série and number alone (no check code), with the same verdicts."""
+        await self._desk_claim(
+            "own_claim",
+            form_data,
+            read_own_claim,
+            lambda e, series, no: e.own_claim(series, no),
+            "Choisissez la série et tapez le numéro du carton.",
+        )
+
+    async def _desk_claim(
+        self,
+        handler: str,
+        form_data: dict,
+        read: Callable[[dict[str, Any]], tuple[Any, ...]],
+        move: Callable[..., list[ev.Event]],
+        said: str,
+    ) -> None:
+        """A paper or own carton's claim at the control desk: its form read (`read`; `said`
+        when it does not read), `move(e, *what_was_read)` played, the verdict under the form."""
         try:
-            data = form(form_data)
-            series = as_text(data.get("series", ""), "series", MAX_SERIES)
-            no = as_int(data.get("carton"), 1, MAX_OWN_NO, "carton")
+            args = read(form(form_data))
         except BadInput as exc:
-            self._refused("own_claim", exc)
-            self.message = "Choisissez la série et tapez le numéro du carton."
+            self._refused(handler, exc)
+            self.message = said
             return
-        events = await self._play("own_claim", lambda e: e.own_claim(series, no))
+        events = await self._play(handler, lambda e: move(e, *args))
         claims = [x for x in events or () if isinstance(x, ev.ClaimMade)]
         if claims:
             e = (await registry.live(self._evening_id, fresh=False)).evening

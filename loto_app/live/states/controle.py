@@ -16,9 +16,10 @@ from typing import ClassVar
 import reflex as rx
 
 from loto_app.domain import events as ev
-from loto_app.domain.own_cartons import MAX_OWN_NO
+from loto_app.domain.engine import Evening
 from loto_app.domain.verdicts import Verdict
 from loto_app.limits import MAX_CARTON_NO, MAX_CODE, MAX_SERIES
+from loto_app.live.input.claim_forms import read_own_claim, read_paper_claim
 from loto_app.live.input.guards import BadInput, as_int, as_text, form
 from loto_app.live.input.typed_lines import MAX_FIELDS, BadLines, read_lines
 from loto_app.live.present.snapshot import claim_readback
@@ -97,8 +98,7 @@ class ControleState(StaffSession, ReadBack, rx.State):
                 no = as_int(str(no), 1, MAX_CARTON_NO, "carton")
                 check = as_text(check, "check", MAX_CODE)
             else:
-                no = as_int(data.get("carton"), 1, MAX_CARTON_NO, "carton")
-                check = as_text(data.get("check", ""), "check", MAX_CODE)
+                no, check = read_paper_claim(data)
                 series = ""
             if not check:
                 raise BadInput("no check code")
@@ -117,24 +117,8 @@ class ControleState(StaffSession, ReadBack, rx.State):
             checked=True,
             say=self._carton_refused,
         )
-        if events is None:
-            return
-        claims = [x for x in events if isinstance(x, ev.ClaimMade)]
-        if not claims:
-            return
-        c = claims[-1]
-        e = lv.evening
-        who = e.players.get(c.player_id or "", "carton non vendu")
-        self.message = ""
-        self.verdict = f"{who} — {verdict_text(c.verdict, c.carton_no, c.number)}"
-        self.verdict_kind = VERDICT_KIND[Verdict(c.verdict)]
-        g = e.games[c.game]
-        grid = claim_readback(e, g, c) if c.unit_nos and c.carton_no in e.cartons else None
-        if grid is None or c.verdict in (Verdict.WRONG_SERIES, Verdict.NOT_IN_GAME):
-            self._forget_grid()
-            return
-        for name, value in grid.items():
-            setattr(self, name, value)
+        if events is not None:
+            self._show_claim(lv.evening, events)
 
     # ------------------------------------------------------------------ a carton in no list
 
@@ -198,9 +182,7 @@ class ControleState(StaffSession, ReadBack, rx.State):
         """A claim on one of the association's own cartons (no check code printed by the app):
         its série (`series`) and its number (`carton`), judged as any paper carton."""
         try:
-            data = form(form_data)
-            series = as_text(data.get("series", ""), "series", MAX_SERIES)
-            no = as_int(data.get("carton"), 1, MAX_OWN_NO, "carton")
+            series, no = read_own_claim(form(form_data))
             if not series:
                 raise BadInput("no series")
         except BadInput as exc:
@@ -213,21 +195,22 @@ class ControleState(StaffSession, ReadBack, rx.State):
         events = await self._play(
             "check_own", lambda e: e.own_claim(series, no), checked=True, say=self._carton_refused
         )
-        await self._show_own_claim(events)
+        if events is not None:
+            self._show_claim((await registry.live(self._evening_id, fresh=False)).evening, events)
 
-    async def _show_own_claim(self, events: list[ev.Event] | None) -> None:
-        """The verdict and read-back of an own carton's claim (as `check_carton` shows them)."""
-        claims = [x for x in events or () if isinstance(x, ev.ClaimMade)]
+    def _show_claim(self, e: Evening, events: list[ev.Event]) -> None:
+        """The verdict of a paper or own carton's claim, and the carton read back (none for a
+        carton not of this evening, or not in this game)."""
+        claims = [x for x in events if isinstance(x, ev.ClaimMade)]
         if not claims:
             return
         c = claims[-1]
-        e = (await registry.live(self._evening_id, fresh=False)).evening
         who = e.players.get(c.player_id or "", "carton non vendu")
-        label = e.carton_label(c.carton_no)
         self.message = ""
-        self.verdict = f"{who} — {verdict_text(c.verdict, label, c.number)}"
+        self.verdict = f"{who} — {verdict_text(c.verdict, e.carton_label(c.carton_no), c.number)}"
         self.verdict_kind = VERDICT_KIND[Verdict(c.verdict)]
-        grid = claim_readback(e, e.games[c.game], c) if c.carton_no in e.cartons else None
+        known = c.unit_nos and c.carton_no in e.cartons
+        grid = claim_readback(e, e.games[c.game], c) if known else None
         if grid is None or c.verdict in (Verdict.WRONG_SERIES, Verdict.NOT_IN_GAME):
             self._forget_grid()
             return
