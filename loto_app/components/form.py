@@ -178,6 +178,25 @@ def error(text: Any, testid: str) -> rx.Component:
     )
 
 
+def label_around(text: Any, control: rx.Component, **props: Any) -> rx.Component:
+    """A control inside its label, the bold text above it (no id ties them: a form would send a
+    field with an id twice); props override the label's look."""
+    style = {"display": "flex", "flex_direction": "column", "gap": "0.2rem", "font_weight": "700"}
+    return rx.el.label(text, control, **{**style, **props})
+
+
+def series_select(series: Any, testid: str, **props: Any) -> rx.Component:
+    """A choice among the association's own séries (`series`: their names), sent as `series`;
+    props: its look, its id, more attributes in `custom_attrs`."""
+    attrs = {**tid(testid), **props.pop("custom_attrs", {})}
+    return rx.el.select(
+        rx.foreach(series, lambda s: rx.el.option(s, value=s)),
+        name="series",
+        custom_attrs=attrs,
+        **props,
+    )
+
+
 def outcome(
     text: Any, ok: Any, testid: str, size: str = "3", role: Any = "status", **props: Any
 ) -> rx.Component:
