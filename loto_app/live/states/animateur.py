@@ -43,12 +43,13 @@ from loto_app.live.input.guards import (
     refuse,
 )
 from loto_app.live.input.improvised import read_improvised
-from loto_app.live.input.typed_lines import MAX_FIELDS, BadLines, read_lines
-from loto_app.live.present.typed_claims import lines_to_type, typed_verdict
+from loto_app.live.input.typed_lines import BadLines, read_lines, read_typed_form
+from loto_app.live.present.typed_claims import typed_verdict
 from loto_app.live.present.views import VERDICT_KIND, verdict_text
 from loto_app.live.runtime import broadcast, presence, registry, signin_limit
 from loto_app.live.states.screen_pairing import ScreenPairing
 from loto_app.live.states.session import StaffSession
+from loto_app.live.states.typed_lines import TypedLines
 from loto_app.storage.access import StaffMember
 
 #: The tablet's occasional forms (`AnimateurState.panel`).
@@ -61,7 +62,7 @@ REVOKED = (
 )
 
 
-class AnimateurState(ScreenPairing, StaffSession, rx.State):
+class AnimateurState(ScreenPairing, StaffSession, TypedLines, rx.State):
     """Sign-in (live/states/session.py) and the animateur's moves."""
 
     ROUTE: ClassVar[str] = "/animateur"
@@ -76,9 +77,7 @@ class AnimateurState(ScreenPairing, StaffSession, rx.State):
     message: str = ""
     paper_verdict: str = ""
     paper_verdict_kind: str = ""
-    # a carton in no list: the lines to type for the claim in play, and the verdict
-    typed_needed: int = 0
-    typed_hint: str = ""
+    # a carton in no list (TypedLines: the lines to type for the claim in play): the verdict
     typed_verdict: str = ""
     typed_verdict_kind: str = ""
     own_series: list[str] = []  # the association's own séries (a claim checked by number)
@@ -333,13 +332,7 @@ class AnimateurState(ScreenPairing, StaffSession, rx.State):
 
     # ------------------------------------------------------------------ a carton in no list
 
-    @rx.event
-    async def open_typed(self):
-        """ "Carton hors liste": how many lines the claim in play is typed as."""
-        if not await self._signed_in_now("open_typed"):
-            return
-        lv = await registry.live(self._evening_id, fresh=False)
-        self.typed_needed, self.typed_hint = lines_to_type(lv.evening)
+    def _typed_opened(self) -> None:
         self.typed_verdict = self.typed_verdict_kind = ""
 
     @rx.event
@@ -347,17 +340,14 @@ class AnimateurState(ScreenPairing, StaffSession, rx.State):
         """A claim on a carton in no list: the numbers of the claimed line(s) as typed
         (`line1`...), judged by `Evening.typed_claim` on the stage in play."""
         try:
-            data = form(form_data)
-            name = as_text(data.get("name", ""), "name", 60)
-            fields = [data.get(f"line{i}", "") for i in range(1, MAX_FIELDS + 1)]
+            name, fields = read_typed_form(form(form_data))
         except BadInput as exc:
             self._refused("typed_claim", exc)
             self.typed_verdict, self.typed_verdict_kind = "Requête invalide.", "false"
             return
-        if not await self._signed_in_now("typed_claim"):
+        lv = await self._typed_now("typed_claim")
+        if lv is None:
             return
-        lv = await registry.live(self._evening_id, fresh=False)
-        self.typed_needed, self.typed_hint = lines_to_type(lv.evening)
         try:
             if not self.typed_needed:
                 raise BadLines("no typed claim now", self.typed_hint)

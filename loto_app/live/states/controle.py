@@ -21,13 +21,14 @@ from loto_app.domain.verdicts import Verdict
 from loto_app.limits import MAX_CARTON_NO, MAX_CODE, MAX_SERIES
 from loto_app.live.input.claim_forms import read_own_claim, read_paper_claim
 from loto_app.live.input.guards import BadInput, as_int, as_text, form
-from loto_app.live.input.typed_lines import MAX_FIELDS, BadLines, read_lines
+from loto_app.live.input.typed_lines import BadLines, read_lines, read_typed_form
 from loto_app.live.present.snapshot import claim_readback
-from loto_app.live.present.typed_claims import lines_to_type, typed_verdict
+from loto_app.live.present.typed_claims import typed_verdict
 from loto_app.live.present.views import VERDICT_KIND, verdict_text
 from loto_app.live.runtime import broadcast, registry
 from loto_app.live.states.readback import ReadBack
 from loto_app.live.states.session import StaffSession
+from loto_app.live.states.typed_lines import TypedLines
 from loto_app.records.paper import QR_PREFIX, parse_qr_text
 from loto_app.storage.access import ROLES, StaffMember
 
@@ -36,7 +37,7 @@ CARTON_PREFIX = f"{QR_PREFIX}:"
 NOT_A_CARTON = "Ce QR code n'est pas celui d'un carton de loto : tapez le numéro et le code."
 
 
-class ControleState(StaffSession, ReadBack, rx.State):
+class ControleState(StaffSession, ReadBack, TypedLines, rx.State):
     """Sign-in (live/states/session.py), and the check of a paper carton at the table."""
 
     ROUTE: ClassVar[str] = "/controle"
@@ -52,9 +53,6 @@ class ControleState(StaffSession, ReadBack, rx.State):
     # the last carton checked here: the verdict, and its read-back (ReadBack)
     verdict: str = ""
     verdict_kind: str = ""  # "valid" | "false" | "late"
-    # a carton in no list: how many lines the claim is typed as now, and the hint saying so
-    typed_needed: int = 0
-    typed_hint: str = ""
     own_series: list[str] = []  # the association's own séries (checked by number alone)
 
     # ------------------------------------------------------------------ sign-in
@@ -123,30 +121,19 @@ class ControleState(StaffSession, ReadBack, rx.State):
     # ------------------------------------------------------------------ a carton in no list
 
     @rx.event
-    async def open_typed(self):
-        """ "Carton hors liste": how many lines the claim in play is typed as."""
-        if not await self._signed_in_now("open_typed"):
-            return
-        lv = await registry.live(self._evening_id, fresh=False)
-        self.typed_needed, self.typed_hint = lines_to_type(lv.evening)
-
-    @rx.event
     async def check_typed_lines(self, form_data: dict):
         """A claim on a carton in no list: the numbers of the claimed line(s) as typed
         (`line1`...), and the player's name if given (`name`), judged by
         `Evening.typed_claim` on the stage in play."""
         try:
-            data = form(form_data)
-            name = as_text(data.get("name", ""), "name", 60)
-            fields = [data.get(f"line{i}", "") for i in range(1, MAX_FIELDS + 1)]
+            name, fields = read_typed_form(form(form_data))
         except BadInput as exc:
             self._refused("check_typed_lines", exc)
             self.message = "Requête invalide."
             return
-        if not await self._signed_in_now("check_typed_lines"):
+        lv = await self._typed_now("check_typed_lines")
+        if lv is None:
             return
-        lv = await registry.live(self._evening_id, fresh=False)
-        self.typed_needed, self.typed_hint = lines_to_type(lv.evening)
         if not self.typed_needed:
             self._forget()
             self.message = self.typed_hint
