@@ -8,7 +8,13 @@ from loto_app.components.board import board, last_number
 from loto_app.components.control import last_call_banner, readback
 from loto_app.components.disputes import withdraw_form
 from loto_app.components.entracte import entracte
-from loto_app.components.form import label_around, series_select, submit_button
+from loto_app.components.form import (
+    label_around,
+    line_input,
+    player_name_input,
+    series_select,
+    submit_button,
+)
 from loto_app.components.help_link import help_link
 from loto_app.components.pair_form import pair_form
 from loto_app.components.palette import (
@@ -789,15 +795,11 @@ def _paper_form() -> rx.Component:
 def _typed_line_field(i: int) -> rx.Component:
     return rx.cond(
         AnimateurState.typed_needed >= i,
-        rx.input(
-            name=f"line{i}",
-            placeholder=f"Ligne {i}\u00a0: ex. 5 12 23 47 81",
-            input_mode="decimal",
-            auto_complete="off",
-            size="3",
-            font_size="1.4rem",
-            width="100%",
-            custom_attrs=tid(f"typed-line{i}", **{"aria-label": f"Ligne {i}"}),
+        line_input(
+            i,
+            f"typed-line{i}",
+            f"Ligne {i}\u00a0: ex. 5 12 23 47 81",
+            **{"aria-label": f"Ligne {i}"},
         ),
     )
 
@@ -812,14 +814,10 @@ def _typed_lines() -> rx.Component:
                 rx.vstack(
                     rx.text(AnimateurState.typed_hint, font_weight="700"),
                     *[_typed_line_field(i) for i in range(1, MAX_FIELDS + 1)],
-                    rx.input(
-                        name="name",
+                    player_name_input(
+                        "typed-name",
                         placeholder="Nom du joueur (facultatif)",
-                        max_length=30,
-                        auto_complete="off",
-                        size="3",
-                        width="100%",
-                        custom_attrs=tid("typed-name", **{"aria-label": "Nom du joueur"}),
+                        custom_attrs={"aria-label": "Nom du joueur"},
                     ),
                     submit_button("Vérifier les lignes", "typed-submit", type="submit"),
                     spacing="2",

@@ -9,7 +9,13 @@ import reflex as rx
 
 from loto_app.components.board import last_number
 from loto_app.components.control import readback
-from loto_app.components.form import label_around, section, series_select
+from loto_app.components.form import (
+    label_around,
+    line_input,
+    player_name_input,
+    section,
+    series_select,
+)
 from loto_app.components.palette import LINE, MUTED
 from loto_app.components.rehearsal import rehearsal_banner
 from loto_app.components.scanner import scanner
@@ -138,16 +144,7 @@ def _line_field(i: int) -> rx.Component:
         C.typed_needed >= i,
         label_around(
             f"Ligne {i}",
-            rx.input(
-                name=f"line{i}",
-                placeholder="ex. 5 12 23 47 81",
-                input_mode="decimal",
-                auto_complete="off",
-                custom_attrs=tid(f"controle-line{i}"),
-                size="3",
-                font_size="1.4rem",
-                width="100%",
-            ),
+            line_input(i, f"controle-line{i}", "ex. 5 12 23 47 81"),
             width="100%",
         ),
     )
@@ -171,15 +168,7 @@ def _hors_liste() -> rx.Component:
                     *[_line_field(i) for i in range(1, MAX_FIELDS + 1)],
                     label_around(
                         "Nom du joueur (facultatif)",
-                        rx.input(
-                            name="name",
-                            max_length=30,
-                            auto_complete="off",
-                            custom_attrs=tid("controle-typed-name"),
-                            size="3",
-                            font_size="1.2rem",
-                            width="100%",
-                        ),
+                        player_name_input("controle-typed-name", font_size="1.2rem"),
                         width="100%",
                     ),
                     big_button(
