@@ -30,6 +30,13 @@ TITLE = "Loto — contrôle des cartons"
 C = ControleState
 SCAN_FORM = "controle-scan-form"
 FIELD = {"size": "3", "font_size": "1.3rem", "width": "100%"}
+#: A carton's number as printed, on the number keypad.
+CARTON_FIELD = {"name": "carton", "type": "number", "min": 1, "input_mode": "numeric", **FIELD}
+
+
+def _carton_number(html_id: str) -> rx.Component:
+    """The number of the carton checked (its id is its test id)."""
+    return rx.input(id=html_id, custom_attrs=tid(html_id), **CARTON_FIELD)
 
 
 def _outline_button(label: str, testid: str, on_click: rx.EventHandler) -> rx.Component:
@@ -109,15 +116,7 @@ def _typed() -> rx.Component:
     return rx.form(
         rx.vstack(
             rx.el.label("N° du carton", html_for="controle-carton", font_weight="700"),
-            rx.input(
-                id="controle-carton",
-                name="carton",
-                type="number",
-                min=1,
-                input_mode="numeric",
-                custom_attrs=tid("controle-carton"),
-                **FIELD,
-            ),
+            _carton_number("controle-carton"),
             rx.el.label("Code de contrôle", html_for="controle-check", font_weight="700"),
             rx.input(
                 id="controle-check",
@@ -215,15 +214,7 @@ def _own() -> rx.Component:
                         min_height="3rem",
                     ),
                     rx.el.label("N° du carton", html_for="controle-own-carton", font_weight="700"),
-                    rx.input(
-                        id="controle-own-carton",
-                        name="carton",
-                        type="number",
-                        min=1,
-                        input_mode="numeric",
-                        custom_attrs=tid("controle-own-carton"),
-                        **FIELD,
-                    ),
+                    _carton_number("controle-own-carton"),
                     big_button(
                         "Vérifier l'annonce", "controle-own-submit", type="submit", width="100%"
                     ),
