@@ -178,6 +178,50 @@ def error(text: Any, testid: str) -> rx.Component:
     )
 
 
+def label_around(text: Any, control: rx.Component, **props: Any) -> rx.Component:
+    """A control inside its label, the bold text above it (no id ties them: a form would send a
+    field with an id twice); props override the label's look."""
+    style = {"display": "flex", "flex_direction": "column", "gap": "0.2rem", "font_weight": "700"}
+    return rx.el.label(text, control, **{**style, **props})
+
+
+#: A claimed line's numbers typed: large, on a keypad with a separator.
+LINE_FIELD = {
+    "input_mode": "decimal",
+    "auto_complete": "off",
+    "size": "3",
+    "font_size": "1.4rem",
+    "width": "100%",
+}
+
+
+def line_input(i: int, testid: str, placeholder: str, **attrs: Any) -> rx.Component:
+    """The numbers of a claimed line, typed (sent as `line<i>`); attrs add to its test id."""
+    return rx.input(
+        name=f"line{i}", placeholder=placeholder, custom_attrs=tid(testid, **attrs), **LINE_FIELD
+    )
+
+
+def player_name_input(testid: str, **props: Any) -> rx.Component:
+    """A player's name, optional (sent as `name`), as wide as the form; props override its
+    look, more attributes in `custom_attrs`."""
+    style = {"max_length": 30, "auto_complete": "off", "size": "3", "width": "100%"}
+    attrs = {**tid(testid), **props.pop("custom_attrs", {})}
+    return rx.input(name="name", custom_attrs=attrs, **{**style, **props})
+
+
+def series_select(series: Any, testid: str, **props: Any) -> rx.Component:
+    """A choice among the association's own séries (`series`: their names), sent as `series`;
+    props: its look, its id, more attributes in `custom_attrs`."""
+    attrs = {**tid(testid), **props.pop("custom_attrs", {})}
+    return rx.el.select(
+        rx.foreach(series, lambda s: rx.el.option(s, value=s)),
+        name="series",
+        custom_attrs=attrs,
+        **props,
+    )
+
+
 def outcome(
     text: Any, ok: Any, testid: str, size: str = "3", role: Any = "status", **props: Any
 ) -> rx.Component:

@@ -91,6 +91,13 @@ def announcement_box(
     )
 
 
+def verdict_box(text: Any, verdict_kind: Any, testid: str, **props: Any) -> rx.Component:
+    """A claim's verdict in the announcement band (`verdict_kind`: "valid" as a winner, "false"
+    as a false claim, any other to be checked); props go to the band."""
+    kind = rx.match(verdict_kind, ("valid", "winner"), ("false", "false"), "check")
+    return announcement_box(text, kind, testid=testid, **props)
+
+
 def connection_banner() -> rx.Component:
     """Shown while the connection to the server is lost; Reflex reconnects by itself and the
     page reloads the whole current state when it is back."""

@@ -8,6 +8,13 @@ from loto_app.components.board import board, last_number
 from loto_app.components.control import last_call_banner, readback
 from loto_app.components.disputes import withdraw_form
 from loto_app.components.entracte import entracte
+from loto_app.components.form import (
+    label_around,
+    line_input,
+    player_name_input,
+    series_select,
+    submit_button,
+)
 from loto_app.components.help_link import help_link
 from loto_app.components.pair_form import pair_form
 from loto_app.components.palette import (
@@ -32,6 +39,7 @@ from loto_app.components.ui import (
     page_shell,
     quiet_button,
     tid,
+    verdict_box,
 )
 from loto_app.live.input.disputes import DECISIONS
 from loto_app.live.input.improvised import IMPROVISED_TYPES
@@ -41,6 +49,15 @@ from loto_app.live.states.hall import HallView
 
 TITLE = "Loto — animateur"
 DISABLED_BG, DISABLED_TEXT = step("gray", 3), step("gray", 8)  # a control that waits
+#: The control desk's field of a carton's number (a paper carton's, an own carton's).
+CARTON = {
+    "name": "carton",
+    "type": "number",
+    "min": 1,
+    "placeholder": "N° du carton",
+    "size": "3",
+    "width": "9rem",
+}
 
 
 def _login() -> rx.Component:
@@ -689,7 +706,7 @@ def _improvise() -> rx.Component:
         rx.cond(
             AnimateurState.panel == "improvise",
             rx.form(
-                rx.el.label(
+                label_around(
                     "Type de partie",
                     rx.el.select(
                         *[rx.el.option(label, value=v) for v, label in IMPROVISED_TYPES],
@@ -699,12 +716,8 @@ def _improvise() -> rx.Component:
                         padding="0.5rem",
                         custom_attrs=tid("improvise-type"),
                     ),
-                    display="flex",
-                    flex_direction="column",
-                    gap="0.2rem",
-                    font_weight="700",
                 ),
-                rx.el.label(
+                label_around(
                     "Le lot",
                     rx.input(
                         name="lot",
@@ -713,10 +726,6 @@ def _improvise() -> rx.Component:
                         placeholder="Un panier garni offert par la boulangerie",
                         custom_attrs=tid("improvise-lot"),
                     ),
-                    display="flex",
-                    flex_direction="column",
-                    gap="0.2rem",
-                    font_weight="700",
                 ),
                 big_button("Ajouter au programme", "improvise-submit", type="submit", width="100%"),
                 on_submit=AnimateurState.add_game,
@@ -745,19 +754,21 @@ def _paper_claim() -> rx.Component:
     )
 
 
+def _carton_input(testid: str) -> rx.Component:
+    """A carton's number, as printed on it."""
+    return rx.input(custom_attrs=tid(testid, **{"aria-label": "Numéro du carton"}), **CARTON)
+
+
+def _paper_verdict(text: rx.Var, kind: rx.Var, testid: str) -> rx.Component:
+    """The verdict of the carton checked at the desk, under its form."""
+    return rx.cond(text != "", verdict_box(text, kind, testid, margin_top="0.5rem"))
+
+
 def _paper_form() -> rx.Component:
     return rx.box(
         rx.form(
             rx.flex(
-                rx.input(
-                    name="carton",
-                    type="number",
-                    min=1,
-                    placeholder="N° du carton",
-                    size="3",
-                    width="9rem",
-                    custom_attrs=tid("paper-carton", **{"aria-label": "Numéro du carton"}),
-                ),
+                _carton_input("paper-carton"),
                 rx.input(
                     name="check",
                     placeholder="Code de contrôle",
@@ -766,14 +777,7 @@ def _paper_form() -> rx.Component:
                     auto_complete="off",
                     custom_attrs=tid("paper-check", **{"aria-label": "Code de contrôle"}),
                 ),
-                rx.button(
-                    "Vérifier l'annonce",
-                    type="submit",
-                    size="3",
-                    font_weight="700",
-                    font_size="1.2rem",
-                    custom_attrs=tid("paper-submit"),
-                ),
+                submit_button("Vérifier l'annonce", "paper-submit", type="submit"),
                 wrap="wrap",
                 gap="0.5rem",
             ),
@@ -781,19 +785,8 @@ def _paper_form() -> rx.Component:
             reset_on_submit=True,
         ),
         _own_form(),
-        rx.cond(
-            AnimateurState.paper_verdict != "",
-            announcement_box(
-                AnimateurState.paper_verdict,
-                rx.match(
-                    AnimateurState.paper_verdict_kind,
-                    ("valid", "winner"),
-                    ("false", "false"),
-                    "check",
-                ),
-                testid="paper-verdict",
-                margin_top="0.5rem",
-            ),
+        _paper_verdict(
+            AnimateurState.paper_verdict, AnimateurState.paper_verdict_kind, "paper-verdict"
         ),
         margin_top="0.5rem",
     )
@@ -802,15 +795,11 @@ def _paper_form() -> rx.Component:
 def _typed_line_field(i: int) -> rx.Component:
     return rx.cond(
         AnimateurState.typed_needed >= i,
-        rx.input(
-            name=f"line{i}",
-            placeholder=f"Ligne {i}\u00a0: ex. 5 12 23 47 81",
-            input_mode="decimal",
-            auto_complete="off",
-            size="3",
-            font_size="1.4rem",
-            width="100%",
-            custom_attrs=tid(f"typed-line{i}", **{"aria-label": f"Ligne {i}"}),
+        line_input(
+            i,
+            f"typed-line{i}",
+            f"Ligne {i}\u00a0: ex. 5 12 23 47 81",
+            **{"aria-label": f"Ligne {i}"},
         ),
     )
 
@@ -825,23 +814,12 @@ def _typed_lines() -> rx.Component:
                 rx.vstack(
                     rx.text(AnimateurState.typed_hint, font_weight="700"),
                     *[_typed_line_field(i) for i in range(1, MAX_FIELDS + 1)],
-                    rx.input(
-                        name="name",
+                    player_name_input(
+                        "typed-name",
                         placeholder="Nom du joueur (facultatif)",
-                        max_length=30,
-                        auto_complete="off",
-                        size="3",
-                        width="100%",
-                        custom_attrs=tid("typed-name", **{"aria-label": "Nom du joueur"}),
+                        custom_attrs={"aria-label": "Nom du joueur"},
                     ),
-                    rx.button(
-                        "Vérifier les lignes",
-                        type="submit",
-                        size="3",
-                        font_weight="700",
-                        font_size="1.2rem",
-                        custom_attrs=tid("typed-submit"),
-                    ),
+                    submit_button("Vérifier les lignes", "typed-submit", type="submit"),
                     spacing="2",
                     width="100%",
                 ),
@@ -857,19 +835,8 @@ def _typed_lines() -> rx.Component:
                 custom_attrs=tid("typed-open"),
             ),
         ),
-        rx.cond(
-            AnimateurState.typed_verdict != "",
-            announcement_box(
-                AnimateurState.typed_verdict,
-                rx.match(
-                    AnimateurState.typed_verdict_kind,
-                    ("valid", "winner"),
-                    ("false", "false"),
-                    "check",
-                ),
-                testid="typed-verdict",
-                margin_top="0.5rem",
-            ),
+        _paper_verdict(
+            AnimateurState.typed_verdict, AnimateurState.typed_verdict_kind, "typed-verdict"
         ),
         margin_top="0.75rem",
         custom_attrs=tid("typed-desk"),
@@ -883,31 +850,16 @@ def _own_form() -> rx.Component:
         rx.form(
             rx.text("Carton de l'association (sans code)", font_weight="700", margin_top="0.6rem"),
             rx.flex(
-                rx.el.select(
-                    rx.foreach(AnimateurState.own_series, lambda s: rx.el.option(s, value=s)),
-                    name="series",
+                series_select(
+                    AnimateurState.own_series,
+                    "own-claim-series",
                     font_size="1.1rem",
                     padding="0.5rem",
                     min_height="2.75rem",
-                    custom_attrs=tid("own-claim-series", **{"aria-label": "Série"}),
+                    custom_attrs={"aria-label": "Série"},
                 ),
-                rx.input(
-                    name="carton",
-                    type="number",
-                    min=1,
-                    placeholder="N° du carton",
-                    size="3",
-                    width="9rem",
-                    custom_attrs=tid("own-claim-carton", **{"aria-label": "Numéro du carton"}),
-                ),
-                rx.button(
-                    "Vérifier l'annonce",
-                    type="submit",
-                    size="3",
-                    font_weight="700",
-                    font_size="1.2rem",
-                    custom_attrs=tid("own-claim-submit"),
-                ),
+                _carton_input("own-claim-carton"),
+                submit_button("Vérifier l'annonce", "own-claim-submit", type="submit"),
                 wrap="wrap",
                 gap="0.5rem",
             ),

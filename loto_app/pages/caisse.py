@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import reflex as rx
 
+from loto_app.components.desk_form import method_choice, offer_select
 from loto_app.components.form import section
 from loto_app.components.help_link import help_link
 from loto_app.components.palette import (
@@ -32,7 +33,6 @@ TITLE = "Loto — caisse"
 
 #: Solid buttons with white text: bold and 1.2rem is "large text" for WCAG contrast (3:1).
 BOLD = {"size": "3", "font_weight": "700", "font_size": "1.2rem"}
-FIELD = {"font_size": "1.2rem", "padding": "0.5rem", "width": "100%", "min_height": "3rem"}
 
 
 def _login() -> rx.Component:
@@ -42,31 +42,6 @@ def _login() -> rx.Component:
         "Votre secret",
         CaisseState.login,
         intro="Vendeurs et caissiers : le secret vous est donné par l'organisateur.",
-    )
-
-
-def _offer_select(testid: str) -> rx.Component:
-    return rx.el.select(
-        rx.foreach(CaisseState.offers, lambda o: rx.el.option(o.amount, value=o.label)),
-        name="offer",
-        custom_attrs=tid(testid, **{"aria-label": "Tarif"}),
-        **FIELD,
-    )
-
-
-def _method_choice(prefix: str) -> rx.Component:
-    return rx.radio_group.root(
-        rx.flex(
-            rx.radio_group.item("Espèces", value="cash", custom_attrs=tid(f"{prefix}-cash")),
-            rx.radio_group.item("Carte", value="card", custom_attrs=tid(f"{prefix}-card")),
-            gap="1.5rem",
-            align="center",
-        ),
-        name="method",
-        default_value="cash",
-        size="3",
-        font_size="1.25rem",
-        aria_label="Paiement",
     )
 
 
@@ -165,8 +140,8 @@ def _new_pack() -> rx.Component:
                 font_weight="800",
                 font_size="1.15rem",
             ),
-            _offer_select("sell-offer"),
-            _method_choice("sell"),
+            offer_select("sell-offer"),
+            method_choice("sell", font_size="1.25rem"),
             big_button(
                 "Encaisser et donner les cartons",
                 "sell-submit",
@@ -302,8 +277,8 @@ def _sell_forms() -> rx.Component:
                         max_length=30,
                         custom_attrs=tid("paper-name"),
                     ),
-                    _offer_select("paper-offer"),
-                    _method_choice("paper"),
+                    offer_select("paper-offer"),
+                    method_choice("paper", font_size="1.25rem"),
                     big_button(
                         "Encaisser et imprimer les cartons",
                         "paper-submit",

@@ -5,29 +5,15 @@ from __future__ import annotations
 
 import reflex as rx
 
+from loto_app.components.desk_form import buyer_name, method_choice, offer_select
 from loto_app.components.form import outcome, section
 from loto_app.components.palette import FIELD_LINE, MUTED
 from loto_app.components.ui import big_button, tid
-from loto_app.live.states.caisse import CaisseState
 from loto_app.live.states.caisse_printed import PrintedSale
-
-FIELD = {"font_size": "1.2rem", "padding": "0.5rem", "width": "100%", "min_height": "3rem"}
 
 
 def printed_sale() -> rx.Component:
     """The form: the buyer's name (optional), the tariff, the payment, the cartons."""
-    method = rx.radio_group.root(
-        rx.flex(
-            rx.radio_group.item("Espèces", value="cash", custom_attrs=tid("printed-cash")),
-            rx.radio_group.item("Carte", value="card", custom_attrs=tid("printed-card")),
-            gap="1.5rem",
-            align="center",
-        ),
-        name="method",
-        default_value="cash",
-        size="3",
-        aria_label="Paiement",
-    )
     return section(
         "Cartons papier déjà imprimés",
         rx.text(
@@ -48,25 +34,9 @@ def printed_sale() -> rx.Component:
                     border=f"2px solid {FIELD_LINE}",
                     custom_attrs=tid("printed-cartons", autocapitalize="characters"),
                 ),
-                rx.el.label(
-                    "Nom du joueur (facultatif)", font_weight="700", html_for="printed-name"
-                ),
-                rx.input(
-                    id="printed-name",
-                    name="name",
-                    size="3",
-                    font_size="1.3rem",
-                    width="100%",
-                    max_length=30,
-                    custom_attrs=tid("printed-name"),
-                ),
-                rx.el.select(
-                    rx.foreach(CaisseState.offers, lambda o: rx.el.option(o.amount, value=o.label)),
-                    name="offer",
-                    custom_attrs=tid("printed-offer", **{"aria-label": "Tarif"}),
-                    **FIELD,
-                ),
-                method,
+                buyer_name("printed-name", "printed-name"),
+                offer_select("printed-offer"),
+                method_choice("printed"),
                 big_button("Encaisser ces cartons", "printed-submit", type="submit", width="100%"),
                 spacing="3",
                 width="100%",

@@ -9,12 +9,18 @@ import reflex as rx
 
 from loto_app.components.board import last_number
 from loto_app.components.control import readback
-from loto_app.components.form import section
+from loto_app.components.form import (
+    label_around,
+    line_input,
+    player_name_input,
+    section,
+    series_select,
+)
 from loto_app.components.palette import LINE, MUTED
 from loto_app.components.rehearsal import rehearsal_banner
 from loto_app.components.scanner import scanner
 from loto_app.components.signin import sign_in_form
-from loto_app.components.ui import announcement_box, big_button, page_shell, tid
+from loto_app.components.ui import big_button, page_shell, tid, verdict_box
 from loto_app.limits import MAX_CODE
 from loto_app.live.input.typed_lines import MAX_FIELDS
 from loto_app.live.states.controle import CARTON_PREFIX, ControleState
@@ -23,6 +29,19 @@ from loto_app.live.states.hall import HallView
 TITLE = "Loto — contrôle des cartons"
 C = ControleState
 SCAN_FORM = "controle-scan-form"
+FIELD = {"size": "3", "font_size": "1.3rem", "width": "100%"}
+#: A carton's number as printed, on the number keypad.
+CARTON_FIELD = {"name": "carton", "type": "number", "min": 1, "input_mode": "numeric", **FIELD}
+
+
+def _carton_number(html_id: str) -> rx.Component:
+    """The number of the carton checked (its id is its test id)."""
+    return rx.input(id=html_id, custom_attrs=tid(html_id), **CARTON_FIELD)
+
+
+def _outline_button(label: str, testid: str, on_click: rx.EventHandler) -> rx.Component:
+    """What comes next (another carton, the typed lines' form): a full-width outlined button."""
+    return big_button(label, testid, on_click=on_click, variant="outline", width="100%")
 
 
 def _login() -> rx.Component:
@@ -62,20 +81,9 @@ def _result() -> rx.Component:
     return rx.cond(
         C.verdict != "",
         rx.vstack(
-            announcement_box(
-                C.verdict,
-                rx.match(C.verdict_kind, ("valid", "winner"), ("false", "false"), "check"),
-                testid="controle-verdict",
-                font_size="1.2rem",
-            ),
+            verdict_box(C.verdict, C.verdict_kind, "controle-verdict", font_size="1.2rem"),
             readback(["1.1rem", "1.3rem", "1.5rem"], source=C),
-            big_button(
-                "Carton suivant",
-                "controle-next",
-                on_click=C.clear,
-                variant="outline",
-                width="100%",
-            ),
+            _outline_button("Carton suivant", "controle-next", C.clear),
             spacing="3",
             width="100%",
         ),
@@ -105,19 +113,10 @@ def _scan() -> rx.Component:
 
 def _typed() -> rx.Component:
     """The way in without a camera: the carton's number and check code, as printed."""
-    field = {"size": "3", "font_size": "1.3rem", "width": "100%"}
     return rx.form(
         rx.vstack(
             rx.el.label("N° du carton", html_for="controle-carton", font_weight="700"),
-            rx.input(
-                id="controle-carton",
-                name="carton",
-                type="number",
-                min=1,
-                input_mode="numeric",
-                custom_attrs=tid("controle-carton"),
-                **field,
-            ),
+            _carton_number("controle-carton"),
             rx.el.label("Code de contrôle", html_for="controle-check", font_weight="700"),
             rx.input(
                 id="controle-check",
@@ -125,7 +124,7 @@ def _typed() -> rx.Component:
                 max_length=MAX_CODE,
                 auto_complete="off",
                 custom_attrs=tid("controle-check", autocapitalize="characters"),
-                **field,
+                **FIELD,
             ),
             big_button("Vérifier l'annonce", "controle-submit", type="submit", width="100%"),
             spacing="2",
@@ -142,22 +141,9 @@ def _line_field(i: int) -> rx.Component:
     the field: an id would send it twice with the form)."""
     return rx.cond(
         C.typed_needed >= i,
-        rx.el.label(
+        label_around(
             f"Ligne {i}",
-            rx.input(
-                name=f"line{i}",
-                placeholder="ex. 5 12 23 47 81",
-                input_mode="decimal",
-                auto_complete="off",
-                custom_attrs=tid(f"controle-line{i}"),
-                size="3",
-                font_size="1.4rem",
-                width="100%",
-            ),
-            display="flex",
-            flex_direction="column",
-            gap="0.2rem",
-            font_weight="700",
+            line_input(i, f"controle-line{i}", "ex. 5 12 23 47 81"),
             width="100%",
         ),
     )
@@ -179,21 +165,9 @@ def _hors_liste() -> rx.Component:
                         C.typed_hint, font_weight="700", custom_attrs=tid("controle-typed-hint")
                     ),
                     *[_line_field(i) for i in range(1, MAX_FIELDS + 1)],
-                    rx.el.label(
+                    label_around(
                         "Nom du joueur (facultatif)",
-                        rx.input(
-                            name="name",
-                            max_length=30,
-                            auto_complete="off",
-                            custom_attrs=tid("controle-typed-name"),
-                            size="3",
-                            font_size="1.2rem",
-                            width="100%",
-                        ),
-                        display="flex",
-                        flex_direction="column",
-                        gap="0.2rem",
-                        font_weight="700",
+                        player_name_input("controle-typed-name", font_size="1.2rem"),
                         width="100%",
                     ),
                     big_button(
@@ -208,12 +182,8 @@ def _hors_liste() -> rx.Component:
             ),
             rx.vstack(
                 rx.cond(C.typed_hint != "", rx.text(C.typed_hint, color=MUTED)),
-                big_button(
-                    "Taper les numéros de la ligne",
-                    "controle-typed-open",
-                    on_click=C.open_typed,
-                    variant="outline",
-                    width="100%",
+                _outline_button(
+                    "Taper les numéros de la ligne", "controle-typed-open", C.open_typed
                 ),
                 width="100%",
             ),
@@ -224,7 +194,6 @@ def _hors_liste() -> rx.Component:
 
 def _own() -> rx.Component:
     """The association's own cartons (no code printed by the app): the série and the number."""
-    field = {"size": "3", "font_size": "1.3rem", "width": "100%"}
     return rx.cond(
         C.own_series.length() > 0,
         section(
@@ -235,26 +204,17 @@ def _own() -> rx.Component:
             rx.form(
                 rx.vstack(
                     rx.el.label("Série", html_for="controle-own-series", font_weight="700"),
-                    rx.el.select(
-                        rx.foreach(C.own_series, lambda s: rx.el.option(s, value=s)),
+                    series_select(
+                        C.own_series,
+                        "controle-own-series",
                         id="controle-own-series",
-                        name="series",
-                        custom_attrs=tid("controle-own-series"),
                         font_size="1.3rem",
                         padding="0.5rem",
                         width="100%",
                         min_height="3rem",
                     ),
                     rx.el.label("N° du carton", html_for="controle-own-carton", font_weight="700"),
-                    rx.input(
-                        id="controle-own-carton",
-                        name="carton",
-                        type="number",
-                        min=1,
-                        input_mode="numeric",
-                        custom_attrs=tid("controle-own-carton"),
-                        **field,
-                    ),
+                    _carton_number("controle-own-carton"),
                     big_button(
                         "Vérifier l'annonce", "controle-own-submit", type="submit", width="100%"
                     ),

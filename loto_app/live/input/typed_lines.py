@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from loto_app.live.input.guards import BadInput
+from loto_app.live.input.guards import BadInput, as_text
 
 MAX_FIELDS = 9  # a vitrine's three cartons, three lines each
 MAX_FIELD = 60  # characters of one field
@@ -21,6 +21,17 @@ class BadLines(BadInput):
     def __init__(self, detail: str, message: str) -> None:
         super().__init__(detail)
         self.user_message = message
+
+
+def read_typed_form(data: dict[str, object]) -> tuple[str, list[object]]:
+    """The typed lines' form: the player's name if given (`name`), and the fields `line1`...
+    as sent (`read_lines` reads them).
+
+    Raises:
+        BadInput: a name too long, or not text.
+    """
+    name = as_text(data.get("name", ""), "name", 60)
+    return name, [data.get(f"line{i}", "") for i in range(1, MAX_FIELDS + 1)]
 
 
 def read_lines(fields: object, needed: int) -> list[list[int]]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import secrets
 import time
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 import reflex as rx
@@ -19,15 +20,12 @@ import reflex as rx
 from loto_app.domain import events as ev
 from loto_app.domain.engine import Evening
 from loto_app.domain.errors import InvalidProgram, NotInTie
-from loto_app.domain.own_cartons import MAX_OWN_NO
 from loto_app.domain.verdicts import Verdict
 from loto_app.limits import (
-    MAX_CARTON_NO,
-    MAX_CODE,
     MAX_PAUSE_MESSAGE,
     MAX_PAUSE_MINUTES,
-    MAX_SERIES,
 )
+from loto_app.live.input.claim_forms import read_own_claim, read_paper_claim
 from loto_app.live.input.disputes import (
     decision_move,
     read_decision,
@@ -45,12 +43,13 @@ from loto_app.live.input.guards import (
     refuse,
 )
 from loto_app.live.input.improvised import read_improvised
-from loto_app.live.input.typed_lines import MAX_FIELDS, BadLines, read_lines
-from loto_app.live.present.typed_claims import lines_to_type, typed_verdict
+from loto_app.live.input.typed_lines import BadLines, read_lines, read_typed_form
+from loto_app.live.present.typed_claims import typed_verdict
 from loto_app.live.present.views import VERDICT_KIND, verdict_text
 from loto_app.live.runtime import broadcast, presence, registry, signin_limit
 from loto_app.live.states.screen_pairing import ScreenPairing
 from loto_app.live.states.session import StaffSession
+from loto_app.live.states.typed_lines import TypedLines
 from loto_app.storage.access import StaffMember
 
 #: The tablet's occasional forms (`AnimateurState.panel`).
@@ -63,7 +62,7 @@ REVOKED = (
 )
 
 
-class AnimateurState(ScreenPairing, StaffSession, rx.State):
+class AnimateurState(ScreenPairing, StaffSession, TypedLines, rx.State):
     """Sign-in (live/states/session.py) and the animateur's moves."""
 
     ROUTE: ClassVar[str] = "/animateur"
@@ -78,9 +77,7 @@ class AnimateurState(ScreenPairing, StaffSession, rx.State):
     message: str = ""
     paper_verdict: str = ""
     paper_verdict_kind: str = ""
-    # a carton in no list: the lines to type for the claim in play, and the verdict
-    typed_needed: int = 0
-    typed_hint: str = ""
+    # a carton in no list (TypedLines: the lines to type for the claim in play): the verdict
     typed_verdict: str = ""
     typed_verdict_kind: str = ""
     own_series: list[str] = []  # the association's own séries (a claim checked by number)
@@ -325,34 +322,17 @@ class AnimateurState(ScreenPairing, StaffSession, rx.State):
     async def paper_claim(self, form_data: dict):
         """The control desk: a paper player's claim, checked by carton number and check code
         with the same verdicts as in the app."""
-        try:
-            data = form(form_data)
-            no = as_int(data.get("carton"), 1, MAX_CARTON_NO, "carton")
-            check = as_text(data.get("check", ""), "check", MAX_CODE)
-        except BadInput as exc:
-            self._refused("paper_claim", exc)
-            self.message = "Tapez le numéro du carton et son code de contrôle."
-            return
-        events = await self._play(
-            "paper_claim", lambda e: e.paper_claim(e.program.series, no, check)
+        await self._desk_claim(
+            "paper_claim",
+            form_data,
+            read_paper_claim,
+            lambda e, no, check: e.paper_claim(e.program.series, no, check),
+            "Tapez le numéro du carton et son code de contrôle.",
         )
-        claims = [x for x in events or () if isinstance(x, ev.ClaimMade)]
-        if claims:
-            lv = await registry.live(self._evening_id, fresh=False)
-            c = claims[-1]
-            who = lv.evening.players.get(c.player_id or "", "carton non vendu")
-            self.paper_verdict = f"{verdict_text(c.verdict, c.carton_no, c.number)} ({who})"
-            self.paper_verdict_kind = VERDICT_KIND[Verdict(c.verdict)]
 
     # ------------------------------------------------------------------ a carton in no list
 
-    @rx.event
-    async def open_typed(self):
-        """ "Carton hors liste": how many lines the claim in play is typed as."""
-        if not await self._signed_in_now("open_typed"):
-            return
-        lv = await registry.live(self._evening_id, fresh=False)
-        self.typed_needed, self.typed_hint = lines_to_type(lv.evening)
+    def _typed_opened(self) -> None:
         self.typed_verdict = self.typed_verdict_kind = ""
 
     @rx.event
@@ -360,17 +340,14 @@ class AnimateurState(ScreenPairing, StaffSession, rx.State):
         """A claim on a carton in no list: the numbers of the claimed line(s) as typed
         (`line1`...), judged by `Evening.typed_claim` on the stage in play."""
         try:
-            data = form(form_data)
-            name = as_text(data.get("name", ""), "name", 60)
-            fields = [data.get(f"line{i}", "") for i in range(1, MAX_FIELDS + 1)]
+            name, fields = read_typed_form(form(form_data))
         except BadInput as exc:
             self._refused("typed_claim", exc)
             self.typed_verdict, self.typed_verdict_kind = "Requête invalide.", "false"
             return
-        if not await self._signed_in_now("typed_claim"):
+        lv = await self._typed_now("typed_claim")
+        if lv is None:
             return
-        lv = await registry.live(self._evening_id, fresh=False)
-        self.typed_needed, self.typed_hint = lines_to_type(lv.evening)
         try:
             if not self.typed_needed:
                 raise BadLines("no typed claim now", self.typed_hint)
@@ -400,15 +377,31 @@ class AnimateurState(ScreenPairing, StaffSession, rx.State):
     async def own_claim(self, form_data: dict):
         """The control desk: a claim on one of the association's own cartons, checked by its
         série and number alone (no check code), with the same verdicts."""
+        await self._desk_claim(
+            "own_claim",
+            form_data,
+            read_own_claim,
+            lambda e, series, no: e.own_claim(series, no),
+            "Choisissez la série et tapez le numéro du carton.",
+        )
+
+    async def _desk_claim(
+        self,
+        handler: str,
+        form_data: dict,
+        read: Callable[[dict[str, Any]], tuple[Any, ...]],
+        move: Callable[..., list[ev.Event]],
+        said: str,
+    ) -> None:
+        """A paper or own carton's claim at the control desk: its form read (`read`; `said`
+        when it does not read), `move(e, *what_was_read)` played, the verdict under the form."""
         try:
-            data = form(form_data)
-            series = as_text(data.get("series", ""), "series", MAX_SERIES)
-            no = as_int(data.get("carton"), 1, MAX_OWN_NO, "carton")
+            args = read(form(form_data))
         except BadInput as exc:
-            self._refused("own_claim", exc)
-            self.message = "Choisissez la série et tapez le numéro du carton."
+            self._refused(handler, exc)
+            self.message = said
             return
-        events = await self._play("own_claim", lambda e: e.own_claim(series, no))
+        events = await self._play(handler, lambda e: move(e, *args))
         claims = [x for x in events or () if isinstance(x, ev.ClaimMade)]
         if claims:
             e = (await registry.live(self._evening_id, fresh=False)).evening

@@ -18,6 +18,8 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
+import uuid
+from collections.abc import Callable
 from typing import ClassVar
 
 import reflex as rx
@@ -557,6 +559,48 @@ class CaisseState(StaffSession, rx.State):
     async def _played(self, events: list[ev.Event]) -> None:
         lv = await registry.live(self._evening_id, fresh=False)
         self._show(lv.evening)
+
+    async def _sell_named(
+        self,
+        handler: str,
+        name: str,
+        move: Callable[[Evening, str, str], list[ev.Event]],
+        answer: Callable[[str, bool], None],
+        refused: Callable[[ev.PaperCartonRefused], str],
+        numbered: str = "",
+    ) -> None:
+        """A sale of paper cartons the desk names by their numbers (printed in advance, or the
+        association's own): the role re-checked, `move(e, player_id, seller)` played, and the
+        desk told by `answer(text, ok)`. Any carton refused (`refused`: how it is named, and
+        why) and nothing is sold; else the cartons sold, read out after `numbered`."""
+        if not await self._allowed(handler, ("vendeur", "caissier")):
+            return answer(self.message, False)
+        pid = uuid.uuid4().hex[:16]
+        seller = self.staff_name
+        events = await self._play(
+            handler,
+            lambda e: move(e, pid, seller),
+            checked=True,
+            say=lambda text: answer(text, False),
+        )
+        if events is None:
+            return None
+        cartons = [x for x in events if isinstance(x, ev.PaperCartonRefused)]
+        if cartons:
+            said = " ; ".join(refused(r) for r in cartons)
+            return answer(
+                f"Refusé, rien n'est vendu : {said}. (Refus compté pour le rapprochement.)",
+                False,
+            )
+        sold = next(x for x in events if isinstance(x, ev.CartonsSold))
+        sale = next(x for x in events if isinstance(x, ev.SaleRecorded))
+        e = (await registry.live(self._evening_id, fresh=False)).evening
+        answer(
+            f"Vendu : {plural(len(sold.carton_nos), 'carton')} pour {name} — "
+            f"{euros(sale.amount_cents)} : {numbered}{named_ranges(e, sold.carton_nos)}.",
+            True,
+        )
+        return None
 
     def _move_refused(self, handler: str, exc: LotoError) -> None:
         """A sale refused over an order à régler asks "vendre en plus ?" (`sell_extra`)."""

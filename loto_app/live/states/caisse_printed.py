@@ -6,16 +6,13 @@ desk is told which one and why."""
 
 from __future__ import annotations
 
-import uuid
 from typing import Any
 
 import reflex as rx
 
-from loto_app.domain import events as ev
 from loto_app.live.input.guards import BadInput, as_text, form, refuse
 from loto_app.live.input.printed_cartons import BadCartons, read_cartons
-from loto_app.live.states.caisse import CaisseState, _ranges, desk_tariff
-from loto_app.wording import euros, plural
+from loto_app.live.states.caisse import CaisseState, desk_tariff
 
 WHY = {"sold": "déjà vendu", "unknown": "inconnu dans cette série (numéro ou code faux)"}
 
@@ -40,34 +37,15 @@ class PrintedSale(CaisseState):
         except BadInput as exc:
             refuse(self._who(), "sell_printed", exc)
             return self._answer("Tarif, paiement et cartons sont nécessaires.", False)
-        if not await self._allowed("sell_printed", ("vendeur", "caissier")):
-            return self._answer(self.message, False)
-        pid = uuid.uuid4().hex[:16]
         name = name or f"Carton papier n° {cartons[0][0]}"
-        seller = self.staff_name
-        events = await self._play(
+        await self._sell_named(
             "sell_printed",
-            lambda e: e.sell_printed(pid, name, offer, cartons, method, seller),
-            checked=True,
-            say=lambda text: self._answer(text, False),
+            name,
+            lambda e, pid, seller: e.sell_printed(pid, name, offer, cartons, method, seller),
+            self._answer,
+            lambda r: f"carton n° {r.carton_no or '?'} {WHY[r.why]}",
+            numbered="n° ",
         )
-        if events is None:
-            return None
-        refused = [x for x in events if isinstance(x, ev.PaperCartonRefused)]
-        if refused:
-            said = " ; ".join(f"carton n° {r.carton_no or '?'} {WHY[r.why]}" for r in refused)
-            return self._answer(
-                f"Refusé, rien n'est vendu : {said}. (Refus compté pour le rapprochement.)",
-                False,
-            )
-        sold = next(x for x in events if isinstance(x, ev.CartonsSold))
-        sale = next(x for x in events if isinstance(x, ev.SaleRecorded))
-        self._answer(
-            f"Vendu : {plural(len(sold.carton_nos), 'carton')} pour {name} — "
-            f"{euros(sale.amount_cents)} : n° {_ranges(sold.carton_nos)}.",
-            True,
-        )
-        return None
 
     def _answer(self, text: str, ok: bool) -> None:
         self.printed_message, self.printed_ok = text, ok

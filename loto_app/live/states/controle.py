@@ -16,17 +16,19 @@ from typing import ClassVar
 import reflex as rx
 
 from loto_app.domain import events as ev
-from loto_app.domain.own_cartons import MAX_OWN_NO
+from loto_app.domain.engine import Evening
 from loto_app.domain.verdicts import Verdict
 from loto_app.limits import MAX_CARTON_NO, MAX_CODE, MAX_SERIES
+from loto_app.live.input.claim_forms import read_own_claim, read_paper_claim
 from loto_app.live.input.guards import BadInput, as_int, as_text, form
-from loto_app.live.input.typed_lines import MAX_FIELDS, BadLines, read_lines
+from loto_app.live.input.typed_lines import BadLines, read_lines, read_typed_form
 from loto_app.live.present.snapshot import claim_readback
-from loto_app.live.present.typed_claims import lines_to_type, typed_verdict
+from loto_app.live.present.typed_claims import typed_verdict
 from loto_app.live.present.views import VERDICT_KIND, verdict_text
 from loto_app.live.runtime import broadcast, registry
 from loto_app.live.states.readback import ReadBack
 from loto_app.live.states.session import StaffSession
+from loto_app.live.states.typed_lines import TypedLines
 from loto_app.records.paper import QR_PREFIX, parse_qr_text
 from loto_app.storage.access import ROLES, StaffMember
 
@@ -35,7 +37,7 @@ CARTON_PREFIX = f"{QR_PREFIX}:"
 NOT_A_CARTON = "Ce QR code n'est pas celui d'un carton de loto : tapez le numéro et le code."
 
 
-class ControleState(StaffSession, ReadBack, rx.State):
+class ControleState(StaffSession, ReadBack, TypedLines, rx.State):
     """Sign-in (live/states/session.py), and the check of a paper carton at the table."""
 
     ROUTE: ClassVar[str] = "/controle"
@@ -51,9 +53,6 @@ class ControleState(StaffSession, ReadBack, rx.State):
     # the last carton checked here: the verdict, and its read-back (ReadBack)
     verdict: str = ""
     verdict_kind: str = ""  # "valid" | "false" | "late"
-    # a carton in no list: how many lines the claim is typed as now, and the hint saying so
-    typed_needed: int = 0
-    typed_hint: str = ""
     own_series: list[str] = []  # the association's own séries (checked by number alone)
 
     # ------------------------------------------------------------------ sign-in
@@ -97,8 +96,7 @@ class ControleState(StaffSession, ReadBack, rx.State):
                 no = as_int(str(no), 1, MAX_CARTON_NO, "carton")
                 check = as_text(check, "check", MAX_CODE)
             else:
-                no = as_int(data.get("carton"), 1, MAX_CARTON_NO, "carton")
-                check = as_text(data.get("check", ""), "check", MAX_CODE)
+                no, check = read_paper_claim(data)
                 series = ""
             if not check:
                 raise BadInput("no check code")
@@ -117,34 +115,10 @@ class ControleState(StaffSession, ReadBack, rx.State):
             checked=True,
             say=self._carton_refused,
         )
-        if events is None:
-            return
-        claims = [x for x in events if isinstance(x, ev.ClaimMade)]
-        if not claims:
-            return
-        c = claims[-1]
-        e = lv.evening
-        who = e.players.get(c.player_id or "", "carton non vendu")
-        self.message = ""
-        self.verdict = f"{who} — {verdict_text(c.verdict, c.carton_no, c.number)}"
-        self.verdict_kind = VERDICT_KIND[Verdict(c.verdict)]
-        g = e.games[c.game]
-        grid = claim_readback(e, g, c) if c.unit_nos and c.carton_no in e.cartons else None
-        if grid is None or c.verdict in (Verdict.WRONG_SERIES, Verdict.NOT_IN_GAME):
-            self._forget_grid()
-            return
-        for name, value in grid.items():
-            setattr(self, name, value)
+        if events is not None:
+            self._show_claim(lv.evening, events)
 
     # ------------------------------------------------------------------ a carton in no list
-
-    @rx.event
-    async def open_typed(self):
-        """ "Carton hors liste": how many lines the claim in play is typed as."""
-        if not await self._signed_in_now("open_typed"):
-            return
-        lv = await registry.live(self._evening_id, fresh=False)
-        self.typed_needed, self.typed_hint = lines_to_type(lv.evening)
 
     @rx.event
     async def check_typed_lines(self, form_data: dict):
@@ -152,17 +126,14 @@ class ControleState(StaffSession, ReadBack, rx.State):
         (`line1`...), and the player's name if given (`name`), judged by
         `Evening.typed_claim` on the stage in play."""
         try:
-            data = form(form_data)
-            name = as_text(data.get("name", ""), "name", 60)
-            fields = [data.get(f"line{i}", "") for i in range(1, MAX_FIELDS + 1)]
+            name, fields = read_typed_form(form(form_data))
         except BadInput as exc:
             self._refused("check_typed_lines", exc)
             self.message = "Requête invalide."
             return
-        if not await self._signed_in_now("check_typed_lines"):
+        lv = await self._typed_now("check_typed_lines")
+        if lv is None:
             return
-        lv = await registry.live(self._evening_id, fresh=False)
-        self.typed_needed, self.typed_hint = lines_to_type(lv.evening)
         if not self.typed_needed:
             self._forget()
             self.message = self.typed_hint
@@ -198,9 +169,7 @@ class ControleState(StaffSession, ReadBack, rx.State):
         """A claim on one of the association's own cartons (no check code printed by the app):
         its série (`series`) and its number (`carton`), judged as any paper carton."""
         try:
-            data = form(form_data)
-            series = as_text(data.get("series", ""), "series", MAX_SERIES)
-            no = as_int(data.get("carton"), 1, MAX_OWN_NO, "carton")
+            series, no = read_own_claim(form(form_data))
             if not series:
                 raise BadInput("no series")
         except BadInput as exc:
@@ -213,21 +182,22 @@ class ControleState(StaffSession, ReadBack, rx.State):
         events = await self._play(
             "check_own", lambda e: e.own_claim(series, no), checked=True, say=self._carton_refused
         )
-        await self._show_own_claim(events)
+        if events is not None:
+            self._show_claim((await registry.live(self._evening_id, fresh=False)).evening, events)
 
-    async def _show_own_claim(self, events: list[ev.Event] | None) -> None:
-        """The verdict and read-back of an own carton's claim (as `check_carton` shows them)."""
-        claims = [x for x in events or () if isinstance(x, ev.ClaimMade)]
+    def _show_claim(self, e: Evening, events: list[ev.Event]) -> None:
+        """The verdict of a paper or own carton's claim, and the carton read back (none for a
+        carton not of this evening, or not in this game)."""
+        claims = [x for x in events if isinstance(x, ev.ClaimMade)]
         if not claims:
             return
         c = claims[-1]
-        e = (await registry.live(self._evening_id, fresh=False)).evening
         who = e.players.get(c.player_id or "", "carton non vendu")
-        label = e.carton_label(c.carton_no)
         self.message = ""
-        self.verdict = f"{who} — {verdict_text(c.verdict, label, c.number)}"
+        self.verdict = f"{who} — {verdict_text(c.verdict, e.carton_label(c.carton_no), c.number)}"
         self.verdict_kind = VERDICT_KIND[Verdict(c.verdict)]
-        grid = claim_readback(e, e.games[c.game], c) if c.carton_no in e.cartons else None
+        known = c.unit_nos and c.carton_no in e.cartons
+        grid = claim_readback(e, e.games[c.game], c) if known else None
         if grid is None or c.verdict in (Verdict.WRONG_SERIES, Verdict.NOT_IN_GAME):
             self._forget_grid()
             return
