@@ -16,21 +16,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from axe_check import blocking_violations, describe
+from live_driver import quine_program
 from playwright.sync_api import expect
 
 from loto_app.domain import events as ev
 from loto_app.domain.cartons import generate_strip
 from loto_app.domain.own_cartons import OWN_BASE, numbers_of
-from loto_app.domain.program import (
-    DrawSource,
-    GameSpec,
-    Kind,
-    Lot,
-    Pattern,
-    Program,
-    Settings,
-    Stage,
-)
 from loto_app.live.input.own_cartons import to_csv
 from loto_app.storage.access import AccessStore
 from loto_app.storage.db import make_engine
@@ -81,11 +72,7 @@ def test_own_cartons_imported_sold_by_number_and_judged_at_the_control(
 ) -> None:
     engine = make_engine(db_url)
     store = EveningStore(engine)
-    program = Program(
-        "APP",
-        (GameSpec(Kind.CLASSIQUE, (Stage(Pattern.ONE_LINE, Lot("Panier garni", 3000)),)),),
-        Settings(DrawSource.PHYSICAL, last_call_seconds=0),
-    )
+    program = quine_program("APP")
     creds = store.create_evening(
         "Loto du comité des fêtes", program, animateur_secret=SECRET, organiser_secret=ORGANISER
     )
