@@ -185,14 +185,7 @@ class AppServer:
         self.starts = 0
 
     def _pg(self, sql: str) -> None:
-        import sqlalchemy as sa
-
-        admin = sa.create_engine(PG_URL, isolation_level="AUTOCOMMIT")
-        try:
-            with admin.connect() as c:
-                c.execute(sa.text(sql))
-        finally:
-            admin.dispose()
+        serving.pg_execute(PG_URL, sql)
 
     def prepare(self) -> tuple[int, str]:
         """Create the database and the evening; returns (evening id, join code)."""
@@ -214,14 +207,7 @@ class AppServer:
             self._pg(f'CREATE DATABASE "{self.pg_db}"')
         if self.redis is not None:
             self.redis.start()
-        subprocess.run(
-            [str(VENV / "bin" / "python"), "-m", "loto_app.storage.cli", "migrate"],
-            cwd=ROOT,
-            env=self.env,
-            check=True,
-            timeout=120,
-            stdout=subprocess.DEVNULL,
-        )
+        serving.migrate(self.env)
         game = GameSpec(
             Kind.CLASSIQUE,
             (

@@ -610,3 +610,24 @@ class Bench:
 
     def __post_init__(self) -> None:
         self.storage_names = {k: n for n, keys in self.fe.local_storage.items() for k in keys}
+
+
+async def animateur_tab(b: Bench) -> Tab:
+    """The animateur's tablet at /animateur (following the hall), signed in with `b.secret`.
+
+    Raises:
+        BenchError: the page did not hydrate, or the sign-in failed (the page's message).
+    """
+    anim = Tab(b, "animateur")
+    anim.track_hall = True
+    await anim.open("/animateur")
+    if not await anim.until(lambda: anim.hydrated, b.args.step_timeout):
+        raise BenchError(f"animateur: no hydration ({anim.errors[:2]})")
+    anim.emit(f"{b.fe.animateur}.login", {"form_data": {"code": b.code, "secret": b.secret}})
+    await anim.until(
+        lambda: anim.animateur.get("signed_in") is True or anim.animateur.get("message"),
+        b.args.step_timeout,
+    )
+    if anim.animateur.get("signed_in") is not True:
+        raise BenchError(f"animateur: sign-in failed ({anim.animateur.get('message')!r})")
+    return anim

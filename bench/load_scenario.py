@@ -14,7 +14,7 @@ from typing import Any
 
 import psutil
 from claim_storm import claim_storm
-from emulator import Bench, BenchError, PlayerRun, Tab, now, until
+from emulator import Bench, BenchError, PlayerRun, Tab, animateur_tab, now, until
 from metering import Server, foreign_cpu, ms, pct, summary
 
 
@@ -131,18 +131,7 @@ async def bench_main(b: Bench, srv: Server) -> dict[str, Any]:
         return t.user + t.system
 
     # The animateur signs in before the doors open.
-    anim = Tab(b, "animateur")
-    anim.track_hall = True
-    await anim.open("/animateur")
-    if not await anim.until(lambda: anim.hydrated, args.step_timeout):
-        raise BenchError(f"animateur: no hydration ({anim.errors[:2]})")
-    anim.emit(f"{b.fe.animateur}.login", {"form_data": {"code": b.code, "secret": b.secret}})
-    await anim.until(
-        lambda: anim.animateur.get("signed_in") is True or anim.animateur.get("message"),
-        args.step_timeout,
-    )
-    if anim.animateur.get("signed_in") is not True:
-        raise BenchError(f"animateur: sign-in failed ({anim.animateur.get('message')!r})")
+    anim = await animateur_tab(b)
     if args.cartons_via == "desk":
         await open_desk(b)
     await srv.wait_idle(30)

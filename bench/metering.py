@@ -130,21 +130,14 @@ def foreign_cpu(total0: Any, total1: Any, own: float) -> float:
 
 def git_commit() -> str:
     """The checkout's commit, "+dirty" when files differ from it ("" without git)."""
+
+    def git(*args: str) -> str:
+        run = subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True, timeout=10)
+        return run.stdout.strip()
+
     try:
-        head = subprocess.run(
-            ["git", "rev-parse", "--short", "HEAD"],
-            cwd=ROOT,
-            capture_output=True,
-            text=True,
-            timeout=10,
-        ).stdout.strip()
-        dirty = subprocess.run(
-            ["git", "status", "--porcelain", "--untracked-files=no"],
-            cwd=ROOT,
-            capture_output=True,
-            text=True,
-            timeout=10,
-        ).stdout.strip()
+        head = git("rev-parse", "--short", "HEAD")
+        dirty = git("status", "--porcelain", "--untracked-files=no")
     except (OSError, subprocess.SubprocessError):
         return ""
     return head + ("+dirty" if dirty else "")

@@ -144,6 +144,32 @@ def stop(proc: subprocess.Popen | None) -> None:
     killpg(proc)
 
 
+def pg_execute(url: str, sql: str) -> None:
+    """Run `sql` (CREATE or DROP DATABASE) outside a transaction on the PostgreSQL server of
+    `url` (a plain postgresql:// URL is taken with psycopg 3, which the project's venv has)."""
+    import sqlalchemy as sa
+
+    url = url.replace("postgresql://", "postgresql+psycopg://", 1)
+    admin = sa.create_engine(url, isolation_level="AUTOCOMMIT")
+    try:
+        with admin.connect() as c:
+            c.execute(sa.text(sql))
+    finally:
+        admin.dispose()
+
+
+def migrate(env: dict[str, str]) -> None:
+    """Bring the database of `env` (LOTO_DB_URL) to the current schema (the app's CLI)."""
+    subprocess.run(
+        [str(VENV / "bin" / "python"), "-m", "loto_app.storage.cli", "migrate"],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        timeout=120,
+        stdout=subprocess.DEVNULL,
+    )
+
+
 @dataclass(frozen=True)
 class Build:
     """A production frontend built in `web` (REFLEX_WEB_WORKDIR) for `port`: the port is baked
@@ -215,28 +241,13 @@ class FreshApp:
             self.env[k] = v
 
     def _pg(self, sql: str) -> None:
-        import sqlalchemy as sa  # the project's venv has it (and psycopg 3)
-
-        url = self.pg_url.replace("postgresql://", "postgresql+psycopg://", 1)
-        admin = sa.create_engine(url, isolation_level="AUTOCOMMIT")
-        try:
-            with admin.connect() as c:
-                c.execute(sa.text(sql))
-        finally:
-            admin.dispose()
+        pg_execute(self.pg_url, sql)
 
     def migrate(self) -> None:
         """Create the database (PostgreSQL) and bring it to the current schema."""
         if self.pg_db:
             self._pg(f'CREATE DATABASE "{self.pg_db}"')
-        subprocess.run(
-            [str(VENV / "bin" / "python"), "-m", "loto_app.storage.cli", "migrate"],
-            cwd=ROOT,
-            env=self.env,
-            check=True,
-            timeout=120,
-            stdout=subprocess.DEVNULL,
-        )
+        migrate(self.env)
 
     def serve(self) -> None:
         """Start the server; returns once /ping answers (raises `error` otherwise)."""

@@ -59,7 +59,7 @@ import psutil
 if str(Path(__file__).resolve().parent) not in sys.path:
     sys.path.insert(0, str(Path(__file__).resolve().parent))
 import serving
-from emulator import SPACING_S, Bench, BenchError, Frontend, PlayerRun, Tab, now
+from emulator import SPACING_S, Bench, BenchError, Frontend, PlayerRun, Tab, animateur_tab, now
 from load_scenario import run_player
 from metering import Server, foreign_cpu, git_commit
 
@@ -299,14 +299,7 @@ async def soak(b: Bench, srv: Server, served: Served) -> dict[str, Any]:
         samples.append(s)
         return s
 
-    anim = Tab(b, "animateur")
-    anim.track_hall = True
-    await anim.open("/animateur")
-    if not await anim.until(lambda: anim.hydrated, args.step_timeout):
-        raise BenchError(f"animateur: no hydration ({anim.errors[:2]})")
-    anim.emit(f"{b.fe.animateur}.login", {"form_data": {"code": b.code, "secret": b.secret}})
-    if not await anim.until(lambda: anim.animateur.get("signed_in") is True, args.step_timeout):
-        raise BenchError(f"animateur: sign-in failed ({anim.animateur.get('message')!r})")
+    anim = await animateur_tab(b)
     await srv.wait_idle(30)
     res["rss_empty_mb"] = sample("empty")["rss_mb"]
 

@@ -8,6 +8,8 @@ group-commit writer) on the test's own store, run on an event loop in a thread o
 `Driver.on(evening_id)` binds one evening: `run(move)` / `join(name)` / `.evening`, the shape
 the scenario bots take (`play_evening(live.run, lambda: live.evening, seed)`). Each `Driver`
 is one process's registry: two drivers on one database are two workers.
+
+`quine_program(series)` is the tests' usual evening to drive: one classique game, its quine.
 """
 
 from __future__ import annotations
@@ -18,12 +20,25 @@ from collections.abc import Coroutine
 from typing import Any, TypeVar
 
 from loto_app.domain import events as ev
+from loto_app.domain import program as pg
 from loto_app.domain.engine import Evening
 from loto_app.live.runtime.live_evening import Extra, LiveEvening, Move
 from loto_app.live.runtime.registry import Publisher, Registry
 from loto_app.storage.repository import EveningStore
 
 T = TypeVar("T")
+
+
+def quine_program(series: str, **settings: Any) -> pg.Program:
+    """One classique game, a quine for a "Panier garni" (30 €), its balls typed in (physical
+    draw), no last call (a valid claim's lot can be awarded at once); `settings` are the other
+    `Settings` fields to set (`free_cartons=True`)."""
+    quine = pg.Stage(pg.Pattern.ONE_LINE, pg.Lot("Panier garni", 3000))
+    return pg.Program(
+        series,
+        (pg.GameSpec(pg.Kind.CLASSIQUE, (quine,)),),
+        pg.Settings(pg.DrawSource.PHYSICAL, **{"last_call_seconds": 0, **settings}),
+    )
 
 
 class Driver:

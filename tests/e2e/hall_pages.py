@@ -1,6 +1,7 @@
 """The hall's pages in the browser tests: each person in a browser context of their own (its
 own storage, as on their own device), the tablet signed in, the hall screen open, a phone that
-joined; closed together at the end of the test."""
+joined; closed together at the end of the test. `shots_at`: a page's screenshots at several
+sizes, none of which scrolls sideways."""
 
 from __future__ import annotations
 
@@ -10,11 +11,24 @@ from typing import TYPE_CHECKING, Any
 from playwright.sync_api import expect
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from playwright.sync_api import Browser, BrowserContext, Page, Playwright
 
 TABLET = {"width": 1180, "height": 820}  # an iPad held in landscape
 TV = {"width": 1920, "height": 1080}
 SMALL_PHONE = {"width": 360, "height": 740}
+
+
+def shots_at(page: Page, results_dir: Path, name: str, sizes: dict[str, tuple[int, int]]) -> None:
+    """Full-page screenshots at each of `sizes` (the page keeps its state), and no sideways
+    scrolling at any of them."""
+    for size, (w, h) in sizes.items():
+        page.set_viewport_size({"width": w, "height": h})
+        page.wait_for_timeout(300)
+        page.screenshot(path=results_dir / f"{name}-{size}.png", full_page=True)
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= w + 1, f"{name} at {size}: the page is {width} px wide"
 
 
 class HallPages:

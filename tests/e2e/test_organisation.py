@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 import pytest
 from axe_check import blocking_violations, describe
 from gestures import buy, claim
+from hall_pages import shots_at
 from live_driver import Driver
 from playwright.sync_api import expect
 from sqlmodel import Session, select
@@ -86,13 +87,9 @@ def edit_game(page: Page, i: int) -> None:
 
 
 def shots(page: Page, results_dir: Path, name: str) -> None:
-    """Full-page screenshots at the three sizes (the page keeps its state)."""
-    for size, (w, h) in SIZES.items():
-        page.set_viewport_size({"width": w, "height": h})
-        page.wait_for_timeout(300)
-        page.screenshot(path=results_dir / f"{name}-{size}.png", full_page=True)
-        width = page.evaluate("document.documentElement.scrollWidth")
-        assert width <= w + 1, f"{name} at {size}: the page is {width} px wide"
+    """Full-page screenshots at the three sizes (the page keeps its state), then the laptop's
+    size again."""
+    shots_at(page, results_dir, name, SIZES)
     page.set_viewport_size({"width": SIZES["laptop"][0], "height": SIZES["laptop"][1]})
 
 
@@ -517,17 +514,6 @@ def test_a_program_is_edited_before_its_game(
 FORM_SIZES = {"360x740": (360, 740), "1180x820": (1180, 820)}
 
 
-def shots_at(page: Page, results_dir: Path, name: str) -> None:
-    """Full-page screenshots at the form's two sizes (the page keeps its state), and no
-    sideways scrolling at either."""
-    for size, (w, h) in FORM_SIZES.items():
-        page.set_viewport_size({"width": w, "height": h})
-        page.wait_for_timeout(300)
-        page.screenshot(path=results_dir / f"{name}-{size}.png", full_page=True)
-        width = page.evaluate("document.documentElement.scrollWidth")
-        assert width <= w + 1, f"{name} at {size}: the page is {width} px wide"
-
-
 def test_an_evening_of_new_game_types(
     app_url: str, db_url: str, browser: Browser, results_dir: Path
 ) -> None:
@@ -596,7 +582,7 @@ def test_an_evening_of_new_game_types(
         fill(page, "stage-2-0-desc", "Week-end à la mer")
         fill(page, "stage-2-0-value", "400")
         fill(page, "stage-2-1-desc", "Bon d'achat de 30 €")
-        shots_at(page, results_dir, "types-jackpot")
+        shots_at(page, results_dir, "types-jackpot", FORM_SIZES)
 
         # game 4: a partie enfants, 3 winners, on the enfants' cartons
         page.get_by_test_id("add-game").click()
@@ -607,7 +593,7 @@ def test_an_evening_of_new_game_types(
         for j, lot in enumerate(["Peluche", "Ballon", "Livre de contes"]):
             expect(page.get_by_test_id(f"stage-3-{j}-name")).to_contain_text("gagnant (quine)")
             fill(page, f"stage-3-{j}-desc", lot)
-        shots_at(page, results_dir, "types-program")
+        shots_at(page, results_dir, "types-program", FORM_SIZES)
 
         # the jackpot's 10 numbers are refused on creation, on its game
         page.get_by_test_id("org-create").click()
@@ -625,7 +611,7 @@ def test_an_evening_of_new_game_types(
         expect(page.get_by_test_id("offers-enfant")).to_contain_text("Partie 4")
         expect(page.get_by_test_id("offers-none")).to_contain_text("Aucune partie")
         expect(page.get_by_test_id("offers-enfant").get_by_text("Planche de 6")).to_have_count(0)
-        shots_at(page, results_dir, "types-tariff-before")
+        shots_at(page, results_dir, "types-tariff-before", FORM_SIZES)
         page.get_by_test_id("usual-offers").click()
         expect(page.get_by_test_id("offers-none")).to_have_count(0)
         price = page.get_by_test_id("offers-enfant").locator("[data-testid$='-price']")
@@ -633,7 +619,7 @@ def test_an_evening_of_new_game_types(
         price.fill("1,50")
         price.blur()
         expect(price).to_have_value("1,50")
-        shots_at(page, results_dir, "types-tariff")
+        shots_at(page, results_dir, "types-tariff", FORM_SIZES)
 
         page.get_by_test_id("org-create").click()
         expect(page.get_by_test_id("credentials")).to_be_visible(timeout=WAIT_MS)
@@ -672,6 +658,6 @@ def test_an_evening_of_new_game_types(
             "1,50 €",
         ):
             assert said in text, f"the règlement does not say {said!r}"
-        shots_at(page, results_dir, "types-reglement")
+        shots_at(page, results_dir, "types-reglement", FORM_SIZES)
     finally:
         page.context.close()

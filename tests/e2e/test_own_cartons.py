@@ -16,21 +16,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from axe_check import blocking_violations, describe
+from hall_pages import HallPages
+from live_driver import quine_program
 from playwright.sync_api import expect
 
 from loto_app.domain import events as ev
 from loto_app.domain.cartons import generate_strip
 from loto_app.domain.own_cartons import OWN_BASE, numbers_of
-from loto_app.domain.program import (
-    DrawSource,
-    GameSpec,
-    Kind,
-    Lot,
-    Pattern,
-    Program,
-    Settings,
-    Stage,
-)
 from loto_app.live.input.own_cartons import to_csv
 from loto_app.storage.access import AccessStore
 from loto_app.storage.db import make_engine
@@ -38,14 +30,15 @@ from loto_app.storage.eventlog import EventLog
 from loto_app.storage.repository import EveningStore
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser, Page
+    from playwright.sync_api import Browser, Page, Playwright
 
 WAIT_MS = 20_000
 SECRET = "own-cartons-animateur"
 ORGANISER = "own-cartons-organiser"
-PHONE = {"viewport": {"width": 360, "height": 740}, "locale": "fr-FR", "has_touch": True}
-TABLET = {"viewport": {"width": 1180, "height": 820}, "locale": "fr-FR"}
-TV = {"viewport": {"width": 1920, "height": 1080}, "locale": "fr-FR"}
+# (each page in French: `HallPages.new_page`)
+PHONE = {"viewport": {"width": 360, "height": 740}, "has_touch": True}
+TABLET = {"viewport": {"width": 1180, "height": 820}}
+TV = {"viewport": {"width": 1920, "height": 1080}}
 
 
 def _look(page: Page, shots: Path, name: str, scope: str = "body") -> None:
@@ -77,15 +70,11 @@ def _staff_login(page: Page, url: str, code: str, secret: str) -> None:
 
 
 def test_own_cartons_imported_sold_by_number_and_judged_at_the_control(
-    app_url: str, db_url: str, browser: Browser, results_dir: Path
+    app_url: str, db_url: str, browser: Browser, playwright: Playwright, results_dir: Path
 ) -> None:
     engine = make_engine(db_url)
     store = EveningStore(engine)
-    program = Program(
-        "APP",
-        (GameSpec(Kind.CLASSIQUE, (Stage(Pattern.ONE_LINE, Lot("Panier garni", 3000)),)),),
-        Settings(DrawSource.PHYSICAL, last_call_seconds=0),
-    )
+    program = quine_program("APP")
     creds = store.create_evening(
         "Loto du comité des fêtes", program, animateur_secret=SECRET, organiser_secret=ORGANISER
     )
@@ -101,12 +90,10 @@ def test_own_cartons_imported_sold_by_number_and_judged_at_the_control(
     lines[2] = ";".join(bad_numbers)
     lines[3] = ";".join([str(box[0][0]), *lines[3].split(";")[1:]])  # line 4: 345 twice
     bad = "\n".join(lines) + "\n"
-    contexts = []
+    pages = HallPages(browser, playwright, app_url, code, WAIT_MS)
     try:
         # ---- the organiser (tablet size): a file with bad lines, refused whole
-        octx = browser.new_context(**TABLET)
-        contexts.append(octx)
-        org = octx.new_page()
+        org = pages.new_page(**TABLET)
         org.goto(f"{app_url}/organisation")
         org.get_by_test_id("tab-signin").click()
         org.get_by_test_id("org-login-code").fill(code)
@@ -155,9 +142,7 @@ def test_own_cartons_imported_sold_by_number_and_judged_at_the_control(
         _look(org, results_dir, "03-organisation-accepted-360", "[data-testid=org-own]")
 
         # ---- the desk (a vendeur's phone): "who has carton 347 tonight"
-        dctx = browser.new_context(**PHONE)
-        contexts.append(dctx)
-        desk = dctx.new_page()
+        desk = pages.new_page(**PHONE)
         _staff_login(desk, f"{app_url}/caisse", code, paul)
         sale = desk.get_by_test_id("sell-own")
         expect(sale).to_be_visible(timeout=WAIT_MS)
@@ -174,12 +159,9 @@ def test_own_cartons_imported_sold_by_number_and_judged_at_the_control(
         _look(desk, results_dir, "04-caisse-own-360", "[data-testid=sell-own]")
 
         # ---- the animateur enters carton 347's first line; the TV follows
-        tctx = browser.new_context(**TABLET)
-        contexts.append(tctx)
-        tablet = tctx.new_page()
+        tablet = pages.new_page(**TABLET)
         _staff_login(tablet, f"{app_url}/animateur", code, SECRET)
-        tv = browser.new_context(**TV).new_page()
-        contexts.append(tv.context)
+        tv = pages.new_page(**TV)
         tv.goto(f"{app_url}/ecran?code={code}")
         tablet.get_by_test_id("start-game").click()
         row = sorted(box[2][1][:5])
@@ -190,9 +172,7 @@ def test_own_cartons_imported_sold_by_number_and_judged_at_the_control(
             expect(tablet.get_by_test_id("last-number")).to_have_text(str(n))
 
         # ---- "Quine !" at a table: the contrôleur checks carton ROUGE 347 by its number
-        cctx = browser.new_context(**PHONE)
-        contexts.append(cctx)
-        ctl = cctx.new_page()
+        ctl = pages.new_page(**PHONE)
         _staff_login(ctl, f"{app_url}/controle", code, claire)
         own = ctl.get_by_test_id("controle-own-section")
         expect(own).to_be_visible(timeout=WAIT_MS)
@@ -232,6 +212,5 @@ def test_own_cartons_imported_sold_by_number_and_judged_at_the_control(
         tablet.get_by_test_id("paper-desk").scroll_into_view_if_needed()
         _look(tablet, results_dir, "08-animateur-own-form-1180")
     finally:
-        for ctx in contexts:
-            ctx.close()
+        pages.close()
         engine.dispose()

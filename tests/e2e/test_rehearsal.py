@@ -13,20 +13,11 @@ from typing import TYPE_CHECKING
 
 import sqlalchemy as sa
 from gestures import buy, claim
-from live_driver import Driver
+from live_driver import Driver, quine_program
 from playwright.sync_api import expect
 from sqlmodel import SQLModel
 
-from loto_app.domain.program import (
-    DrawSource,
-    GameSpec,
-    Kind,
-    Lot,
-    Pattern,
-    Program,
-    Settings,
-    Stage,
-)
+from loto_app.domain.program import Kind
 from loto_app.storage import models as m
 from loto_app.storage.access import AccessStore
 from loto_app.storage.db import make_engine
@@ -68,11 +59,7 @@ def test_a_rehearsal_is_played_apart_and_deleted_leaving_the_real_log_unchanged(
 ) -> None:
     engine = make_engine(db_url)
     store = EveningStore(engine)
-    program = Program(
-        "REP",
-        (GameSpec(Kind.CLASSIQUE, (Stage(Pattern.ONE_LINE, Lot("Panier garni", 3000)),)),),
-        Settings(DrawSource.PHYSICAL, free_cartons=True, last_call_seconds=0),
-    )
+    program = quine_program("REP", free_cartons=True)
     creds = store.create_evening("Loto des pompiers", program, organiser_secret=SECRET)
     eid = creds.evening_id
     access = AccessStore(engine)

@@ -7,25 +7,16 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from hall_pages import shots_at
 from playwright.sync_api import expect
 
 from loto_app.domain.settings_catalog import SETTINGS, Check, Choice, Number, Text
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser, Page
+    from playwright.sync_api import Browser
 
 WAIT_MS = 20_000
 SIZES = {"phone": (360, 740), "tablet": (1180, 820), "tv": (1920, 1080)}
-
-
-def shots(page: Page, results_dir: Path, name: str) -> None:
-    """Full-page screenshots at the three sizes; the page never scrolls sideways."""
-    for size, (w, h) in SIZES.items():
-        page.set_viewport_size({"width": w, "height": h})
-        page.wait_for_timeout(300)
-        page.screenshot(path=results_dir / f"{name}-{size}.png", full_page=True)
-        width = page.evaluate("document.documentElement.scrollWidth")
-        assert width <= w + 1, f"{name} at {size}: the page is {width} px wide"
 
 
 def test_every_setting_of_the_catalog_is_on_the_settings_step(
@@ -50,6 +41,6 @@ def test_every_setting_of_the_catalog_is_on_the_settings_step(
                 expect(page.get_by_test_id(spec.test_id)).to_be_visible()
             expect(page.get_by_text(spec.label, exact=True).first).to_be_visible()
         expect(page.get_by_test_id("org-remote-ack")).to_be_visible()
-        shots(page, results_dir, "settings")
+        shots_at(page, results_dir, "settings", SIZES)
     finally:
         context.close()

@@ -9,19 +9,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from axe_check import blocking_violations, describe
-from live_driver import Driver
+from live_driver import Driver, quine_program
 from playwright.sync_api import expect
 
-from loto_app.domain.program import (
-    DrawSource,
-    GameSpec,
-    Kind,
-    Lot,
-    Pattern,
-    Program,
-    Settings,
-    Stage,
-)
 from loto_app.storage.access import AccessStore
 from loto_app.storage.db import make_engine
 from loto_app.storage.repository import EveningStore
@@ -44,12 +34,7 @@ def test_a_line_typed_for_a_carton_in_no_list_is_judged_at_the_table(
 ) -> None:
     engine = make_engine(db_url)
     store = EveningStore(engine)
-    program = Program(
-        "HL",
-        (GameSpec(Kind.CLASSIQUE, (Stage(Pattern.ONE_LINE, Lot("Panier garni", 3000)),)),),
-        Settings(DrawSource.PHYSICAL, last_call_seconds=0),
-    )
-    creds = store.create_evening("Loto des aînés", program, animateur_secret=SECRET)
+    creds = store.create_evening("Loto des aînés", quine_program("HL"), animateur_secret=SECRET)
     eid = creds.evening_id
     with Driver(store) as desk:  # (before the app loads the evening)
         desk.run(eid, lambda e: e.start_game())

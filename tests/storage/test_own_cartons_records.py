@@ -6,21 +6,12 @@ from __future__ import annotations
 
 import random
 
-from live_driver import Driver
+from live_driver import Driver, quine_program
 from test_proces_verbal import pdf_text
 
 from loto_app.domain.cartons import generate_strip
 from loto_app.domain.own_cartons import numbers_of
-from loto_app.domain.program import (
-    DrawSource,
-    GameSpec,
-    Kind,
-    Lot,
-    Pattern,
-    Program,
-    Settings,
-    Stage,
-)
+from loto_app.domain.program import Kind
 from loto_app.records.export import report_csv, report_pdf
 from loto_app.records.proces_verbal import evening_pv
 from loto_app.records.report import build_report
@@ -32,12 +23,7 @@ from loto_app.storage.repository import EveningStore
 def test_own_cartons_are_reconciled_and_named_in_the_records(sqlite_url: str) -> None:
     upgrade(sqlite_url)
     store = EveningStore(make_engine(sqlite_url))
-    program = Program(
-        "APP",
-        (GameSpec(Kind.CLASSIQUE, (Stage(Pattern.ONE_LINE, Lot("Panier", 3000)),)),),
-        Settings(DrawSource.PHYSICAL, last_call_seconds=0),
-    )
-    creds = store.create_evening("Loto", program)
+    creds = store.create_evening("Loto", quine_program("APP"))
     box = [(345 + i, numbers_of(c)) for i, c in enumerate(generate_strip(random.Random(1))[:4])]
     with Driver(store) as driver:
         live = driver.on(creds.evening_id)
