@@ -9,7 +9,7 @@ from typing import Any
 import reflex as rx
 
 from loto_app.components.palette import CHECK_LINE, FIELD_LINE, INK, MUTED, NOTICE_BG, SECTION_LINE
-from loto_app.components.ui import tid
+from loto_app.components.ui import big_button, tid
 
 LABEL = {"font_weight": "700", "font_size": "1.1rem"}
 FIELD = {"size": "3", "font_size": "1.15rem"}
@@ -66,9 +66,11 @@ def labelled(label: str, control: rx.Component, html_for: str, **props: Any) -> 
 
 
 def submit_button(label: Any, testid: str, **props: Any) -> rx.Component:
-    """A form's main button (bold, large text, a Radix size 3); props override the defaults."""
-    style = {"size": "3", "font_weight": "700", "font_size": "1.2rem"}
-    return rx.button(label, custom_attrs=tid(testid), **{**style, **props})
+    """A form's main button: `ui.big_button` at a form's size (Radix size 3, the theme's
+    height); props override the defaults."""
+    return big_button(
+        label, testid, **{"size": "3", "font_size": "1.2rem", "min_height": None, **props}
+    )
 
 
 def button_row(*buttons: rx.Component, gap: str = "0.6rem", **props: Any) -> rx.Component:
