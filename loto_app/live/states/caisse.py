@@ -587,17 +587,17 @@ class CaisseState(StaffSession, rx.State):
             return None
         cartons = [x for x in events if isinstance(x, ev.PaperCartonRefused)]
         if cartons:
-            said = " ; ".join(refused(r) for r in cartons)
+            said = "\u202f; ".join(refused(r) for r in cartons)
             return answer(
-                f"Refusé, rien n'est vendu : {said}. (Refus compté pour le rapprochement.)",
+                f"Refusé, rien n'est vendu\u00a0: {said}. (Refus compté pour le rapprochement.)",
                 False,
             )
         sold = next(x for x in events if isinstance(x, ev.CartonsSold))
         sale = next(x for x in events if isinstance(x, ev.SaleRecorded))
         e = (await registry.live(self._evening_id, fresh=False)).evening
         answer(
-            f"Vendu : {plural(len(sold.carton_nos), 'carton')} pour {name} — "
-            f"{euros(sale.amount_cents)} : {numbered}{named_ranges(e, sold.carton_nos)}.",
+            f"Vendu\u00a0: {plural(len(sold.carton_nos), 'carton')} pour {name} — "
+            f"{euros(sale.amount_cents)}\u00a0: {numbered}{named_ranges(e, sold.carton_nos)}.",
             True,
         )
         return None
