@@ -12,8 +12,9 @@ frontend already built), its own SQLite file (tmp_path_factory), free ports. The
 builds run one at a time across the workers (`_one_build_at_a_time`), and the
 `reflex run --env prod` build (`prod_build`) is made once per run and shared. Every browser
 test module is one unit of work (its module fixtures set up once, on one worker); the modules
-that load the machine (CPU_HEAVY) are one unit together, so that two of them never run at the
-same time, and it is given out first. A new test module needs nothing more, provided that:
+that load the machine (`work_units.CPU_HEAVY`) are one unit together, so that two of them never
+run at the same time, and it is given out first (tests/work_units.py: xdist's own groups no
+longer work with pytest 9.2). A new test module needs nothing more, provided that:
 - a server it starts itself gets a frontend directory of its own (REFLEX_WEB_WORKDIR: a copy
   of `prod_web`, or a temp dir) and not the worker's (drop REFLEX_WEB_WORKDIR and
   REFLEX_STATES_WORKDIR from a copied `os.environ` when the server runs from a copy of the
@@ -21,8 +22,8 @@ same time, and it is given out first. A new test module needs nothing more, prov
 - what it keeps outside its own database is namespaced by the database (the app's Redis keys
   and channels are: `signin_limit.namespaced`) or per test (a uuid in a name);
 - it reads the in-process app's compiled frontend from `app_web`, not `.web/`;
-- it is named in CPU_HEAVY (or marked `pytest.mark.xdist_group("heavy")`) when it loads the
-  machine for a minute or more (a load generator, servers killed and restarted).
+- it is named in `work_units.CPU_HEAVY` when it loads the machine for a minute or more (a load
+  generator, servers killed and restarted).
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
+import work_units
 from hypothesis import settings
 
 if TYPE_CHECKING:
@@ -68,28 +70,19 @@ CHROMIUM_ARGS = [
 ]
 #: This pytest-xdist worker ("gw0", "gw1", ...), "" in a run without workers.
 WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")
-#: The browser test modules that load the machine: run one after the other on one worker
-#: (xdist group "heavy"), never two at once, while the other worker runs the light ones.
-HEAVY = "heavy"
-CPU_HEAVY = {"test_load", "test_crash", "test_scale_out"}
 
 
-@pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the groups
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """The browser tests' units of work: a module each, the heavy ones together (work_units)."""
+    return work_units.make_scheduler(config, log)
+
+
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Each browser test module one xdist group (its own name) unless it names one; the
-    CPU_HEAVY ones the group "heavy", which comes first (`--no-loadscope-reorder` keeps this
-    order: the longest unit starts at once instead of last)."""
-    for item in items:
-        if "e2e" not in item.path.parts or item.get_closest_marker("xdist_group"):
-            continue
-        module = item.path.stem
-        item.add_marker(pytest.mark.xdist_group(HEAVY if module in CPU_HEAVY else module))
+    """On an xdist worker, the heavy unit's tests first (`--no-loadscope-reorder` gives the
+    units out in this order: the longest unit starts at once instead of last)."""
     if WORKER:
-
-        def heavy_last(item: pytest.Item) -> bool:
-            return not any(m.args[:1] == (HEAVY,) for m in item.iter_markers("xdist_group"))
-
-        items.sort(key=heavy_last)  # (stable: the order of the others is kept)
+        items.sort(key=lambda item: work_units.unit_of(item.nodeid) != work_units.HEAVY)
 
 
 def _run_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
