@@ -14,9 +14,7 @@
     if (status) status.textContent = text;
   }
 
-  document.addEventListener("change", function (event) {
-    var input = event.target;
-    if (!(input instanceof HTMLInputElement) || !input.hasAttribute("data-own-csv")) return;
+  function read(input) {
     var file = input.files && input.files[0];
     var area = document.querySelector("[data-own-csv-text]");
     if (!file || !area) return;
@@ -39,5 +37,16 @@
     };
     reader.onerror = function () { say(input, "Le fichier n'a pas pu être lu."); };
     reader.readAsText(file);
+  }
+
+  document.addEventListener("change", function (event) {
+    var input = event.target;
+    if (input instanceof HTMLInputElement && input.hasAttribute("data-own-csv")) read(input);
+  });
+  // The page inserts this script with the section, and the browser runs it when it has
+  // fetched it: a file chosen before that (a quick hand on a slow phone) had its "change"
+  // event go by unheard, and is read now.
+  document.querySelectorAll("input[data-own-csv]").forEach(function (input) {
+    if (input.files && input.files.length) read(input);
   });
 })();

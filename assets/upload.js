@@ -49,12 +49,21 @@
     tell(answer);
   }
 
-  document.addEventListener("change", function (event) {
-    var input = event.target;
-    if (!(input instanceof HTMLInputElement) || !input.dataset.lotoUpload) return;
+  function chosen(input) {
     var files = input.files ? Array.prototype.slice.call(input.files) : [];
     input.value = ""; // the same file can be chosen again
     if (files.length > 1) return tell({ reason: "too-many-files" });
     if (files.length === 1) send(input, files[0]);
+  }
+
+  document.addEventListener("change", function (event) {
+    var input = event.target;
+    if (input instanceof HTMLInputElement && input.dataset.lotoUpload) chosen(input);
+  });
+  // The page inserts this script with its section, and the browser runs it once fetched: a
+  // picture chosen before that (a quick hand on a slow phone) had its "change" event go by
+  // unheard, and is sent now.
+  document.querySelectorAll("input[data-loto-upload]").forEach(function (input) {
+    if (input.files && input.files.length) chosen(input);
   });
 })();

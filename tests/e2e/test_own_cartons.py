@@ -30,7 +30,7 @@ from loto_app.storage.eventlog import EventLog
 from loto_app.storage.repository import EveningStore
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser, Page, Playwright
+    from playwright.sync_api import Browser, Page, Playwright, Route
 
 WAIT_MS = 20_000
 SECRET = "own-cartons-animateur"
@@ -93,7 +93,12 @@ def test_own_cartons_imported_sold_by_number_and_judged_at_the_control(
     pages = HallPages(browser, playwright, app_url, code, WAIT_MS)
     try:
         # ---- the organiser (tablet size): a file with bad lines, refused whole
-        org = pages.new_page(**TABLET)
+        # (no service worker: its fetches would pass by the page's route below)
+        org = pages.new_page(**TABLET, service_workers="block")
+        # The page's file reader (assets/own_csv.js) held back until the file is chosen: a
+        # quick hand on a slow phone, whose file must still be read once the script runs.
+        held: list[Route] = []
+        org.route("**/own_csv.js", lambda route: held.append(route))
         org.goto(f"{app_url}/organisation")
         org.get_by_test_id("tab-signin").click()
         org.get_by_test_id("org-login-code").fill(code)
@@ -105,6 +110,13 @@ def test_own_cartons_imported_sold_by_number_and_judged_at_the_control(
         org.get_by_test_id("own-file").set_input_files(
             files=[{"name": "cartons.csv", "mimeType": "text/csv", "buffer": bad.encode()}]
         )
+        for _ in range(WAIT_MS // 100):  # (the route's handler runs while the page waits)
+            if held:
+                break
+            org.wait_for_timeout(100)
+        assert held, "the page did not ask for /own_csv.js"
+        held[0].continue_()
+        org.unroute("**/own_csv.js")
         expect(org.get_by_test_id("own-file-status")).to_contain_text(
             "« cartons.csv » lu (5 lignes)"
         )
