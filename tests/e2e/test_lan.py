@@ -112,10 +112,14 @@ class LanApp:
 
 @pytest.fixture(scope="module")
 def lan_app(
-    netns: Netns, prod_build: Any, prod_web: Path, tmp_path_factory: pytest.TempPathFactory
+    netns: Netns, prod_build: Any, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[LanApp]:
     """The app inside the namespace, as `make run` serves it, on port P of 0.0.0.0: the
-    production build served as it is (no second build: P is the port it was built for)."""
+    production build served as it is (no second build: P is the port it was built for).
+
+    Its own directory, only read, as test_crash serves it: not `prod_web`, which test_https's
+    `reflex run` builds again for its port and its address (served here after it, the page's
+    socket went to test_https's port: "Connexion perdue")."""
     tmp = tmp_path_factory.mktemp("lan")
     db = f"sqlite:///{tmp / 'loto.db'}"
     upgrade(db)
@@ -131,7 +135,7 @@ def lan_app(
         **os.environ,
         "VENV": str(Path(sys.executable).parent.parent),
         "LOTO_DB_URL": db,
-        "REFLEX_WEB_WORKDIR": str(prod_web),
+        "REFLEX_WEB_WORKDIR": str(prod_build.web),
     }
     env.pop("LOTO_PUBLIC_URL", None)
     log = tmp / "server.log"
