@@ -84,12 +84,6 @@ def emulator() -> Any:
     return module
 
 
-def _port_open(port: int) -> bool:
-    with socket.socket() as s:
-        s.settimeout(0.5)
-        return s.connect_ex(("127.0.0.1", port)) == 0
-
-
 # ---------------------------------------------------------------------- the processes
 
 
@@ -231,9 +225,7 @@ class AppServer:
     def start(self, timeout: float = 600.0) -> None:
         """`reflex run --env prod` on our port (a restart: the same build served again, see
         bench/serve_built.py); returns once /ping answers."""
-        end = time.monotonic() + 30
-        while _port_open(self.port) and time.monotonic() < end:
-            time.sleep(0.2)  # the killed server's sockets are gone before we bind again
+        serving.wait_port_free(self.port)  # the killed server's sockets gone before we bind
         # (a restart serves the build of the first start again, as a restarted hall server
         # would: rebuilding the same frontend tests nothing about the crash)
         self.proc = serving.spawn(

@@ -257,6 +257,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--web", type=Path, default=ROOT / ".web", help="the compiled frontend (without --start)"
     )
     ap.add_argument("--server-env", action="append", default=[], metavar="K=V", help="with --start")
+    ap.add_argument(
+        "--built",
+        nargs=2,
+        metavar=("WEB", "PORT"),
+        help="with --start: serve the frontend already built in WEB for PORT as it is"
+        " (bench/serve_built.py, on PORT) instead of building one (~30 s of CPU)",
+    )
     ap.add_argument("--keep-tmp", action="store_true", help="keep the --start temp dir")
     ap.add_argument("--json", type=Path, help="also write the results to this file")
     args = ap.parse_args(argv)
@@ -268,6 +275,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         ap.error("--claim-storm K: 1 <= --claim-valid <= K <= --players")
     if args.scale_out and not args.start:
         ap.error("--scale-out needs --start")
+    if args.built and not args.start:
+        ap.error("--built needs --start")
     if not args.start and not (args.code and args.secret):
         ap.error("without --start, give --code and --secret of an existing evening")
     if args.marks_spacing is None:  # (each draw waiting for its marks: a batch per touch)
@@ -287,6 +296,7 @@ def fresh_app(args: argparse.Namespace) -> serving.FreshApp:
         server_env=args.server_env,
         start_timeout=args.start_timeout,
         error=BenchError,
+        built=serving.Build(Path(args.built[0]), int(args.built[1])) if args.built else None,
     )
 
 

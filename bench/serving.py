@@ -36,6 +36,22 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def port_open(port: int) -> bool:
+    """Something listens on 127.0.0.1:`port`."""
+    with socket.socket() as s:
+        s.settimeout(0.5)
+        return s.connect_ex(("127.0.0.1", port)) == 0
+
+
+def wait_port_free(port: int, timeout: float = 30.0) -> None:
+    """Wait (up to `timeout` s) until nothing listens on `port`: a server serving the same
+    build before (a stopped or killed one, whose sockets may close a moment after its process
+    group is gone) has let it go."""
+    end = time.monotonic() + timeout
+    while port_open(port) and time.monotonic() < end:
+        time.sleep(0.2)
+
+
 def ping(url: str, timeout: float = 2.0) -> bool:
     """GET /ping answers."""
     try:
@@ -199,6 +215,9 @@ class FreshApp:
     fresh PostgreSQL database on that server instead, and Redis (`redis_url`) with `workers`
     workers. `server_env` ("K=V") goes into the server's environment last.
 
+    With `built` (a frontend already built for its port, tests/conftest.py `prod_build`): that
+    frontend served as it is on its port (bench/serve_built.py), no build of its own.
+
     Use: `migrate()`, put the evening in (`env["LOTO_DB_URL"]`), `serve()`; `stop(keep)`."""
 
     def __init__(
@@ -211,9 +230,11 @@ class FreshApp:
         server_env: Sequence[str] = (),
         start_timeout: float = 600.0,
         error: type[Exception] = RuntimeError,
+        built: Build | None = None,
     ) -> None:
         self.tmp = Path(tempfile.mkdtemp(prefix=prefix))
-        self.port = free_port()
+        self.built = built
+        self.port = built.port if built is not None else free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.proc: subprocess.Popen | None = None
         self.log = self.tmp / "server.log"
@@ -226,7 +247,7 @@ class FreshApp:
         # cache, vite build: ~30 s) instead of rewriting the checkout's .web/, which other runs
         # of the app may be installing or building at the same moment (a copy of it can be
         # caught half-written).
-        self.web = self.tmp / "web"
+        self.web = built.web if built is not None else self.tmp / "web"
         self.env["REFLEX_WEB_WORKDIR"] = str(self.web)
         self.pg_url, self.pg_db = pg_url, ""
         for name in ("REFLEX_REDIS_URL", "LOTO_REDIS_URL"):  # (one process: none)
@@ -251,7 +272,9 @@ class FreshApp:
 
     def serve(self) -> None:
         """Start the server; returns once /ping answers (raises `error` otherwise)."""
-        self.proc = spawn(self.port, self.env, self.log)
+        if self.built is not None:
+            wait_port_free(self.port)
+        self.proc = spawn(self.port, self.env, self.log, rebuild=self.built is None)
         wait_up(self.proc, self.url, self.start_timeout, self.log, self.error)
 
     def tail(self, n: int = 30) -> str:

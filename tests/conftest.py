@@ -16,9 +16,10 @@ that load the machine (`work_units.CPU_HEAVY`) are one unit together, so that tw
 run at the same time, and it is given out first (tests/work_units.py: xdist's own groups no
 longer work with pytest 9.2). A new test module needs nothing more, provided that:
 - a server it starts itself gets a frontend directory of its own (REFLEX_WEB_WORKDIR: a copy
-  of `prod_web`, or a temp dir) and not the worker's (drop REFLEX_WEB_WORKDIR and
+  like `prod_web`, or a temp dir), not the worker's (drop REFLEX_WEB_WORKDIR and
   REFLEX_STATES_WORKDIR from a copied `os.environ` when the server runs from a copy of the
-  tree, as test_scale_out.py does), and free ports (`serving.free_port()`);
+  tree, as test_scale_out.py does), and free ports (`serving.free_port()`); or, in the heavy
+  unit, it serves `prod_build` as it is on that build's port;
 - what it keeps outside its own database is namespaced by the database (the app's Redis keys
   and channels are: `signin_limit.namespaced`) or per test (a uuid in a name);
 - it reads the in-process app's compiled frontend from `app_web`, not `.web/`;
@@ -240,8 +241,10 @@ def prod_build(tmp_path_factory: pytest.TempPathFactory) -> Any:
     after restart (bench/serve_built.py), instead of building it again for each server.
 
     Once per run: the first worker that needs it builds it in the run's shared directory, the
-    others take that one (only test_crash.py serves it on its port, one test at a time: the
-    "heavy" group; prod_web copies it)."""
+    others take that one. Served on its port by test_crash.py and test_load.py, one test at a
+    time (the heavy unit of tests/work_units.py), and by test_lan.py in a network namespace of
+    its own (whose ports are its own); only read, never built again (prod_web copies it for
+    that)."""
     _reflex_environment()
     import serving
 
@@ -269,11 +272,11 @@ def prod_build(tmp_path_factory: pytest.TempPathFactory) -> Any:
 
 @pytest.fixture(scope="session")
 def prod_web(prod_build: Any, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A frontend directory of its own (REFLEX_WEB_WORKDIR) for the tests that serve the app
-    with `reflex run --env prod` on a port of their own (test_lan.py, test_https.py): a copy of
-    the built one, npm packages included (a server in a network namespace with no way out finds
-    them there); their `reflex run` builds it again for their port, and the checkout's .web/
-    is left to the in-process app."""
+    """A frontend directory of its own (REFLEX_WEB_WORKDIR) for a test that serves the app
+    with `reflex run --env prod` on a port of its own (test_https.py): a copy of the built one,
+    npm packages included; its `reflex run` builds it again for its port and address, so it is
+    not `prod_build`'s (served as it is by others) nor the checkout's .web/ (the in-process
+    app's)."""
     web = tmp_path_factory.mktemp("prod-web") / "web"
     shutil.copytree(prod_build.web, web, symlinks=True)
     return web

@@ -137,7 +137,7 @@ def test_scale_out_server_and_redis_killed(prod_build: Any) -> None:
         pytest.skip("no redis-server binary to run a private Redis")
     crash = _crash_module()
     seed = _seed()
-    c = crash.Crash(seed=seed, players=3, scale_out=True)
+    c = crash.Crash(seed=seed, players=3, scale_out=True, built=prod_build)
     try:
         c.start()
         c.cycle("server")

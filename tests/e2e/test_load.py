@@ -18,6 +18,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -29,13 +30,19 @@ VALID = 3
 
 
 @pytest.mark.parametrize("server", ["granian", "uvicorn"])
-def test_load_short(tmp_path: Path, server: str) -> None:
-    """Granian, and the lean server (rxconfig.py's default, LOTO_SERVER=uvicorn)."""
+def test_load_short(tmp_path: Path, server: str, prod_build: Any) -> None:
+    """Granian, and the lean server (rxconfig.py's default, LOTO_SERVER=uvicorn), each serving
+    the run's production build (tests/conftest.py `prod_build`) on its port as it is: building
+    the same frontend again for each server is ~30 s of CPU that tests nothing of the load. (One
+    test at a time serves that port: the heavy unit, tests/work_units.py.)"""
     out = tmp_path / "load.json"
     cmd = [
         sys.executable,
         str(REPO / "bench" / "load.py"),
         "--start",
+        "--built",
+        str(prod_build.web),
+        str(prod_build.port),
         "--server-env",
         f"LOTO_SERVER={server}",
         "--server-env",
