@@ -30,6 +30,9 @@ PHONE = {"width": 360, "height": 740}
 TABLET = {"width": 1180, "height": 820}
 TV = {"width": 1920, "height": 1080}
 SECRET = "rehearsal-organiser"
+#: Each wait for the server's answer (20 s, as the other browser tests: two suites at once on
+#: two cores took longer than 5 s to bring a claim to the tablet).
+WAIT_MS = 20_000
 
 
 def rows_of(engine: sa.Engine, evening_id: int) -> str:
@@ -50,8 +53,8 @@ def rows_of(engine: sa.Engine, evening_id: int) -> str:
 
 def _banner(page: Page) -> None:
     banner = page.get_by_test_id("rehearsal-banner")
-    expect(banner).to_be_visible()
-    expect(banner).to_contain_text("RÉPÉTITION")
+    expect(banner).to_be_visible(timeout=WAIT_MS)
+    expect(banner).to_contain_text("RÉPÉTITION", timeout=WAIT_MS)
 
 
 def test_a_rehearsal_is_played_apart_and_deleted_leaving_the_real_log_unchanged(
@@ -80,8 +83,12 @@ def test_a_rehearsal_is_played_apart_and_deleted_leaving_the_real_log_unchanged(
     code = org.get_by_test_id("rehearsal-code").inner_text().strip()
     assert code and code != creds.join_code
     secret = org.get_by_test_id("rehearsal-animateur-secret").inner_text().strip()
-    expect(org.get_by_test_id("rehearsal-name")).to_have_text("Répétition — Loto des pompiers")
-    expect(org.get_by_test_id("rehearsal-link-players")).to_contain_text(f"/?code={code}")
+    expect(org.get_by_test_id("rehearsal-name")).to_have_text(
+        "Répétition — Loto des pompiers", timeout=WAIT_MS
+    )
+    expect(org.get_by_test_id("rehearsal-link-players")).to_contain_text(
+        f"/?code={code}", timeout=WAIT_MS
+    )
     org.get_by_test_id("org-rehearsal").scroll_into_view_if_needed()
     org.screenshot(path=results_dir / "01-organisation-1180.png")
     org.get_by_test_id("rehearsal-secret-done").click()
@@ -89,7 +96,9 @@ def test_a_rehearsal_is_played_apart_and_deleted_leaving_the_real_log_unchanged(
     tv = browser.new_context(viewport=TV).new_page()
     tv.goto(f"{app_url}/ecran?code={code}")
     _banner(tv)
-    expect(tv.get_by_test_id("rehearsal-banner")).to_contain_text("rien ne compte pour la vraie")
+    expect(tv.get_by_test_id("rehearsal-banner")).to_contain_text(
+        "rien ne compte pour la vraie", timeout=WAIT_MS
+    )
 
     player = browser.new_context(**{**phone, "viewport": PHONE}).new_page()
     player.goto(f"{app_url}/?code={code}")
@@ -116,14 +125,14 @@ def test_a_rehearsal_is_played_apart_and_deleted_leaving_the_real_log_unchanged(
     assert rid is not None and rid != eid
     row = [n for n in store_grid(engine, rid, int(no))[0] if n]  # the carton's first line
     for n in row:
-        expect(tablet.get_by_test_id("ball-submit")).to_be_enabled()
+        expect(tablet.get_by_test_id("ball-submit")).to_be_enabled(timeout=WAIT_MS)
         tablet.get_by_test_id("ball-input").fill(str(n))
         tablet.get_by_test_id("ball-submit").click()
-        expect(tablet.get_by_test_id("last-number")).to_have_text(str(n))
-    expect(player.get_by_test_id("last-number")).to_have_text(str(row[-1]))
+        expect(tablet.get_by_test_id("last-number")).to_have_text(str(n), timeout=WAIT_MS)
+    expect(player.get_by_test_id("last-number")).to_have_text(str(row[-1]), timeout=WAIT_MS)
     claim(player.get_by_test_id(f"claim-{no}"))
-    expect(tablet.get_by_test_id("readback")).to_contain_text(f"carton n° {no}")
-    expect(tv.get_by_test_id("readback")).to_contain_text("Testeur")
+    expect(tablet.get_by_test_id("readback")).to_contain_text(f"carton n° {no}", timeout=WAIT_MS)
+    expect(tv.get_by_test_id("readback")).to_contain_text("Testeur", timeout=WAIT_MS)
     player.screenshot(path=results_dir / "03-jouer-360.png")
     tablet.screenshot(path=results_dir / "04-animateur-1180.png")
     tv.screenshot(path=results_dir / "05-ecran-1920.png")
@@ -147,14 +156,16 @@ def test_a_rehearsal_is_played_apart_and_deleted_leaving_the_real_log_unchanged(
     # deleted with one confirmed tap; every page of it goes back to its start
     org.get_by_test_id("rehearsal-delete").click()
     expect(org.get_by_test_id("rehearsal-delete-ask")).to_contain_text(
-        "Supprimer la répétition\u202f?"
+        "Supprimer la répétition\u202f?", timeout=WAIT_MS
     )
     org.screenshot(path=results_dir / "07-delete-ask-1180.png")
     org.get_by_test_id("rehearsal-delete-confirm").click()
-    expect(org.get_by_test_id("rehearsal-done")).to_contain_text("La vraie soirée n'a pas changé")
-    expect(org.get_by_test_id("rehearsal-create")).to_be_visible()
-    expect(tv.get_by_test_id("screen-message")).to_contain_text("Aucune soirée")
-    expect(tv.get_by_test_id("rehearsal-banner")).to_have_count(0)
+    expect(org.get_by_test_id("rehearsal-done")).to_contain_text(
+        "La vraie soirée n'a pas changé", timeout=WAIT_MS
+    )
+    expect(org.get_by_test_id("rehearsal-create")).to_be_visible(timeout=WAIT_MS)
+    expect(tv.get_by_test_id("screen-message")).to_contain_text("Aucune soirée", timeout=WAIT_MS)
+    expect(tv.get_by_test_id("rehearsal-banner")).to_have_count(0, timeout=WAIT_MS)
     with engine.connect() as c:
         for t in SQLModel.metadata.sorted_tables:
             if "evening_id" in t.c:
