@@ -270,13 +270,14 @@ def prod_build(tmp_path_factory: pytest.TempPathFactory) -> Any:
         return build
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def prod_web(prod_build: Any, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A frontend directory of its own (REFLEX_WEB_WORKDIR) for a test that serves the app
-    with `reflex run --env prod` on a port of its own (test_https.py): a copy of the built one,
-    npm packages included; its `reflex run` builds it again for its port and address, so it is
-    not `prod_build`'s (served as it is by others) nor the checkout's .web/ (the in-process
-    app's)."""
+    """A frontend directory of its own (REFLEX_WEB_WORKDIR) for a test module that serves the
+    app with `reflex run --env prod` on a port of its own (test_https.py): a copy of the built
+    one, npm packages included; its `reflex run` builds it again for its port and address, so
+    it is not `prod_build`'s (served as it is by others) nor the checkout's .web/ (the
+    in-process app's). One copy a module: a copy shared by the worker's modules was served by
+    the LAN test after test_https had rebuilt it for another port."""
     web = tmp_path_factory.mktemp("prod-web") / "web"
     shutil.copytree(prod_build.web, web, symlinks=True)
     return web
