@@ -118,7 +118,7 @@ def test_own_cartons_imported_sold_by_number_and_judged_at_the_control(
         held[0].continue_()
         org.unroute("**/own_csv.js")
         expect(org.get_by_test_id("own-file-status")).to_contain_text(
-            "« cartons.csv » lu (5 lignes)"
+            "« cartons.csv » lu (5 lignes)", timeout=WAIT_MS
         )
         org.get_by_test_id("own-import").click()
         message = org.get_by_test_id("own-message")
