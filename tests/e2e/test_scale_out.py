@@ -3,19 +3,11 @@
 The app runs as in production with `REFLEX_REDIS_URL` (the rooms, the phones' count and the
 sign-in limits in Redis; each worker keeps its pages' states in memory) and two workers of the
 lean server (gunicorn, `lean_server.LeanWorker`, as one process runs), on a fresh PostgreSQL
-database, from a copy of the tree (its own `.web`, so that the in-process app of the other
-browser tests is left alone).
+database, serving the run's production build (`prod_build`) as it is.
 """
 
 from __future__ import annotations
 
-import os
-import shutil
-import signal
-import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -35,52 +27,25 @@ from loto_app.storage.repository import EveningStore
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
 
-REPO = Path(__file__).resolve().parents[2]
 SECRET = "scale-out-secret"
 PLAYERS = 6
 
 
 @pytest.fixture(scope="module")
-def scaled_app(
-    pg_database: str, tmp_path_factory: pytest.TempPathFactory, prod_build: Any
-) -> Iterator[dict]:
-    """`reflex run --env prod` with Redis and 2 workers; yields url, code and server pid.
+def scaled_app(pg_database: str, prod_build: Any) -> Iterator[dict]:
+    """The production server with Redis and 2 workers; yields url, code and server pid.
 
-    The tree's `.web/` starts as a copy of the run's production build (tests/conftest.py
-    `prod_build`): its npm packages are there, `reflex run` compiles and bundles for its port."""
+    It serves the run's production build (tests/conftest.py `prod_build`) on that build's port,
+    as `reflex run --env prod` serves once its build is done (bench/serve_built.py): this module
+    is in the heavy unit (tests/work_units.py), whose servers take that port one after the
+    other."""
     if not redis_up():
         pytest.skip(REDIS_MISSING)
-    tree = tmp_path_factory.mktemp("scaled") / "app"
-    shutil.copytree(
-        REPO,
-        tree,
-        ignore=shutil.ignore_patterns(
-            ".venv",
-            ".web",
-            ".states",
-            "test-results",
-            "*.db",
-            "__pycache__",
-            ".git",
-            ".hypothesis",
-            ".*_cache",
-        ),
+    app = serving.FreshApp("loto-scale-out-", built=prod_build)
+    app.env.update(
+        {"LOTO_DB_URL": pg_database, "REFLEX_REDIS_URL": REDIS_URL, "GRANIAN_WORKERS": "2"}
     )
-    shutil.copytree(prod_build.web, tree / ".web", symlinks=True)
-    venv = Path(sys.executable).parent.parent
-    env = {
-        **os.environ,
-        "VENV": str(venv),
-        "PYTHONPATH": str(tree),
-        "LOTO_DB_URL": pg_database,
-        "REFLEX_REDIS_URL": REDIS_URL,
-        "GRANIAN_WORKERS": "2",
-    }
-    for name in ("REFLEX_WEB_WORKDIR", "REFLEX_STATES_WORKDIR"):  # (an xdist worker's: the
-        env.pop(name, None)  # copy of the tree builds in its own .web/, tests/conftest.py)
-    subprocess.run(
-        [sys.executable, "-m", "loto_app.storage.cli", "migrate"], cwd=tree, env=env, check=True
-    )
+    app.migrate()
     program = demo_program("RED")
     program = Program(
         program.series, program.games, Settings(DrawSource.ELECTRONIC, free_cartons=True)
@@ -88,54 +53,22 @@ def scaled_app(
     engine = make_engine(pg_database)
     creds = EveningStore(engine).create_evening("Redis", program, animateur_secret=SECRET)
     engine.dispose()
-    port = serving.free_port()
-    log = (tree / "server.log").open("w")
-    proc = subprocess.Popen(
-        [
-            str(tree / "scripts" / "with-env.sh"),
-            str(venv / "bin" / "reflex"),
-            "run",
-            "--env",
-            "prod",
-            "--frontend-port",
-            str(port),
-            "--backend-port",
-            str(port),
-        ],
-        cwd=tree,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
-    url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 300
-        while time.monotonic() < deadline:
-            if proc.poll() is not None:
-                pytest.fail(f"server exited: {(tree / 'server.log').read_text()[-3000:]}")
-            try:
-                if urllib.request.urlopen(url + "/ping", timeout=2).read() == b'"pong"':
-                    break
-            except OSError:
-                time.sleep(1)
-        else:
-            pytest.fail(f"server not up: {(tree / 'server.log').read_text()[-3000:]}")
+        try:
+            app.serve()
+        except RuntimeError as exc:
+            pytest.fail(f"the server did not start: {exc}")
+        assert app.proc is not None
         yield {
-            "url": url,
+            "url": app.url,
             "code": creds.join_code,
             "db_url": pg_database,
-            "pid": proc.pid,
-            "port": port,
-            "log": tree / "server.log",
+            "pid": app.proc.pid,
+            "port": app.port,
+            "log": app.log,
         }
     finally:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(20)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-        log.close()
+        app.stop(keep=False)
 
 
 def _sockets_per_process(pid: int, port: int) -> list[int]:
