@@ -1,25 +1,25 @@
 """Shared fixtures: the browser (e2e) tests' app and Chromium, and `drivers` (the production
 move path from synchronous test code).
 
-`app_url` serves the real app (production build, Reflex's AppHarnessProd) on free ports with
+`app_url` serves the real app (production build, Reflex's AppHarnessProd, in-process) with
 its own SQLite file; `browser` is Debian's Chromium driven by Playwright's sync API.
 
 Parallel workers (pytest-xdist: `make test` runs tests/e2e with `-n 2 --dist loadgroup`). Each
 worker is a pytest session of its own, so every session fixture here is one per worker: its
 own in-process app (its own frontend directory, REFLEX_WEB_WORKDIR: the checkout's `.web/`
-for gw0, a directory of the run's temp dir for the others, seeded with the npm packages of a
-frontend already built), its own SQLite file (tmp_path_factory), free ports. The frontend
-builds run one at a time across the workers (`_one_build_at_a_time`), and the
-`reflex run --env prod` build (`prod_build`) is made once per run and shared. Every browser
+for gw0, a directory of the run's temp dir for the others) on a loopback address of its own
+(127.0.0.2, 127.0.0.3...), its own SQLite file (tmp_path_factory), free ports. One frontend is
+built for the whole run: the `reflex run --env prod` build (`prod_build`), made by the first
+worker that needs it (`_one_build_at_a_time`); every in-process app serves a copy of it, its
+backend on that build's port (tests/inprocess_app.py). Every browser
 test module is one unit of work (its module fixtures set up once, on one worker); the modules
 that load the machine (`work_units.CPU_HEAVY`) are one unit together, so that two of them never
 run at the same time, and it is given out first (tests/work_units.py: xdist's own groups no
 longer work with pytest 9.2). A new test module needs nothing more, provided that:
 - a server it starts itself gets a frontend directory of its own (REFLEX_WEB_WORKDIR: a copy
-  like `prod_web`, or a temp dir), not the worker's (drop REFLEX_WEB_WORKDIR and
-  REFLEX_STATES_WORKDIR from a copied `os.environ` when the server runs from a copy of the
-  tree, as test_scale_out.py does), and free ports (`serving.free_port()`); or, in the heavy
-  unit, it serves `prod_build` as it is on that build's port;
+  like `prod_web`, or a temp dir), not the worker's, and free ports (`serving.free_port()`);
+  or, in the heavy unit, it serves `prod_build` as it is on that build's port
+  (`serving.FreshApp(built=prod_build)`, as test_scale_out.py does);
 - what it keeps outside its own database is namespaced by the database (the app's Redis keys
   and channels are: `signin_limit.namespaced`) or per test (a uuid in a name);
 - it reads the in-process app's compiled frontend from `app_web`, not `.web/`;
@@ -96,8 +96,8 @@ def _run_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def _one_build_at_a_time(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """Hold the run's frontend build lock (across workers); yields the run's shared directory.
 
-    A build is npm install + vite on both cores: two at once take as long as one after the
-    other, and the second can then start from the first's npm packages (`_seed_web`)."""
+    The first worker to take it builds the run's production build (`prod_build`, npm install
+    + vite on both cores), the others wait for it and take that one."""
     shared = _run_dir(tmp_path_factory)
     with (shared / "frontend-build.lock").open("w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
@@ -107,20 +107,15 @@ def _one_build_at_a_time(tmp_path_factory: pytest.TempPathFactory) -> Iterator[P
             fcntl.flock(lock, fcntl.LOCK_UN)
 
 
-def _seed_web(web: Path, shared: Path) -> None:
-    """Give a frontend directory without npm packages a copy of one already built (the
-    checkout's `.web/`, or one this run built): `npm install` then has nothing to do.
-    Under `_one_build_at_a_time` (no build is writing any of them)."""
-    if (web / "node_modules").is_dir():
+def _seed_web(web: Path) -> None:
+    """Give a frontend directory without npm packages a copy of the checkout's `.web/` when
+    that one has them (a developer's `make run` built it): `npm install` then has nothing to
+    do. Under `_one_build_at_a_time`."""
+    seed = REPO_ROOT / ".web"
+    if (web / "node_modules").is_dir() or not (seed / "node_modules").is_dir():
         return
-    record = shared / "built-webs.txt"
-    built = record.read_text().split("\n") if record.exists() else []
-    for src in [str(REPO_ROOT / ".web"), *built]:
-        seed = Path(src)
-        if src and seed.resolve() != web.resolve() and (seed / "node_modules").is_dir():
-            shutil.rmtree(web, ignore_errors=True)
-            copy_web(seed, web)
-            return
+    shutil.rmtree(web, ignore_errors=True)
+    copy_web(seed, web)
 
 
 def copy_web(src: Path, dst: Path) -> None:
@@ -131,12 +126,6 @@ def copy_web(src: Path, dst: Path) -> None:
         return ["build"] if Path(folder) == src and "build" in names else []
 
     shutil.copytree(src, dst, symlinks=True, ignore=bundle)
-
-
-def _built(web: Path, shared: Path) -> None:
-    """Record a frontend directory whose build succeeded (a seed for the next ones)."""
-    with (shared / "built-webs.txt").open("a") as record:
-        record.write(f"{web}\n")
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -195,22 +184,18 @@ def db_url(tmp_path_factory: pytest.TempPathFactory) -> str:
 
 
 @pytest.fixture(scope="session")
-def app_harness(db_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[AppHarnessProd]:
-    """The app from this repo, production build, backend in-process (uvicorn thread).
-
-    The first build runs `npm install` in `.web/` when it is missing (from the npm registry);
-    another worker's frontend directory starts from a copy of a built one (`_seed_web`).
-    """
+def app_harness(db_url: str, prod_build: Any) -> Iterator[AppHarnessProd]:
+    """The app from this repo, backend in-process (uvicorn thread), serving a copy of the run's
+    production build (`prod_build`) on this worker's loopback address, its backend on that
+    build's port (tests/inprocess_app.py): no build of its own."""
     _reflex_environment()
-    from reflex.testing import AppHarnessProd
+    from inprocess_app import BuiltFrontendHarness, worker_host
 
-    web = app_web_dir()
-    harness = AppHarnessProd.create(root=REPO_ROOT, app_name="loto_app")
+    harness = BuiltFrontendHarness.on(
+        REPO_ROOT, "loto_app", worker_host(WORKER), prod_build.port, prod_build.web
+    )
     try:
-        with _one_build_at_a_time(tmp_path_factory) as shared:
-            _seed_web(web, shared)
-            harness.start()  # stopped even when the start fails half-way (no stray thread)
-            _built(web, shared)
+        harness.start()  # stopped even when the start fails half-way (no stray thread)
         yield harness
     finally:
         harness.stop()
@@ -222,9 +207,10 @@ def app_web_dir() -> Path:
 
 
 @pytest.fixture(scope="session")
-def app_web(app_harness: AppHarnessProd) -> Path:
-    """The compiled frontend the in-process app serves (what its pages have compiled in)."""
-    return app_web_dir()
+def app_web(app_harness: AppHarnessProd, prod_build: Any) -> Path:
+    """The compiled frontend the in-process app serves (what its pages have compiled in): the
+    run's production build's directory (its copy in `app_web_dir()` holds the bundle alone)."""
+    return prod_build.web
 
 
 @pytest.fixture(scope="session")
@@ -236,17 +222,21 @@ def app_url(app_harness: AppHarnessProd) -> str:
 
 @pytest.fixture(scope="session")
 def prod_build(tmp_path_factory: pytest.TempPathFactory) -> Any:
-    """The production frontend built once, as `reflex run --env prod` builds it, for one free
-    port (`bench/serving.py` Build): the crash tests serve it as it is on that port, restart
-    after restart (bench/serve_built.py), instead of building it again for each server.
+    """The production frontend built once, as `reflex run --env prod` builds it, for
+    `localhost` and one port (`bench/serving.py` Build): the in-process app of every worker
+    serves it (`app_harness`), and the servers of the crash, load and scale-out tests serve it
+    as it is on that port, restart after restart (bench/serve_built.py), instead of building it
+    again for each server.
 
     Once per run: the first worker that needs it builds it in the run's shared directory, the
-    others take that one. Served on its port by test_crash.py and test_load.py, one test at a
-    time (the heavy unit of tests/work_units.py), and by test_lan.py in a network namespace of
-    its own (whose ports are its own); only read, never built again (prod_web copies it for
-    that)."""
+    others take that one. Its port is free on every address the run serves it on
+    (tests/inprocess_app.py `run_hosts`): 127.0.0.1 for the heavy unit's servers, one at a time
+    (tests/work_units.py), one address a worker for the in-process apps; and test_lan.py serves
+    it in a network namespace of its own (whose ports are its own). Only read, never built
+    again (prod_web copies it for that)."""
     _reflex_environment()
     import serving
+    from inprocess_app import pick_port, run_hosts
 
     with _one_build_at_a_time(tmp_path_factory) as shared:
         tmp = shared / "prod-build"
@@ -260,12 +250,12 @@ def prod_build(tmp_path_factory: pytest.TempPathFactory) -> Any:
         for name in ("REFLEX_REDIS_URL", "LOTO_REDIS_URL", "REFLEX_STATES_WORKDIR"):
             env.pop(name, None)  # (LOTO_REDIS_URL: rxconfig.py's name for it, once loaded)
         env["REFLEX_STATES_WORKDIR"] = str(tmp / "states")
-        _seed_web(tmp / "web", shared)
+        _seed_web(tmp / "web")
+        port = pick_port(run_hosts(int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))))
         try:
-            build = serving.build(tmp / "web", serving.free_port(), env, tmp / "server.log")
+            build = serving.build(tmp / "web", port, env, tmp / "server.log")
         except RuntimeError as exc:
             pytest.fail(f"the production build failed: {exc}")
-        _built(build.web, shared)
         made.write_text(json.dumps({"port": build.port}))
         return build
 

@@ -53,7 +53,6 @@ from loto_app.storage.repository import EveningStore
 if TYPE_CHECKING:
     from reflex.testing import AppHarnessProd
 
-ROOT = Path(__file__).resolve().parents[2]
 SECRET = "fuzz-test-secret"
 SEED = int(os.environ.get("LOTO_FUZZ_SEED", "6"))
 CASES = int(os.environ.get("LOTO_FUZZ_CASES", "30"))
@@ -224,15 +223,13 @@ def audit_seq(engine: Any, evening_id: int) -> int:
 
 
 class Scenario:
-    def __init__(self, emu: Any, harness: AppHarnessProd, db_url: str) -> None:
+    def __init__(self, emu: Any, harness: AppHarnessProd, db_url: str, web: Path) -> None:
         self.emu = emu
         self.harness = harness
         self.engine = make_engine(db_url)
         self.store = EveningStore(self.engine)
         host, port = harness.backend.servers[0].sockets[0].getsockname()[:2]
-        # the in-process app's frontend directory (another xdist worker's is not `.web/`:
-        # tests/conftest.py `_worker_dirs`)
-        fe = emu.Frontend.read(ROOT / os.environ.get("REFLEX_WEB_WORKDIR", ".web"))
+        fe = emu.Frontend.read(web)  # (the compiled frontend the in-process app serves)
         args = argparse.Namespace(step_timeout=STEP, after_join="nav", cartons=1)
         program = demo_program("FZ")
         if hasattr(program.settings, "free_cartons"):  # cartons handed at once on an order
@@ -530,11 +527,11 @@ async def scenario(s: Scenario, caplog: pytest.LogCaptureFixture) -> dict[str, A
 
 @pytest.mark.timeout(600)
 def test_hostile_events_are_refused_and_rate_limited(
-    app_harness: AppHarnessProd, db_url: str, caplog: pytest.LogCaptureFixture
+    app_harness: AppHarnessProd, app_web: Path, db_url: str, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.WARNING)
     emu = emulator
-    s = Scenario(emu, app_harness, db_url)
+    s = Scenario(emu, app_harness, db_url, app_web)
     # The emulator runs its own event loop, in a thread of its own (no clash with Playwright's).
     with concurrent.futures.ThreadPoolExecutor(1) as pool:
         ctx = contextvars.copy_context()  # Reflex's registration context (the state tree)

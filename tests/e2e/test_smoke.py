@@ -1,9 +1,11 @@
-"""Smoke test in a real browser: the production build serves the French landing page."""
+"""Smoke tests in a real browser: the production build serves the French landing page, from
+the worker's own backend."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser
@@ -28,5 +30,25 @@ def test_landing_page_on_a_phone(
         assert join_code.input_value() == "ABC123"
 
         page.screenshot(path=results_dir / "landing.png", full_page=True)
+    finally:
+        context.close()
+
+
+def test_the_page_talks_to_its_own_worker_s_backend(
+    app_harness: Any, app_url: str, browser: Browser
+) -> None:
+    """The run's one frontend build (tests/inprocess_app.py) sends each worker's pages to that
+    worker's backend: the page's address, with the run's backend port."""
+    host, port = app_harness.host, app_harness.backend_port
+    assert urlsplit(app_url).hostname == host
+    context = browser.new_context(locale="fr-FR")
+    try:
+        page = context.new_page()
+        with page.expect_websocket(timeout=30_000) as opened:
+            page.goto(app_url + "/")
+        socket_url = urlsplit(opened.value.url)
+        assert (socket_url.hostname, socket_url.port) == (host, port)
+        # and that backend answers on it (engine.io's open packet, at least)
+        opened.value.wait_for_event("framereceived", timeout=30_000)
     finally:
         context.close()
