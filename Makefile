@@ -23,10 +23,11 @@ HOST ?= 0.0.0.0
 # frontend build (npm install in .web/ + vite build).
 UNIT_TIMEOUT ?= 600
 E2E_TIMEOUT ?= 600
-# The browser tests on 2 pytest-xdist workers (they mostly wait on a browser or a server): each
-# module one unit of work, the machine-loading ones together and first (tests/conftest.py).
-# `make test E2E_WORKERS=0` runs them in one process.
-E2E_WORKERS ?= 2
+# The browser tests on 3 pytest-xdist workers on a 2-core machine: one of them alone keeps about
+# one core busy (it waits on a browser, a server, the game's own pace), three keep both busy
+# (bench/README.md, "The suite's time"). Each module one unit of work, the machine-loading ones
+# together and first (tests/conftest.py). `make test E2E_WORKERS=0` runs them in one process.
+E2E_WORKERS ?= 3
 # The pure tests too (CPU-bound: ~88 s in one process, ~2/3 of it on two workers).
 UNIT_WORKERS ?= 2
 UNIT_XDIST := $(if $(filter-out 0,$(UNIT_WORKERS)),-n $(UNIT_WORKERS))
@@ -148,7 +149,7 @@ fmt: $(STAMP_TEST)
 
 # Two pytest runs: the browser tests (Playwright's sync API, an in-process Reflex server)
 # stay apart from the pure tests and any event loop those use. Exit 5 = "no test collected".
-# Each on 2 xdist workers (UNIT_WORKERS, E2E_WORKERS; 0 = one process).
+# On xdist workers (UNIT_WORKERS: 2, E2E_WORKERS: 3; 0 = one process).
 test: $(STAMP_TEST) chromium https-tools lint
 	$(WITH_ENV) $(BIN)/pytest -q --timeout=$(UNIT_TIMEOUT) --ignore=tests/e2e $(UNIT_XDIST) \
 		$(PYTEST_ARGS) tests \

@@ -4,7 +4,7 @@ move path from synchronous test code).
 `app_url` serves the real app (production build, Reflex's AppHarnessProd, in-process) with
 its own SQLite file; `browser` is Debian's Chromium driven by Playwright's sync API.
 
-Parallel workers (pytest-xdist: `make test` runs tests/e2e with `-n 2 --dist loadgroup`). Each
+Parallel workers (pytest-xdist: `make test` runs tests/e2e with `-n 3 --dist loadgroup`). Each
 worker is a pytest session of its own, so every session fixture here is one per worker: its
 own in-process app (its own frontend directory, REFLEX_WEB_WORKDIR: the checkout's `.web/`
 for gw0, a directory of the run's temp dir for the others) on a loopback address of its own

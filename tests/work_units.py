@@ -1,4 +1,4 @@
-"""The browser tests' units of work on pytest-xdist workers (`make test`: `-n 2 --dist
+"""The browser tests' units of work on pytest-xdist workers (`make test`: `-n 3 --dist
 loadgroup`): each test module one unit (its module fixtures set up once, on one worker), and
 the modules that load the machine (CPU_HEAVY) one unit together, so that two of them never run
 at the same time.
