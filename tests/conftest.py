@@ -69,6 +69,8 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
+#: How long a browser test's `expect` waits by default (the `browser` fixture sets it).
+EXPECT_MS = 20_000
 #: This pytest-xdist worker ("gw0", "gw1", ...), "" in a run without workers.
 WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")
 
@@ -310,7 +312,17 @@ def playwright() -> Iterator[Playwright]:
 
 @pytest.fixture(scope="session")
 def browser(playwright: Playwright) -> Iterator[Browser]:
-    """Debian's headless Chromium (Playwright's own browser download fails here)."""
+    """Debian's headless Chromium (Playwright's own browser download fails here).
+
+    Every `expect` of the browser tests waits up to `EXPECT_MS` unless it says otherwise
+    (Playwright's default is 5 s): on a 2-core machine running another suite beside this one
+    (load average 35-60), a page's answer from the server took longer than 5 s in the tests
+    that had kept the default (test_hall_screen's last call, test_room_presence's join code).
+    A longer bound only gives a slow answer more time: what must not happen is checked after
+    a wait of its own."""
+    from playwright.sync_api import expect
+
+    expect.set_options(timeout=EXPECT_MS)
     if not CHROMIUM.exists():
         pytest.fail(f"{CHROMIUM} missing: run `make test` (it installs Debian's chromium)")
     browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
