@@ -203,15 +203,11 @@ def app_harness(db_url: str, prod_build: Any) -> Iterator[AppHarnessProd]:
         harness.stop()
 
 
-def app_web_dir() -> Path:
-    """The in-process app's frontend directory (REFLEX_WEB_WORKDIR, `.web/` by default)."""
-    return (REPO_ROOT / os.environ.get("REFLEX_WEB_WORKDIR", ".web")).resolve()
-
-
 @pytest.fixture(scope="session")
 def app_web(app_harness: AppHarnessProd, prod_build: Any) -> Path:
     """The compiled frontend the in-process app serves (what its pages have compiled in): the
-    run's production build's directory (its copy in `app_web_dir()` holds the bundle alone)."""
+    run's production build's directory (the worker's own frontend directory holds a copy of
+    its bundle alone)."""
     return prod_build.web
 
 
