@@ -42,8 +42,6 @@ from reflex_base.environment import environment
 #: Where the build's port is picked: below Linux's ephemeral range (32768-60999), so that no
 #: `serving.free_port()` of a test is ever given it while the run lasts.
 PORT_RANGE = (20_000, 32_000)
-#: The bundle of a frontend directory, what its server serves.
-BUNDLE = "build"
 #: The address of the servers that serve the build as it is (bench/serving.py).
 SERVERS_HOST = "127.0.0.1"
 
@@ -129,9 +127,9 @@ class BuiltFrontendHarness(AppHarnessProd):
             config = get_config()
             config.api_url = f"http://localhost:{self.backend_port}"  # (the bundle's)
             # the bundle, copied once the app has started (its start rewrites the directory)
-            served = prerequisites.get_web_dir() / BUNDLE
+            served = prerequisites.get_web_dir() / constants.Dirs.BUILD_DIR
             shutil.rmtree(served, ignore_errors=True)
-            shutil.copytree(self.built_web / BUNDLE, served, symlinks=True)
+            shutil.copytree(self.built_web / constants.Dirs.BUILD_DIR, served, symlinks=True)
             environment.REFLEX_ENV_MODE.set(constants.Env.PROD)  # (as a build leaves it)
         self.frontend_thread = threading.Thread(target=self._run_frontend)
         self.frontend_thread.start()
