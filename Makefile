@@ -54,6 +54,10 @@ CHROMIUM := /usr/bin/chromium
 CADDY := /usr/bin/caddy
 CERTUTIL := /usr/bin/certutil
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+# Two `make test` at once on a new machine: the second apt-get install waits for the first
+# (dpkg's lock) instead of failing; an update that finds another one running goes on with its
+# lists.
+APT := $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600
 
 .PHONY: help run test test-faults lint fmt clean install install-test chromium https-tools migrate demo \
 	lock upgrade guide-pictures
@@ -124,8 +128,8 @@ run: demo
 chromium:
 	@if [ ! -x $(CHROMIUM) ]; then \
 		echo "make: installing Debian's chromium (Playwright's browser download fails here)"; \
-		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -q; \
-		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium; \
+		$(APT) update -q; \
+		$(APT) install -y -q chromium; \
 	fi
 
 # Debian's caddy (a local CA with no network) and certutil (an NSS database Chromium trusts):
@@ -133,8 +137,8 @@ chromium:
 https-tools:
 	@if [ ! -x $(CADDY) ] || [ ! -x $(CERTUTIL) ]; then \
 		echo "make: installing Debian's caddy and libnss3-tools (the HTTPS test)"; \
-		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -q; \
-		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q caddy libnss3-tools; \
+		$(APT) update -q; \
+		$(APT) install -y -q caddy libnss3-tools; \
 	fi
 
 # ruff, then the layers' contracts (import-linter, [tool.importlinter] in pyproject.toml).
