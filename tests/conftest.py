@@ -69,7 +69,7 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-#: How long a browser test's `expect` waits by default (the `browser` fixture sets it).
+#: How long a browser test's `expect` waits by default (set before each browser test).
 EXPECT_MS = 20_000
 #: This pytest-xdist worker ("gw0", "gw1", ...), "" in a run without workers.
 WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")
@@ -81,6 +81,21 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
 
 
 @pytest.hookimpl(tryfirst=True)
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Every `expect` of a browser test waits up to `EXPECT_MS` unless it says otherwise
+    (Playwright's default is 5 s): on a 2-core machine running another suite beside this one
+    (load average 35-60), a page's answer from the server took longer than 5 s in the tests
+    that had kept the default (test_hall_screen's last call, test_room_presence's join code).
+    A longer bound only gives a slow answer more time: what must not happen is checked after
+    a wait of its own. Set before each test (and its fixtures), not once a session: the option
+    is global, and a module that set its own bound once left it to the modules after it."""
+    if "playwright" in getattr(item, "fixturenames", ()):  # `browser` needs it too
+        from playwright.sync_api import expect
+
+        expect.set_options(timeout=EXPECT_MS)
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """On an xdist worker, the heavy unit's tests first (`--no-loadscope-reorder` gives the
     units out in this order: the longest unit starts at once instead of last)."""
@@ -310,15 +325,7 @@ def playwright() -> Iterator[Playwright]:
 def browser(playwright: Playwright) -> Iterator[Browser]:
     """Debian's headless Chromium (Playwright's own browser download fails here).
 
-    Every `expect` of the browser tests waits up to `EXPECT_MS` unless it says otherwise
-    (Playwright's default is 5 s): on a 2-core machine running another suite beside this one
-    (load average 35-60), a page's answer from the server took longer than 5 s in the tests
-    that had kept the default (test_hall_screen's last call, test_room_presence's join code).
-    A longer bound only gives a slow answer more time: what must not happen is checked after
-    a wait of its own."""
-    from playwright.sync_api import expect
-
-    expect.set_options(timeout=EXPECT_MS)
+    Its tests' `expect` waits `EXPECT_MS` by default (`pytest_runtest_setup`)."""
     if not CHROMIUM.exists():
         pytest.fail(f"{CHROMIUM} missing: run `make test` (it installs Debian's chromium)")
     browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)

@@ -23,11 +23,9 @@ from __future__ import annotations
 import re
 import time
 import uuid
-from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import pytest
 from axe_check import BLOCKING, axe_script, describe, run_axe
 from gestures import buy, claim
 from hall_pages import SMALL_PHONE, HallPages
@@ -78,13 +76,6 @@ def program(series: str) -> Program:
     )
 
 
-@pytest.fixture
-def waits() -> Iterator[None]:
-    expect.set_options(timeout=WAIT_MS)
-    yield
-    expect.set_options(timeout=5_000)
-
-
 def no_serious_axe_violation(page: Page, name: str) -> None:
     """axe-core finds nothing serious or critical (colour contrast included)."""
     blocking = [v for v in run_axe(page, axe_script()) if v["impact"] in BLOCKING]
@@ -115,7 +106,7 @@ def common_row(
 
 
 def test_claims_as_the_hall_lives_them(
-    db_url: str, app_url: str, browser: Browser, playwright: Playwright, results_dir: Path, waits
+    db_url: str, app_url: str, browser: Browser, playwright: Playwright, results_dir: Path
 ) -> None:
     shot = Shots(results_dir)
     store = EveningStore(make_engine(db_url))

@@ -22,13 +22,12 @@ import re
 import statistics
 import time
 import uuid
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from itertools import permutations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import pytest
 from gestures import buy, claim
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
@@ -402,14 +401,6 @@ def summary(values: list[float]) -> str:
     )
 
 
-@pytest.fixture
-def waits() -> Iterator[None]:
-    """Every `expect` waits up to 20 s in this test (the default is 5 s)."""
-    expect.set_options(timeout=WAIT_MS)
-    yield
-    expect.set_options(timeout=5_000)
-
-
 # ---------------------------------------------------------------------- the evening
 
 
@@ -419,7 +410,6 @@ def test_full_evening(
     browser: Browser,
     playwright: Playwright,
     results_dir: Path,
-    waits: None,
 ) -> None:
     started = time.monotonic()
     shot = Shots(results_dir)

@@ -68,7 +68,6 @@ def program(series: str) -> Program:
 def test_the_new_games_on_every_screen(
     db_url: str, app_url: str, browser: Browser, playwright: Playwright, results_dir: Path
 ) -> None:
-    expect.set_options(timeout=WAIT_MS)
     shot = Shots(results_dir)
     store = EveningStore(make_engine(db_url))
     tag = uuid.uuid4().hex[:6].upper()
@@ -189,7 +188,6 @@ def test_the_new_games_on_every_screen(
         shot(screen, "improvised-tv", full_page=False)
     finally:
         pages.close()
-        expect.set_options(timeout=5_000)
 
 
 def tie_program(series: str) -> Program:
@@ -246,7 +244,6 @@ def test_a_games_own_tie_rule_on_every_screen(
     nothing, one on Bruno's only makes him the winner; the hall screen and both phones say it.
     (2) a quine et carton whose ex aequo each win a lot, between two players who arrived
     between the games: the tablet says the rule and awards at once, a ticket each."""
-    expect.set_options(timeout=WAIT_MS)
     shots = Shots(results_dir)
 
     def shot(page: Page, label: str, *, full_page: bool = True) -> None:
@@ -410,4 +407,3 @@ def test_a_games_own_tie_rule_on_every_screen(
         shot(denis, "chacun-gagne-phone-denis")
     finally:
         pages.close()
-        expect.set_options(timeout=5_000)

@@ -7,6 +7,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
+import pytest
+
 if TYPE_CHECKING:
     from playwright.sync_api import Browser
 
@@ -52,3 +54,27 @@ def test_the_page_talks_to_its_own_worker_s_backend(
         opened.value.wait_for_event("framereceived", timeout=30_000)
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("run", [1, 2])
+def test_a_plain_expect_waits_longer_than_playwrights_five_seconds(
+    browser: Browser, run: int
+) -> None:
+    """conftest sets every browser test's `expect` default (EXPECT_MS) before each test: an
+    answer that comes 6 s late (a busy machine) is still waited for. Each run ends by setting
+    a short bound, as a module that set its own once would: the second run passes only if its
+    setup undid the first's (the option is global to the worker)."""
+    from conftest import EXPECT_MS
+    from playwright.sync_api import expect
+
+    assert EXPECT_MS > 6_000
+    page = browser.new_page()
+    try:
+        page.set_content(
+            "<script>setTimeout(() => document.body.insertAdjacentHTML("
+            "'beforeend', '<p id=late>là</p>'), 6000)</script>"
+        )
+        expect(page.locator("#late")).to_have_text("là")
+    finally:
+        page.close()
+        expect.set_options(timeout=1_000)
