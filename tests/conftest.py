@@ -81,7 +81,6 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
 
 
 @pytest.hookimpl(tryfirst=True)
-@pytest.hookimpl(tryfirst=True)
 def pytest_runtest_setup(item: pytest.Item) -> None:
     """Every `expect` of a browser test waits up to `EXPECT_MS` unless it says otherwise
     (Playwright's default is 5 s): on a 2-core machine running another suite beside this one
@@ -96,6 +95,7 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
         expect.set_options(timeout=EXPECT_MS)
 
 
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """On an xdist worker, the heavy unit's tests first (`--no-loadscope-reorder` gives the
     units out in this order: the longest unit starts at once instead of last)."""
